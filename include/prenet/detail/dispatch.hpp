@@ -1,0 +1,111 @@
+// SPDX-License-Identifier: MIT
+// The switch over layer_kind: validation, output shape and per-sample cost of any layer_spec.
+#pragma once
+
+#include <cstdint>
+
+#include <prenet/errors.hpp>
+#include <prenet/layer_cost.hpp>
+#include <prenet/layer_spec.hpp>
+#include <prenet/layers/activation.hpp>
+#include <prenet/layers/batchnorm2d.hpp>
+#include <prenet/layers/conv2d.hpp>
+#include <prenet/layers/dense.hpp>
+#include <prenet/layers/dropout.hpp>
+#include <prenet/layers/embedding.hpp>
+#include <prenet/layers/flatten.hpp>
+#include <prenet/layers/input.hpp>
+#include <prenet/layers/layernorm.hpp>
+#include <prenet/layers/multihead_attention.hpp>
+#include <prenet/layers/pooling.hpp>
+#include <prenet/layers/recurrent.hpp>
+#include <prenet/layers/residual.hpp>
+#include <prenet/layers/select_token.hpp>
+#include <prenet/shape.hpp>
+
+namespace prenet::detail {
+
+/// Checks a spec's own hyperparameters (the run-time twin of the facades' static_asserts).
+constexpr void validate(const layer_spec& s) {
+  switch (s.kind) {
+    case layer_kind::input: validate_input(s); break;
+    case layer_kind::dense: validate_dense(s); break;
+    case layer_kind::conv2d: validate_conv2d(s); break;
+    case layer_kind::maxpool2d:
+    case layer_kind::avgpool2d: validate_pool2d(s); break;
+    case layer_kind::adaptive_avgpool2d: validate_adaptive_avgpool2d(s); break;
+    case layer_kind::batchnorm2d: validate_batchnorm2d(s); break;
+    case layer_kind::layernorm: validate_layernorm(s); break;
+    case layer_kind::embedding: validate_embedding(s); break;
+    case layer_kind::multihead_attention: validate_attention(s); break;
+    case layer_kind::rnn:
+    case layer_kind::lstm:
+    case layer_kind::gru: validate_recurrent(s); break;
+    default: break;  // activations, dropout, flatten, select_token and markers have no hyperparameter rules
+  }
+}
+
+/// Output shape of a non-marker layer at input `in`; throws shape_error naming layer `index` if impossible.
+[[nodiscard]] constexpr shape output_shape(const layer_spec& s, const shape& in, std::int64_t index) {
+  switch (s.kind) {
+    case layer_kind::input: return input_of(s);
+    case layer_kind::dense: return dense_output(s, in, index);
+    case layer_kind::conv2d: return conv2d_output(s, in, index);
+    case layer_kind::maxpool2d:
+    case layer_kind::avgpool2d: return pool2d_output(s, in, index);
+    case layer_kind::adaptive_avgpool2d: return adaptive_avgpool2d_output(s, in, index);
+    case layer_kind::batchnorm2d: return batchnorm2d_output(s, in, index);
+    case layer_kind::layernorm: return layernorm_output(s, in, index);
+    case layer_kind::embedding: return embedding_output(s, in, index);
+    case layer_kind::multihead_attention: return attention_output(s, in, index);
+    case layer_kind::rnn:
+    case layer_kind::lstm:
+    case layer_kind::gru: return recurrent_output(s, in, index);
+    case layer_kind::relu:
+    case layer_kind::gelu:
+    case layer_kind::tanh:
+    case layer_kind::sigmoid:
+    case layer_kind::softmax: return activation_output(s, in, index);
+    case layer_kind::dropout: return dropout_output(in, index);
+    case layer_kind::flatten: return flatten_output(in, index);
+    case layer_kind::select_token: return select_token_output(s, in, index);
+    case layer_kind::residual_begin:
+    case layer_kind::residual_shortcut:
+    case layer_kind::residual_add: return in;
+  }
+  fail("layer_spec: unknown layer kind", index, in);
+  return in;
+}
+
+/// Per-sample cost of a layer with input `in` and output `out`.
+[[nodiscard]] constexpr layer_cost cost(const layer_spec& s, const shape& in, const shape& out) noexcept {
+  switch (s.kind) {
+    case layer_kind::input: return input_cost();
+    case layer_kind::dense: return dense_cost(s, in, out);
+    case layer_kind::conv2d: return conv2d_cost(s, in, out);
+    case layer_kind::maxpool2d:
+    case layer_kind::avgpool2d: return pool2d_cost(s, in, out);
+    case layer_kind::adaptive_avgpool2d: return adaptive_avgpool2d_cost(in, out);
+    case layer_kind::batchnorm2d: return batchnorm2d_cost(in);
+    case layer_kind::layernorm: return layernorm_cost(s, in);
+    case layer_kind::embedding: return embedding_cost(s, out);
+    case layer_kind::multihead_attention: return attention_cost(s, in);
+    case layer_kind::rnn:
+    case layer_kind::lstm:
+    case layer_kind::gru: return recurrent_cost(s, in);
+    case layer_kind::relu:
+    case layer_kind::gelu:
+    case layer_kind::tanh:
+    case layer_kind::sigmoid:
+    case layer_kind::softmax: return activation_cost(s, in);
+    case layer_kind::dropout: return dropout_cost(in);
+    case layer_kind::select_token: return select_token_cost(in);
+    case layer_kind::residual_add: return residual_add_cost(out);
+    case layer_kind::flatten:
+    case layer_kind::residual_begin:
+    case layer_kind::residual_shortcut: return layer_cost{.aliases_input = 1};
+  }
+  return layer_cost{};
+}
+
+}  // namespace prenet::detail

@@ -1,0 +1,60 @@
+// SPDX-License-Identifier: MIT
+// Point-wise activations ReLU, GELU, Tanh, Sigmoid and Softmax over the last dimension.
+#pragma once
+
+#include <cstdint>
+
+#include <prenet/detail/layer_interface.hpp>
+#include <prenet/errors.hpp>
+#include <prenet/layer_cost.hpp>
+#include <prenet/shape.hpp>
+
+namespace prenet {
+
+[[nodiscard]] constexpr layer_spec activation_spec(layer_kind kind, bool inplace = false) noexcept {
+  return layer_spec{.kind = kind, .inplace = inplace ? 1 : 0};
+}
+
+/// `ReLU{}`; `ReLU<true>{}` is in place (torchvision's `inplace=True`): it writes over its input, no new tensor.
+template <bool Inplace = false>
+struct ReLU : detail::single_layer<activation_spec(layer_kind::relu, Inplace)> {};
+/// GELU with the exact erf form (PyTorch's default).
+struct GELU : detail::single_layer<activation_spec(layer_kind::gelu)> {};
+struct Tanh : detail::single_layer<activation_spec(layer_kind::tanh)> {};
+struct Sigmoid : detail::single_layer<activation_spec(layer_kind::sigmoid)> {};
+/// Softmax over the last dimension.
+struct Softmax : detail::single_layer<activation_spec(layer_kind::softmax)> {};
+
+namespace detail {
+[[nodiscard]] constexpr bool is_activation(layer_kind k) noexcept {
+  return k == layer_kind::relu || k == layer_kind::gelu || k == layer_kind::tanh || k == layer_kind::sigmoid ||
+         k == layer_kind::softmax;
+}
+[[nodiscard]] constexpr shape activation_output(const layer_spec& s, const shape& in, std::int64_t i) {
+  require(in.rank >= 1 && !in.tokens,
+          s.kind == layer_kind::softmax ? "Softmax: input must be features, not token ids"
+                                        : "Activation: input must be features, not token ids",
+          i, in);
+  return in;
+}
+/// FLOPs per element (a transcendental counts 1). What autograd saves: ReLU, Tanh, Sigmoid and Softmax their
+/// output; GELU its input.
+[[nodiscard]] constexpr layer_cost activation_cost(const layer_spec& s, const shape& in) noexcept {
+  const std::int64_t n = in.numel();
+  switch (s.kind) {
+    case layer_kind::relu:  // max(x, 0); backward masks the gradient by y > 0
+      return layer_cost{.forward_flops = n, .backward_flops = n, .input_grad_flops = n, .saves_output = 1,
+                        .aliases_input = s.inplace};
+    case layer_kind::gelu:  // 0.5 x (1 + erf(x / sqrt 2)): 5; backward adds the Gaussian density: 8
+      return layer_cost{.forward_flops = 5 * n, .backward_flops = 8 * n, .input_grad_flops = 8 * n, .saves_input = 1};
+    case layer_kind::tanh:  // backward (1 - y^2) g: 3
+      return layer_cost{.forward_flops = n, .backward_flops = 3 * n, .input_grad_flops = 3 * n, .saves_output = 1};
+    case layer_kind::sigmoid:  // 1 / (1 + exp(-x)): 3; backward y (1 - y) g: 3
+      return layer_cost{.forward_flops = 3 * n, .backward_flops = 3 * n, .input_grad_flops = 3 * n, .saves_output = 1};
+    default:  // softmax: max, subtract, exp, sum, divide: 5; backward y (g - sum(g y)): 4
+      return layer_cost{.forward_flops = 5 * n, .backward_flops = 4 * n, .input_grad_flops = 4 * n, .saves_output = 1};
+  }
+}
+}  // namespace detail
+
+}  // namespace prenet

@@ -1,0 +1,77 @@
+// SPDX-License-Identifier: MIT
+// Transformer encoder and decoder layers (PyTorch nn.TransformerEncoderLayer / TransformerDecoderLayer, batch_first).
+#pragma once
+
+#include <cstdint>
+#include <type_traits>
+
+#include <prenet/layers/activation.hpp>
+#include <prenet/layers/dense.hpp>
+#include <prenet/layers/dropout.hpp>
+#include <prenet/layers/layernorm.hpp>
+#include <prenet/layers/multihead_attention.hpp>
+#include <prenet/layers/residual.hpp>
+#include <prenet/layers/sequential.hpp>
+
+namespace prenet {
+
+enum class activation : std::uint8_t { relu, gelu };
+
+struct transformer_options {
+  activation act = activation::relu;  ///< PyTorch's default; BERT and GPT-2 use gelu
+  bool norm_first = false;            ///< pre-norm (GPT-2) instead of post-norm (BERT, PyTorch's default)
+  bool bias = true;
+  std::int64_t memory_seq = 0;  ///< decoder only: length of the encoder memory for cross-attention; 0 = none (GPT)
+};
+
+namespace detail {
+template <std::int64_t D, std::int64_t FF, transformer_options Opt>
+using feed_forward = Sequential<Dense<FF, dense_options{.bias = Opt.bias}>,
+                                std::conditional_t<Opt.act == activation::gelu, GELU, ReLU<>>, Dropout,
+                                Dense<D, dense_options{.bias = Opt.bias}>, Dropout>;
+
+/// A residual sub-layer with its LayerNorm before (pre-norm) or after (post-norm) the skip connection.
+template <std::int64_t D, Block Body, bool NormFirst>
+using sublayer = std::conditional_t<NormFirst, Residual<Sequential<LayerNorm<D>, Body>>,
+                                    Sequential<Residual<Body>, LayerNorm<D>>>;
+}  // namespace detail
+
+/// Self-attention and feed-forward sub-layers: `TransformerEncoderLayer<768, 12, 3072,
+/// transformer_options{.act = activation::gelu}>` is one BERT-base layer.
+template <std::int64_t DModel, std::int64_t NHead, std::int64_t DimFeedforward = 2048,
+          transformer_options Opt = transformer_options{}>
+struct TransformerEncoderLayer
+    : Sequential<
+          detail::sublayer<DModel, Sequential<MultiheadAttention<DModel, NHead, attention_options{.bias = Opt.bias}>,
+                                              Dropout>,
+                           Opt.norm_first>,
+          detail::sublayer<DModel, detail::feed_forward<DModel, DimFeedforward, Opt>, Opt.norm_first>> {
+  static_assert(DimFeedforward > 0, "TransformerEncoderLayer: dim_feedforward must be > 0");
+};
+
+/// Causal self-attention, optional cross-attention to an encoder memory of `Opt.memory_seq` positions, and
+/// feed-forward. With `memory_seq == 0` it is a decoder-only (GPT) block: `TransformerDecoderLayer<768, 12, 3072,
+/// transformer_options{.act = activation::gelu, .norm_first = true}>` is one GPT-2 small layer.
+template <std::int64_t DModel, std::int64_t NHead, std::int64_t DimFeedforward = 2048,
+          transformer_options Opt = transformer_options{}>
+struct TransformerDecoderLayer
+    : Sequential<
+          detail::sublayer<
+              DModel,
+              Sequential<MultiheadAttention<DModel, NHead, attention_options{.bias = Opt.bias, .causal = true}>, Dropout>,
+              Opt.norm_first>,
+          std::conditional_t<
+              (Opt.memory_seq > 0),
+              detail::sublayer<DModel,
+                               Sequential<MultiheadAttention<DModel, NHead,
+                                                             attention_options{.bias = Opt.bias,
+                                                                               .kv_seq = Opt.memory_seq}>,
+                                          Dropout>,
+                               Opt.norm_first>,
+              Identity>,
+          detail::sublayer<DModel, detail::feed_forward<DModel, DimFeedforward, Opt>, Opt.norm_first>> {
+  static_assert(DimFeedforward > 0, "TransformerDecoderLayer: dim_feedforward must be > 0");
+  static_assert(Opt.memory_seq >= 0, "TransformerDecoderLayer: memory_seq must be >= 0 (0 means no cross-attention)");
+};
+
+}  // namespace prenet

@@ -1,0 +1,55 @@
+// SPDX-License-Identifier: MIT
+// Whole-network totals over a list of layer_nodes: parameters, MACs, forward and backward FLOPs.
+#pragma once
+
+#include <cstdint>
+#include <span>
+
+#include <prenet/layer_node.hpp>
+
+namespace prenet {
+
+/// Trainable parameters (elements), exactly as PyTorch's `sum(p.numel() for p in model.parameters())`.
+[[nodiscard]] constexpr std::int64_t params(std::span<const layer_node> nodes) noexcept {
+  std::int64_t n = 0;
+  for (const layer_node& l : nodes) n += l.cost().params;
+  return n;
+}
+
+/// Multiply-accumulates of the matmuls and convolutions of one forward pass over `batch` samples.
+[[nodiscard]] constexpr std::int64_t macs(std::span<const layer_node> nodes, std::int64_t batch = 1) noexcept {
+  std::int64_t n = 0;
+  for (const layer_node& l : nodes) n += l.cost().macs;
+  return n * batch;
+}
+
+/// FLOPs of one forward pass over `batch` samples (a multiply-add is 2 FLOPs).
+[[nodiscard]] constexpr std::int64_t forward_flops(std::span<const layer_node> nodes, std::int64_t batch = 1) noexcept {
+  std::int64_t n = 0;
+  for (const layer_node& l : nodes) n += l.cost().forward_flops;
+  return n * batch;
+}
+
+/// FLOPs of the backward work autograd really does for layer `i`: nothing before the first trainable layer, no
+/// input gradient for the first trainable layer, the full backward after it.
+[[nodiscard]] constexpr std::int64_t backward_flops_of(std::span<const layer_node> nodes, std::size_t i) noexcept {
+  bool trainable_before = false;
+  for (std::size_t j = 0; j < i && !trainable_before; ++j) trainable_before = nodes[j].cost().params > 0;
+  const layer_cost c = nodes[i].cost();
+  if (trainable_before) return c.backward_flops;
+  return c.params > 0 ? c.backward_flops - c.input_grad_flops : 0;
+}
+
+/// FLOPs of one backward pass over `batch` samples.
+[[nodiscard]] constexpr std::int64_t backward_flops(std::span<const layer_node> nodes, std::int64_t batch = 1) noexcept {
+  std::int64_t n = 0;
+  bool trainable_before = false;
+  for (const layer_node& l : nodes) {
+    const layer_cost c = l.cost();
+    n += trainable_before ? c.backward_flops : c.params > 0 ? c.backward_flops - c.input_grad_flops : 0;
+    trainable_before = trainable_before || c.params > 0;
+  }
+  return n * batch;
+}
+
+}  // namespace prenet
