@@ -12,7 +12,7 @@ namespace prenet {
 
 /// Thrown for an invalid hyperparameter or an impossible composition. Thrown from `constexpr` code, so in a
 /// constant expression it becomes a compile error that shows the message; at run time it is catchable.
-/// `what()` reads `layer 5 (dense): Dense: input must be rank 1 or 2 ... [input shape (512, 7, 7)]`.
+/// `what()` reads `layer 5: Dense: input must be rank 1 or 2 ... [input shape (512, 7, 7)]`.
 class shape_error : public std::logic_error {
  public:
   explicit shape_error(const std::string& message) : std::logic_error(message) {}

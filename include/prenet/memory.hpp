@@ -34,6 +34,12 @@ struct memory_breakdown {
   [[nodiscard]] constexpr operator bytes() const noexcept { return total(); }  // NOLINT(google-explicit-constructor)
   [[nodiscard]] friend constexpr auto operator<=>(const memory_breakdown& m, bytes b) noexcept { return m.total() <=> b; }
   [[nodiscard]] friend constexpr bool operator==(const memory_breakdown& m, bytes b) noexcept { return m.total() == b; }
+  [[nodiscard]] friend constexpr auto operator<=>(const memory_breakdown& a, const memory_breakdown& b) noexcept {
+    return a.total() <=> b.total();
+  }
+  [[nodiscard]] friend constexpr bool operator==(const memory_breakdown& a, const memory_breakdown& b) noexcept {
+    return a.total() == b.total();
+  }
 };
 BOOST_DESCRIBE_STRUCT(memory_breakdown, (), (weights, gradients, optimizer_state, activations, workspace, framework))
 

@@ -4,6 +4,7 @@
 
 #include <array>
 #include <cstdint>
+#include <type_traits>
 
 #include <prenet/detail/dispatch.hpp>
 #include <prenet/errors.hpp>
@@ -24,11 +25,22 @@ struct propagation {
   std::int64_t next_index = 0;
   std::array<frame, max_residual_depth> stack{};
   std::int64_t depth = 0;
+  layer_kind last_kind = layer_kind::input;
 
   /// Validates `s`, infers its shapes and returns its node; throws shape_error naming the layer index.
   constexpr layer_node step(const layer_spec& s) {
     const std::int64_t i = next_index++;
-    validate(s);
+    if (std::is_constant_evaluated()) {
+      validate(s);  // the rule's own message is the compile error
+    } else {
+      try {
+        validate(s);
+      } catch (const shape_error& e) {
+        throw shape_error(e.what(), i, current);  // at run time, also name the layer and its input
+      }
+    }
+    const layer_kind previous = last_kind;
+    last_kind = s.kind;
     require((s.kind == layer_kind::input) == (i == 0),
             i == 0 ? "Network: the first layer must be Input<...> or Tokens<...>"
                    : "Network: Input may only be the first layer", i, current);
@@ -40,6 +52,8 @@ struct propagation {
         return node;
       case layer_kind::residual_shortcut: {
         require(depth > 0 && !top().in_shortcut, "Residual: shortcut marker without an open Residual", i, current);
+        require(previous != layer_kind::residual_begin, "Residual: the block must contain at least one layer", i,
+                current);
         top().main_out = current;
         top().in_shortcut = true;
         current = top().skip;

@@ -36,7 +36,7 @@ struct Conv2d : detail::single_layer<conv2d_spec(OutChannels, Kernel, Opt)> {
   static_assert(Opt.padding >= 0, "Conv2d: padding must be >= 0");
   static_assert(Opt.dilation > 0, "Conv2d: dilation must be > 0");
   static_assert(Opt.groups > 0, "Conv2d: groups must be > 0");
-  static_assert(OutChannels % Opt.groups == 0, "Conv2d: out_channels must be divisible by groups");
+  static_assert(Opt.groups <= 0 || OutChannels % Opt.groups == 0, "Conv2d: out_channels must be divisible by groups");
 };
 
 namespace detail {

@@ -40,16 +40,26 @@ struct AddedEmbedding : detail::single_layer<embedding_spec(NumEmbeddings, Dim, 
 
 namespace detail {
 constexpr void validate_embedding(const layer_spec& s) {
-  require(s.num_embeddings > 0, "Embedding: num_embeddings must be > 0");
-  require(s.out_features > 0, "Embedding: embedding_dim must be > 0");
+  const bool positional = s.additive != 0 && s.positional != 0, added = s.additive != 0 && s.positional == 0;
+  require(s.num_embeddings > 0, positional ? "PositionalEmbedding: num_embeddings must be > 0"
+                                : added    ? "AddedEmbedding: num_embeddings must be > 0"
+                                           : "Embedding: num_embeddings must be > 0");
+  require(s.out_features > 0, positional ? "PositionalEmbedding: embedding_dim must be > 0"
+                              : added    ? "AddedEmbedding: embedding_dim must be > 0"
+                                         : "Embedding: embedding_dim must be > 0");
 }
 [[nodiscard]] constexpr shape embedding_output(const layer_spec& s, const shape& in, std::int64_t i) {
   if (s.additive == 0) {
     require(in.tokens && in.rank == 1, "Embedding: input must be token ids (Tokens<seq>)", i, in);
     return sequence_shape(in[0], s.out_features);
   }
-  require(!in.tokens && in.rank == 2, "AddedEmbedding: input must be a sequence (seq, embedding_dim)", i, in);
-  require(in[1] == s.out_features, "AddedEmbedding: embedding_dim must equal the input's last dimension", i, in);
+  const bool positional = s.positional != 0;
+  require(!in.tokens && in.rank == 2,
+          positional ? "PositionalEmbedding: input must be a sequence (seq, embedding_dim)"
+                     : "AddedEmbedding: input must be a sequence (seq, embedding_dim)", i, in);
+  require(in[1] == s.out_features,
+          positional ? "PositionalEmbedding: embedding_dim must equal the input's last dimension"
+                     : "AddedEmbedding: embedding_dim must equal the input's last dimension", i, in);
   require(s.positional == 0 || in[0] <= s.num_embeddings,
           "PositionalEmbedding: sequence length must be <= num_embeddings (max positions)", i, in);
   return in;

@@ -19,8 +19,19 @@ namespace prenet {
 
 /// Feature input, batch excluded: `Input<784>` (vector), `Input<128, 512>` (sequence of 128 steps of 512 features),
 /// `Input<3, 224, 224>` (image C, H, W).
+namespace detail {
 template <std::int64_t... Dims>
-struct Input : detail::single_layer<input_spec(shape{static_cast<std::int64_t>(sizeof...(Dims)), {Dims...}, false})> {
+[[nodiscard]] constexpr layer_spec input_spec_of() noexcept {
+  if constexpr (sizeof...(Dims) >= 1 && sizeof...(Dims) <= 3) {
+    return input_spec(shape{static_cast<std::int64_t>(sizeof...(Dims)), {Dims...}, false});
+  } else {
+    return layer_spec{};  // rejected by Input's static_assert, which then is the only error
+  }
+}
+}  // namespace detail
+
+template <std::int64_t... Dims>
+struct Input : detail::single_layer<detail::input_spec_of<Dims...>()> {
   static_assert(sizeof...(Dims) >= 1 && sizeof...(Dims) <= 3,
                 "Input: rank must be 1 (features), 2 (sequence, features) or 3 (channels, height, width)");
   static_assert(((Dims > 0) && ...), "Input: every dimension must be > 0");
@@ -37,10 +48,11 @@ namespace detail {
   return shape{s.rank, {s.dim0, s.dim1, s.dim2}, s.tokens != 0};
 }
 constexpr void validate_input(const layer_spec& s) {
+  require(s.tokens == 0 || s.rank == 1, "Tokens: token input must be rank 1");
+  require(s.tokens == 0 || s.dim0 > 0, "Tokens: sequence length must be > 0");
   require(s.rank >= 1 && s.rank <= 3,
           "Input: rank must be 1 (features), 2 (sequence, features) or 3 (channels, height, width)");
   require(s.dim0 > 0 && (s.rank < 2 || s.dim1 > 0) && (s.rank < 3 || s.dim2 > 0), "Input: every dimension must be > 0");
-  require(s.tokens == 0 || s.rank == 1, "Tokens: token input must be rank 1");
 }
 [[nodiscard]] constexpr layer_cost input_cost() noexcept { return layer_cost{.aliases_input = 1}; }
 }  // namespace detail

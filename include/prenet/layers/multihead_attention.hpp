@@ -31,7 +31,7 @@ template <std::int64_t EmbedDim, std::int64_t Heads, attention_options Opt = att
 struct MultiheadAttention : detail::single_layer<attention_spec(EmbedDim, Heads, Opt)> {
   static_assert(EmbedDim > 0, "MultiheadAttention: embed_dim must be > 0");
   static_assert(Heads > 0, "MultiheadAttention: num_heads must be > 0");
-  static_assert(EmbedDim % Heads == 0, "MultiheadAttention: num_heads must divide embed_dim");
+  static_assert(Heads <= 0 || EmbedDim % Heads == 0, "MultiheadAttention: num_heads must divide embed_dim");
   static_assert(Opt.kdim >= 0 && Opt.vdim >= 0 && Opt.kv_seq >= 0,
                 "MultiheadAttention: kdim, vdim and kv_seq must be >= 0 (0 means default)");
   static_assert(Opt.kv_seq > 0 || ((Opt.kdim == 0 || Opt.kdim == EmbedDim) && (Opt.vdim == 0 || Opt.vdim == EmbedDim)),
