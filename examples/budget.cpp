@@ -1,0 +1,36 @@
+// SPDX-License-Identifier: MIT
+// Budgets in model definitions: static_assert limits on parameters, FLOPs and training memory.
+// Compiled with -DPRENET_BUDGET_EXCEEDED (a ctest case), the memory budget is broken and must not compile.
+#include <cstdio>
+
+#include <prenet/models/bert.hpp>
+#include <prenet/models/vgg.hpp>
+#include <prenet/prenet.hpp>
+
+using namespace prenet;
+using namespace prenet::literals;
+
+// A team rule: classification backbones stay under 150M parameters and 40 GFLOP per 224x224 image.
+static_assert(models::vgg16.params() < 150'000'000, "budget: VGG16 must stay under 150M parameters");
+static_assert(models::vgg16.forward_flops() < 40'000'000'000, "budget: VGG16 must stay under 40 GFLOP per image");
+static_assert(training_memory(models::vgg16, {.batch = 64, .optimizer = optimizer::sgd}) < 16_GiB,
+              "budget: VGG16 training memory at batch 64 must fit a 16 GiB GPU");
+
+// BERT-base fine-tuning with Adam on a 16 GiB GPU (sequence 512, as the model is defined).
+#ifdef PRENET_BUDGET_EXCEEDED
+inline constexpr std::int64_t bert_batch = 64;  // about 30 GiB: the budget below must reject it
+#else
+inline constexpr std::int64_t bert_batch = 8;
+#endif
+inline constexpr train_config bert_cfg{.batch = bert_batch, .optimizer = optimizer::adam};
+static_assert(training_memory(models::bert_base, bert_cfg) < 16_GiB,
+              "budget: BERT-base training memory with Adam must fit a 16 GiB GPU");
+
+int main() {
+  const memory_breakdown vgg = training_memory(models::vgg16, {.batch = 64, .optimizer = optimizer::sgd});
+  const memory_breakdown bert = training_memory(models::bert_base, bert_cfg);
+  std::printf("VGG16: %.1fM params, %.1f GFLOP/image, %.2f GiB at batch 64 (SGD)\n", models::vgg16.params() / 1e6,
+              models::vgg16.forward_flops() / 1e9, vgg.total().gib());
+  std::printf("BERT-base: %.1fM params, %.2f GiB at batch %lld (Adam, seq 512)\n", models::bert_base.params() / 1e6,
+              bert.total().gib(), static_cast<long long>(bert_batch));
+}

@@ -1,0 +1,95 @@
+// SPDX-License-Identifier: MIT
+// GPT-2 small, medium and large: parameters with the tied LM head, FLOPs per sequence, where the work goes, memory.
+#include <array>
+#include <cstdint>
+#include <cstdio>
+#include <span>
+
+#include <boost/describe/enumerators.hpp>
+#include <boost/mp11/algorithm.hpp>
+
+#include <prenet/models/gpt2.hpp>
+#include <prenet/prenet.hpp>
+
+namespace {
+
+using namespace prenet;
+using namespace prenet::literals;
+
+static_assert(models::gpt2.params() == 124'439'808);
+static_assert(models::gpt2_medium.params() == 354'823'168);
+static_assert(models::gpt2_large.params() == 774'030'080);
+static_assert(models::gpt2.output_shape() == sequence_shape(1024, 50257));
+// The LM head is tied: it does the vocabulary projection's work but adds no parameters.
+static_assert(models::gpt2.layers.back().cost().params == 0 &&
+              models::gpt2.layers.back().cost().macs == 1024LL * 768 * 50257);
+// GPT-2 small at its full context with AdamW in fp32: batch 8 fits a 16 GiB GPU, batch 16 does not.
+inline constexpr train_config full_context{.batch = 8, .optimizer = optimizer::adamw};
+static_assert(training_memory(models::gpt2, full_context) < 16_GiB);
+static_assert(training_memory(models::gpt2, {.batch = 16, .optimizer = optimizer::adamw}) > 16_GiB);
+
+constexpr std::size_t kinds = boost::mp11::mp_size<boost::describe::describe_enumerators<layer_kind>>::value;
+
+template <std::size_t N>
+void print_totals(const char* label, const network<N>& net) {
+  std::printf("%-12s %lld parameters, %.1f GMAC, %.1f GFLOP forward, %.1f GFLOP backward per %lld-token sequence\n",
+              label, static_cast<long long>(net.params()), static_cast<double>(net.macs()) / 1e9,
+              static_cast<double>(net.forward_flops()) / 1e9, static_cast<double>(net.backward_flops()) / 1e9,
+              static_cast<long long>(net.input_shape()[0]));
+}
+
+/// Forward FLOPs and PreNeT CO summed per layer kind, for one batch.
+void print_by_kind(std::span<const layer_node> nodes, std::int64_t batch) {
+  std::array<std::int64_t, kinds> count{}, flops{}, co{};
+  std::int64_t total = 0;
+  for (std::size_t i = 0; i < nodes.size(); ++i) {
+    const layer_features f = features(nodes, i, batch);
+    const auto k = static_cast<std::size_t>(nodes[i].spec.kind);
+    ++count[k];
+    flops[k] += f.forward_flops;
+    co[k] += f.co;
+    total += f.forward_flops;
+  }
+  std::printf("  %-20s %6s %14s %8s %14s\n", "kind", "layers", "fwd GFLOP", "share", "CO (G)");
+  boost::mp11::mp_for_each<boost::describe::describe_enumerators<layer_kind>>([&](auto e) {
+    const auto k = static_cast<std::size_t>(e.value);
+    if (flops[k] == 0 && co[k] == 0) return;
+    std::printf("  %-20s %6lld %14.2f %7.1f%% %14.2f\n", e.name, static_cast<long long>(count[k]),
+                static_cast<double>(flops[k]) / 1e9, 100.0 * static_cast<double>(flops[k]) / static_cast<double>(total),
+                static_cast<double>(co[k]) / 1e9);
+  });
+}
+
+void print_memory(const char* label, const memory_breakdown& m, std::int64_t seq, const train_config& cfg) {
+  const char* type = cfg.dtype == dtype::fp32 ? "fp32" : cfg.dtype == dtype::fp16 ? "fp16" : "bf16";
+  std::printf("%s at batch %lld x %lld tokens (%.*s, %s): %.2f GiB = weights %.2f + gradients %.2f + optimizer %.2f"
+              " + activations %.2f + workspace %.2f + framework %.2f\n",
+              label, static_cast<long long>(cfg.batch), static_cast<long long>(seq),
+              static_cast<int>(name(cfg.optimizer).size()), name(cfg.optimizer).data(), type, m.total().gib(),
+              m.weights.gib(), m.gradients.gib(), m.optimizer_state.gib(), m.activations.gib(), m.workspace.gib(),
+              m.framework.gib());
+}
+
+}  // namespace
+
+int main() {
+  print_totals("GPT-2", models::gpt2);
+  print_totals("GPT-2 medium", models::gpt2_medium);
+  print_totals("GPT-2 large", models::gpt2_large);
+
+  std::printf("\nGPT-2 per layer kind, batch %lld x 1024 tokens:\n", static_cast<long long>(full_context.batch));
+  print_by_kind(models::gpt2.nodes(), full_context.batch);
+
+  std::printf("\ntraining memory\n");
+  print_memory("GPT-2", training_memory(models::gpt2, full_context), 1024, full_context);
+  constexpr train_config half{.batch = 8, .optimizer = optimizer::adamw, .dtype = dtype::bf16};
+  print_memory("GPT-2", training_memory(models::gpt2, half), 1024, half);
+  // A shorter context, re-bound at run time: the same layers from a 256-token input.
+  const runtime_network short_ctx = with_input(models::gpt2.nodes(), token_shape(256));
+  constexpr train_config short_cfg{.batch = 32, .optimizer = optimizer::adamw};
+  print_memory("GPT-2", training_memory(short_ctx, short_cfg), 256, short_cfg);
+  print_memory("GPT-2 medium", training_memory(models::gpt2_medium, {.batch = 4, .optimizer = optimizer::adamw}), 1024,
+               {.batch = 4, .optimizer = optimizer::adamw});
+  print_memory("GPT-2 large", training_memory(models::gpt2_large, {.batch = 1, .optimizer = optimizer::adamw}), 1024,
+               {.batch = 1, .optimizer = optimizer::adamw});
+}

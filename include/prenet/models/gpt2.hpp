@@ -1,0 +1,32 @@
+// SPDX-License-Identifier: MIT
+// GPT-2 small, medium and large language models (Hugging Face GPT2LMHeadModel, LM head tied to the token embedding).
+#pragma once
+
+#include <cstdint>
+
+#include <prenet/dsl.hpp>
+
+namespace prenet::models {
+
+namespace detail {
+/// GPT2LMHeadModel over its full 1024-token context: token and position embeddings, dropout, `Layers` pre-norm
+/// causal decoder blocks with GELU, the final LayerNorm and the bias-free LM head sharing the token embedding's
+/// weight. Shorter contexts: `with_input(nodes, token_shape(n))` for n <= 1024.
+template <std::int64_t Dim, std::int64_t Layers, std::int64_t Heads>
+using gpt2 = Sequential<Embedding<50257, Dim>, PositionalEmbedding<1024, Dim>, Dropout,
+                        Repeat<Layers, TransformerDecoderLayer<Dim, Heads, 4 * Dim,
+                                                               transformer_options{.act = activation::gelu,
+                                                                                   .norm_first = true}>>,
+                        LayerNorm<Dim>, Dense<50257, dense_options{.bias = false, .tied = true}>>;
+}  // namespace detail
+
+/// gpt2 (124M): 124,439,808 parameters (tied head counted once), 145.8 GMAC per 1024-token sequence.
+inline constexpr auto gpt2 = Tokens<1024>{} | detail::gpt2<768, 12, 12>{};
+
+/// gpt2-medium: 354,823,168 parameters (tied head counted once), 413.5 GMAC per 1024-token sequence.
+inline constexpr auto gpt2_medium = Tokens<1024>{} | detail::gpt2<1024, 24, 16>{};
+
+/// gpt2-large: 774,030,080 parameters (tied head counted once), 887.3 GMAC per 1024-token sequence.
+inline constexpr auto gpt2_large = Tokens<1024>{} | detail::gpt2<1280, 36, 20>{};
+
+}  // namespace prenet::models
