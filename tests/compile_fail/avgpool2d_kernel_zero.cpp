@@ -1,0 +1,12 @@
+// expect-error: static.assert.*failed.*AvgPool2d: kernel_size must be > 0
+// SPDX-License-Identifier: MIT
+// AvgPool2d with a zero kernel size is rejected by its facade.
+#include <prenet/dsl.hpp>
+
+using namespace prenet;
+
+#ifndef PRENET_COMPILE_FAIL_CONTROL
+constexpr auto net = Input<3, 32, 32>{} | AvgPool2d<0>{};
+#else
+constexpr auto net = Input<3, 32, 32>{} | AvgPool2d<2>{};
+#endif

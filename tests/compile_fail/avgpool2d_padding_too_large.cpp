@@ -1,0 +1,12 @@
+// expect-error: static.assert.*failed.*AvgPool2d: padding must be at most half the kernel_size
+// SPDX-License-Identifier: MIT
+// AvgPool2d whose padding exceeds half its kernel is rejected by its facade.
+#include <prenet/dsl.hpp>
+
+using namespace prenet;
+
+#ifndef PRENET_COMPILE_FAIL_CONTROL
+constexpr auto net = Input<3, 32, 32>{} | AvgPool2d<3, pool2d_options{.padding = 2}>{};
+#else
+constexpr auto net = Input<3, 32, 32>{} | AvgPool2d<3, pool2d_options{.padding = 1}>{};
+#endif

@@ -1,0 +1,12 @@
+// expect-error: static.assert.*failed.*MaxPool2d: dilation must be > 0
+// SPDX-License-Identifier: MIT
+// MaxPool2d with dilation 0 is rejected by its facade.
+#include <prenet/dsl.hpp>
+
+using namespace prenet;
+
+#ifndef PRENET_COMPILE_FAIL_CONTROL
+constexpr auto net = Input<3, 32, 32>{} | MaxPool2d<2, pool2d_options{.dilation = 0}>{};
+#else
+constexpr auto net = Input<3, 32, 32>{} | MaxPool2d<2, pool2d_options{.dilation = 2}>{};
+#endif

@@ -1,0 +1,12 @@
+// expect-error: static.assert.*failed.*MaxPool2d: stride must be > 0
+// SPDX-License-Identifier: MIT
+// MaxPool2d with a negative stride is rejected by its facade.
+#include <prenet/dsl.hpp>
+
+using namespace prenet;
+
+#ifndef PRENET_COMPILE_FAIL_CONTROL
+constexpr auto net = Input<3, 32, 32>{} | MaxPool2d<2, pool2d_options{.stride = -1}>{};
+#else
+constexpr auto net = Input<3, 32, 32>{} | MaxPool2d<2, pool2d_options{.stride = 1}>{};
+#endif

@@ -1,0 +1,12 @@
+// expect-error: static.assert.*failed.*PositionalEmbedding: embedding_dim must be > 0
+// SPDX-License-Identifier: MIT
+// PositionalEmbedding with a zero embedding_dim is rejected by its facade.
+#include <prenet/dsl.hpp>
+
+using namespace prenet;
+
+#ifndef PRENET_COMPILE_FAIL_CONTROL
+constexpr auto net = Tokens<16>{} | Embedding<100, 64>{} | PositionalEmbedding<512, 0>{};
+#else
+constexpr auto net = Tokens<16>{} | Embedding<100, 64>{} | PositionalEmbedding<512, 64>{};
+#endif

@@ -1,0 +1,12 @@
+// expect-error: static.assert.*failed.*RNN: input_size must be >= 0
+// SPDX-License-Identifier: MIT
+// RNN with a negative input_size is rejected by its facade.
+#include <prenet/dsl.hpp>
+
+using namespace prenet;
+
+#ifndef PRENET_COMPILE_FAIL_CONTROL
+constexpr auto net = Input<10, 8>{} | RNN<32, rnn_options{.input_size = -1}>{};
+#else
+constexpr auto net = Input<10, 8>{} | RNN<32, rnn_options{.input_size = 8}>{};
+#endif

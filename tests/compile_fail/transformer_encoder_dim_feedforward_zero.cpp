@@ -1,0 +1,12 @@
+// expect-error: static.assert.*failed.*TransformerEncoderLayer: dim_feedforward must be > 0
+// SPDX-License-Identifier: MIT
+// TransformerEncoderLayer with a zero dim_feedforward is rejected.
+#include <prenet/dsl.hpp>
+
+using namespace prenet;
+
+#ifndef PRENET_COMPILE_FAIL_CONTROL
+constexpr auto net = Input<16, 64>{} | TransformerEncoderLayer<64, 4, 0>{};
+#else
+constexpr auto net = Input<16, 64>{} | TransformerEncoderLayer<64, 4, 128>{};
+#endif
