@@ -5,15 +5,16 @@
 #include <cstdio>
 #include <span>
 
-#include <boost/describe/enumerators.hpp>
-#include <boost/mp11/algorithm.hpp>
-
 #include <prenet/models/gpt2.hpp>
 #include <prenet/prenet.hpp>
+
+#include "report.hpp"
 
 namespace {
 
 using namespace prenet;
+using examples::print_by_kind;
+using examples::print_memory;
 using namespace prenet::literals;
 
 static_assert(models::gpt2.params() == 124'439'808);
@@ -28,46 +29,12 @@ inline constexpr train_config full_context{.batch = 8, .optimizer = optimizer::a
 static_assert(training_memory(models::gpt2, full_context) < 16_GiB);
 static_assert(training_memory(models::gpt2, {.batch = 16, .optimizer = optimizer::adamw}) > 16_GiB);
 
-constexpr std::size_t kinds = boost::mp11::mp_size<boost::describe::describe_enumerators<layer_kind>>::value;
-
 template <std::size_t N>
 void print_totals(const char* label, const network<N>& net) {
   std::printf("%-12s %lld parameters, %.1f GMAC, %.1f GFLOP forward, %.1f GFLOP backward per %lld-token sequence\n",
               label, static_cast<long long>(net.params()), static_cast<double>(net.macs()) / 1e9,
               static_cast<double>(net.forward_flops()) / 1e9, static_cast<double>(net.backward_flops()) / 1e9,
               static_cast<long long>(net.input_shape()[0]));
-}
-
-/// Forward FLOPs and PreNeT CO summed per layer kind, for one batch.
-void print_by_kind(std::span<const layer_node> nodes, std::int64_t batch) {
-  std::array<std::int64_t, kinds> count{}, flops{}, co{};
-  std::int64_t total = 0;
-  for (std::size_t i = 0; i < nodes.size(); ++i) {
-    const layer_features f = features(nodes, i, batch);
-    const auto k = static_cast<std::size_t>(nodes[i].spec.kind);
-    ++count[k];
-    flops[k] += f.forward_flops;
-    co[k] += f.co;
-    total += f.forward_flops;
-  }
-  std::printf("  %-20s %6s %14s %8s %14s\n", "kind", "layers", "fwd GFLOP", "share", "CO (G)");
-  boost::mp11::mp_for_each<boost::describe::describe_enumerators<layer_kind>>([&](auto e) {
-    const auto k = static_cast<std::size_t>(e.value);
-    if (flops[k] == 0 && co[k] == 0) return;
-    std::printf("  %-20s %6lld %14.2f %7.1f%% %14.2f\n", e.name, static_cast<long long>(count[k]),
-                static_cast<double>(flops[k]) / 1e9, 100.0 * static_cast<double>(flops[k]) / static_cast<double>(total),
-                static_cast<double>(co[k]) / 1e9);
-  });
-}
-
-void print_memory(const char* label, const memory_breakdown& m, std::int64_t seq, const train_config& cfg) {
-  const char* type = cfg.dtype == dtype::fp32 ? "fp32" : cfg.dtype == dtype::fp16 ? "fp16" : "bf16";
-  std::printf("%s at batch %lld x %lld tokens (%.*s, %s): %.2f GiB = weights %.2f + gradients %.2f + optimizer %.2f"
-              " + activations %.2f + workspace %.2f + framework %.2f\n",
-              label, static_cast<long long>(cfg.batch), static_cast<long long>(seq),
-              static_cast<int>(name(cfg.optimizer).size()), name(cfg.optimizer).data(), type, m.total().gib(),
-              m.weights.gib(), m.gradients.gib(), m.optimizer_state.gib(), m.activations.gib(), m.workspace.gib(),
-              m.framework.gib());
 }
 
 }  // namespace
