@@ -3,9 +3,11 @@
 #pragma once
 
 #include <algorithm>
+#include <array>
 #include <cstdint>
 #include <span>
 
+#include <prenet/detail/propagate.hpp>
 #include <prenet/layer_node.hpp>
 #include <prenet/units.hpp>
 
@@ -20,7 +22,7 @@ template <class Sizes, class Flags>
                                                             Sizes& tensor_bytes, Flags& saved) noexcept {
   const std::int64_t elem = element_bytes(t);
   std::size_t cur = 0;
-  std::size_t skip_stack[64]{};
+  std::array<std::size_t, max_residual_depth> skip_stack{};
   std::size_t depth = 0;
   std::int64_t extra = 0;
   for (std::size_t i = 0; i < nodes.size(); ++i) {
@@ -29,11 +31,11 @@ template <class Sizes, class Flags>
     const std::size_t in = cur;
     switch (n.spec.kind) {
       case layer_kind::input:
-        tensor_bytes[0] = n.output.numel() * (n.output.tokens ? 8 : elem);  // token ids are int64
+        tensor_bytes[0] = sample_bytes(n.output, elem);
         cur = 0;
         continue;
       case layer_kind::residual_begin:
-        if (depth < 64) skip_stack[depth++] = cur;
+        if (depth < skip_stack.size()) skip_stack[depth++] = cur;
         continue;
       case layer_kind::residual_shortcut:
         cur = depth > 0 ? skip_stack[depth - 1] : cur;

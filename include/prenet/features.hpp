@@ -38,8 +38,8 @@ BOOST_DESCRIBE_STRUCT(layer_features, (),
   const layer_node& n = nodes[i];
   const layer_cost c = n.cost();
   const std::int64_t elem = element_bytes(t);
-  const std::int64_t in_bytes = n.input.numel() * (n.input.tokens ? 8 : elem) * batch;
-  const std::int64_t out_bytes = n.output.numel() * (n.output.tokens ? 8 : elem) * batch;
+  const std::int64_t in_bytes = sample_bytes(n.input, elem) * batch;
+  const std::int64_t out_bytes = sample_bytes(n.output, elem) * batch;
   return layer_features{
       .batch = batch,
       .params = c.params,

@@ -35,6 +35,11 @@ struct shape {
 }
 [[nodiscard]] constexpr shape token_shape(std::int64_t seq) noexcept { return shape{1, {seq, 0, 0}, true}; }
 
+/// Bytes of one sample of a tensor of shape `s` whose features have `feature_bytes` each; token ids are int64.
+[[nodiscard]] constexpr std::int64_t sample_bytes(const shape& s, std::int64_t feature_bytes) noexcept {
+  return s.numel() * (s.tokens ? 8 : feature_bytes);
+}
+
 /// "(3, 224, 224)", or "tokens(512)" for token ids.
 [[nodiscard]] inline std::string to_string(const shape& s) {
   std::string out = s.tokens ? "tokens(" : "(";

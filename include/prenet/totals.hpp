@@ -30,14 +30,20 @@ namespace prenet {
   return n * batch;
 }
 
-/// FLOPs of the backward work autograd really does for layer `i`: nothing before the first trainable layer, no
-/// input gradient for the first trainable layer, the full backward after it.
+namespace detail {
+/// The backward work autograd really does for a layer: nothing before the first trainable layer, no input
+/// gradient for the first trainable layer, the full backward after it.
+[[nodiscard]] constexpr std::int64_t autograd_backward_flops(const layer_cost& c, bool trainable_before) noexcept {
+  if (trainable_before) return c.backward_flops;
+  return c.params > 0 ? c.backward_flops - c.input_grad_flops : 0;
+}
+}  // namespace detail
+
+/// Backward FLOPs of layer `i` of `nodes`, per sample (see detail::autograd_backward_flops).
 [[nodiscard]] constexpr std::int64_t backward_flops_of(std::span<const layer_node> nodes, std::size_t i) noexcept {
   bool trainable_before = false;
   for (std::size_t j = 0; j < i && !trainable_before; ++j) trainable_before = nodes[j].cost().params > 0;
-  const layer_cost c = nodes[i].cost();
-  if (trainable_before) return c.backward_flops;
-  return c.params > 0 ? c.backward_flops - c.input_grad_flops : 0;
+  return detail::autograd_backward_flops(nodes[i].cost(), trainable_before);
 }
 
 /// FLOPs of one backward pass over `batch` samples.
@@ -46,7 +52,7 @@ namespace prenet {
   bool trainable_before = false;
   for (const layer_node& l : nodes) {
     const layer_cost c = l.cost();
-    n += trainable_before ? c.backward_flops : c.params > 0 ? c.backward_flops - c.input_grad_flops : 0;
+    n += detail::autograd_backward_flops(c, trainable_before);
     trainable_before = trainable_before || c.params > 0;
   }
   return n * batch;
