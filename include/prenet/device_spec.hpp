@@ -1,0 +1,35 @@
+// SPDX-License-Identifier: MIT
+// prenet::device_spec: the data-sheet numbers of one device that features and rooflines are computed from.
+#pragma once
+
+#include <cstdint>
+#include <string_view>
+
+#include <boost/describe/class.hpp>
+
+#include <prenet/units.hpp>
+
+namespace prenet {
+
+/// One GPU (or the host CPU) as a literal value. Rates are per second at the boost clock, from the vendor's data
+/// sheet; the catalogue in devices.hpp names the source of every entry.
+struct device_spec {
+  std::string_view id;    ///< lower-case CLI id: "v100", "a100-40gb", "cpu"
+  std::string_view name;  ///< marketing name: "Tesla V100-PCIE-32GB"
+  double peak_fp32_flops_per_s = 0;    ///< FP32 (non-tensor) peak
+  double peak_fp16_tensor_flops_per_s = 0;  ///< dense FP16 tensor-core peak (FP32 accumulate); 0 = none
+  double peak_bf16_tensor_flops_per_s = 0;  ///< dense BF16 tensor-core peak; 0 = none
+  double memory_bandwidth_bytes_per_s = 0;
+  bytes memory{};
+  std::int64_t sm_count = 0;     ///< streaming multiprocessors (CPU: physical cores)
+  std::int64_t cores_per_sm = 0; ///< FP32 lanes per SM (CPU: FP32 lanes per core per cycle)
+  double boost_clock_mhz = 0;
+  bytes l2{};                    ///< last-level cache (GPU L2; CPU L3)
+
+  friend constexpr bool operator==(const device_spec&, const device_spec&) = default;
+};
+BOOST_DESCRIBE_STRUCT(device_spec, (),
+                      (id, name, peak_fp32_flops_per_s, peak_fp16_tensor_flops_per_s, peak_bf16_tensor_flops_per_s,
+                       memory_bandwidth_bytes_per_s, memory, sm_count, cores_per_sm, boost_clock_mhz, l2))
+
+}  // namespace prenet

@@ -1,0 +1,361 @@
+// SPDX-License-Identifier: MIT
+// prenet::devices: the constexpr catalogue of GPUs (and one generic CPU host) with their data-sheet numbers.
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <string_view>
+
+#include <prenet/device_spec.hpp>
+#include <prenet/units.hpp>
+
+/// The catalogue: one `inline constexpr device_spec` per device, named by its CLI id with '-' spelled '_'
+/// (`devices::a100_40gb` is id "a100-40gb"). Numbers are the vendor's data sheet at the boost clock; tensor peaks
+/// are dense (the data sheets' "with sparsity" figures halved) with FP32 accumulate; memory is the data sheet's
+/// "GB" read as GiB (DRAM comes in powers of two). Dual-GPU boards (K80, M60) are described per GPU, as CUDA sees
+/// them. Sources and the disagreements with the datasets' own tables are in docs/devices.md.
+namespace prenet::devices {
+
+// --- Kepler, Maxwell, Pascal: no tensor cores ------------------------------------------------------------------
+
+/// Tesla K40 (GK110B), board spec BD-06902: 15 SMX x 192, 745 MHz base, 875 MHz boost. The data sheet's
+/// 4.29 TFLOPS is at the base clock; 2880 x 2 x 875 MHz = 5.04 TFLOPS at boost.
+inline constexpr device_spec k40{.id = "k40",
+                                 .name = "Tesla K40",
+                                 .peak_fp32_flops_per_s = 5.04e12,
+                                 .memory_bandwidth_bytes_per_s = 288e9,
+                                 .memory = 12_GiB,
+                                 .sm_count = 15,
+                                 .cores_per_sm = 192,
+                                 .boost_clock_mhz = 875,
+                                 .l2 = 1536_KiB};
+
+/// One GK210 of the dual-GPU Tesla K80 board (data sheet: 4992 cores, 8.73 TFLOPS with boost, 24 GB,
+/// 480 GB/s per board): 13 SMX x 192, 875 MHz boost, 12 GB and 240 GB/s each.
+inline constexpr device_spec k80{.id = "k80",
+                                 .name = "Tesla K80",
+                                 .peak_fp32_flops_per_s = 4.365e12,
+                                 .memory_bandwidth_bytes_per_s = 240e9,
+                                 .memory = 12_GiB,
+                                 .sm_count = 13,
+                                 .cores_per_sm = 192,
+                                 .boost_clock_mhz = 875,
+                                 .l2 = 1536_KiB};
+
+/// One GM204 of the dual-GPU Tesla M60 board (data sheet: 4096 cores, 16 GB, 1178 MHz boost): 16 SMM x 128,
+/// 8 GB and 160 GB/s each. The data sheet gives no FLOP rate: 2048 x 2 x 1178 MHz = 4.82 TFLOPS.
+inline constexpr device_spec m60{.id = "m60",
+                                 .name = "Tesla M60",
+                                 .peak_fp32_flops_per_s = 4.825e12,
+                                 .memory_bandwidth_bytes_per_s = 160e9,
+                                 .memory = 8_GiB,
+                                 .sm_count = 16,
+                                 .cores_per_sm = 128,
+                                 .boost_clock_mhz = 1178,
+                                 .l2 = 2_MiB};
+
+/// Tesla P4 (GP104), product brief: 20 SMs x 128, 1063 MHz boost, 5.5 TFLOPS FP32. Its FP16 rate (1/64) is
+/// not modelled.
+inline constexpr device_spec p4{.id = "p4",
+                                .name = "Tesla P4",
+                                .peak_fp32_flops_per_s = 5.5e12,
+                                .memory_bandwidth_bytes_per_s = 192e9,
+                                .memory = 8_GiB,
+                                .sm_count = 20,
+                                .cores_per_sm = 128,
+                                .boost_clock_mhz = 1063,
+                                .l2 = 2_MiB};
+
+/// Tesla P100 PCIe 16 GB (GP100), product brief: 56 SMs x 64, 1303 MHz boost, 9.3 TFLOPS FP32. Its 18.7 TFLOPS
+/// of packed (non-tensor) FP16 is not modelled: the tensor fields are 0.
+inline constexpr device_spec p100{.id = "p100",
+                                  .name = "Tesla P100-PCIE-16GB",
+                                  .peak_fp32_flops_per_s = 9.3e12,
+                                  .memory_bandwidth_bytes_per_s = 732e9,
+                                  .memory = 16_GiB,
+                                  .sm_count = 56,
+                                  .cores_per_sm = 64,
+                                  .boost_clock_mhz = 1303,
+                                  .l2 = 4_MiB};
+
+/// GeForce GTX 1080 Ti (GP102), NVIDIA's specifications: 28 SMs x 128, 1582 MHz boost, 11.3 TFLOPS, 11 GB GDDR5X.
+inline constexpr device_spec gtx1080ti{.id = "gtx1080ti",
+                                       .name = "NVIDIA GeForce GTX 1080 Ti",
+                                       .peak_fp32_flops_per_s = 11.3e12,
+                                       .memory_bandwidth_bytes_per_s = 484e9,
+                                       .memory = 11_GiB,
+                                       .sm_count = 28,
+                                       .cores_per_sm = 128,
+                                       .boost_clock_mhz = 1582,
+                                       .l2 = 2816_KiB};
+
+// --- Volta, Turing ------------------------------------------------------------------------------------------------
+
+/// Tesla V100 PCIe 32 GB (GV100), data sheet: 14 TFLOPS FP32, 112 TFLOPS tensor, 900 GB/s, 1380 MHz boost.
+inline constexpr device_spec v100{.id = "v100",
+                                  .name = "Tesla V100-PCIE-32GB",
+                                  .peak_fp32_flops_per_s = 14.0e12,
+                                  .peak_fp16_tensor_flops_per_s = 112e12,
+                                  .memory_bandwidth_bytes_per_s = 900e9,
+                                  .memory = 32_GiB,
+                                  .sm_count = 80,
+                                  .cores_per_sm = 64,
+                                  .boost_clock_mhz = 1380,
+                                  .l2 = 6_MiB};
+
+/// Tesla V100 SXM2 16 GB, data sheet: 15.7 TFLOPS FP32, 125 TFLOPS tensor, 1530 MHz boost. The GPU of AWS p3,
+/// where Justus et al. 2018 measured their "V100" data.
+inline constexpr device_spec v100_sxm2{.id = "v100-sxm2",
+                                       .name = "Tesla V100-SXM2-16GB",
+                                       .peak_fp32_flops_per_s = 15.7e12,
+                                       .peak_fp16_tensor_flops_per_s = 125e12,
+                                       .memory_bandwidth_bytes_per_s = 900e9,
+                                       .memory = 16_GiB,
+                                       .sm_count = 80,
+                                       .cores_per_sm = 64,
+                                       .boost_clock_mhz = 1530,
+                                       .l2 = 6_MiB};
+
+/// Tesla T4 (TU104), data sheet: 8.1 TFLOPS FP32, 65 TFLOPS FP16 tensor (mixed precision), 320 GB/s, 1590 MHz.
+/// Turing has no BF16.
+inline constexpr device_spec t4{.id = "t4",
+                                .name = "Tesla T4",
+                                .peak_fp32_flops_per_s = 8.1e12,
+                                .peak_fp16_tensor_flops_per_s = 65e12,
+                                .memory_bandwidth_bytes_per_s = 320e9,
+                                .memory = 16_GiB,
+                                .sm_count = 40,
+                                .cores_per_sm = 64,
+                                .boost_clock_mhz = 1590,
+                                .l2 = 4_MiB};
+
+// --- Ampere -------------------------------------------------------------------------------------------------------
+
+/// NVIDIA A100 PCIe 40 GB, data sheet: 19.5 TFLOPS FP32, 312 TFLOPS FP16 and BF16 tensor (dense), 1555 GB/s.
+inline constexpr device_spec a100_40gb{.id = "a100-40gb",
+                                       .name = "NVIDIA A100-PCIE-40GB",
+                                       .peak_fp32_flops_per_s = 19.5e12,
+                                       .peak_fp16_tensor_flops_per_s = 312e12,
+                                       .peak_bf16_tensor_flops_per_s = 312e12,
+                                       .memory_bandwidth_bytes_per_s = 1555e9,
+                                       .memory = 40_GiB,
+                                       .sm_count = 108,
+                                       .cores_per_sm = 64,
+                                       .boost_clock_mhz = 1410,
+                                       .l2 = 40_MiB};
+
+/// NVIDIA A100 80 GB PCIe, data sheet: as the 40 GB card with 1935 GB/s of HBM2e.
+inline constexpr device_spec a100_80gb{.id = "a100-80gb",
+                                       .name = "NVIDIA A100 80GB PCIe",
+                                       .peak_fp32_flops_per_s = 19.5e12,
+                                       .peak_fp16_tensor_flops_per_s = 312e12,
+                                       .peak_bf16_tensor_flops_per_s = 312e12,
+                                       .memory_bandwidth_bytes_per_s = 1935e9,
+                                       .memory = 80_GiB,
+                                       .sm_count = 108,
+                                       .cores_per_sm = 64,
+                                       .boost_clock_mhz = 1410,
+                                       .l2 = 40_MiB};
+
+/// NVIDIA A100 SXM4 40 GB, data sheet: the PCIe card's rates (19.5 / 312 TFLOPS, 1555 GB/s) at 400 W.
+inline constexpr device_spec a100_sxm4_40gb{.id = "a100-sxm4-40gb",
+                                            .name = "NVIDIA A100-SXM4-40GB",
+                                            .peak_fp32_flops_per_s = 19.5e12,
+                                            .peak_fp16_tensor_flops_per_s = 312e12,
+                                            .peak_bf16_tensor_flops_per_s = 312e12,
+                                            .memory_bandwidth_bytes_per_s = 1555e9,
+                                            .memory = 40_GiB,
+                                            .sm_count = 108,
+                                            .cores_per_sm = 64,
+                                            .boost_clock_mhz = 1410,
+                                            .l2 = 40_MiB};
+
+/// GeForce RTX 3090 (GA102), NVIDIA Ampere GA102 whitepaper: 82 SMs x 128, 1695 MHz, 35.6 TFLOPS; tensor 71 TFLOPS
+/// dense with FP32 accumulate (GeForce runs FP32 accumulate at half the FP16-accumulate rate of 142).
+inline constexpr device_spec rtx3090{.id = "rtx3090",
+                                     .name = "NVIDIA GeForce RTX 3090",
+                                     .peak_fp32_flops_per_s = 35.6e12,
+                                     .peak_fp16_tensor_flops_per_s = 71e12,
+                                     .peak_bf16_tensor_flops_per_s = 71e12,
+                                     .memory_bandwidth_bytes_per_s = 936e9,
+                                     .memory = 24_GiB,
+                                     .sm_count = 82,
+                                     .cores_per_sm = 128,
+                                     .boost_clock_mhz = 1695,
+                                     .l2 = 6_MiB};
+
+/// NVIDIA RTX A4000 (GA104), data sheet: 48 SMs x 128, 19.2 TFLOPS FP32, 153.4 TFLOPS tensor with sparsity
+/// (76.7 dense), 448 GB/s, 1560 MHz boost.
+inline constexpr device_spec rtx_a4000{.id = "rtx-a4000",
+                                       .name = "NVIDIA RTX A4000",
+                                       .peak_fp32_flops_per_s = 19.2e12,
+                                       .peak_fp16_tensor_flops_per_s = 76.7e12,
+                                       .peak_bf16_tensor_flops_per_s = 76.7e12,
+                                       .memory_bandwidth_bytes_per_s = 448e9,
+                                       .memory = 16_GiB,
+                                       .sm_count = 48,
+                                       .cores_per_sm = 128,
+                                       .boost_clock_mhz = 1560,
+                                       .l2 = 4_MiB};
+
+// --- Ada Lovelace -------------------------------------------------------------------------------------------------
+
+/// NVIDIA L4 (AD104), data sheet: 7424 cores = 58 SMs x 128, 2040 MHz, 30.3 TFLOPS FP32, 242 TFLOPS FP16 and BF16
+/// tensor with sparsity (121 dense), 300 GB/s.
+inline constexpr device_spec l4{.id = "l4",
+                                .name = "NVIDIA L4",
+                                .peak_fp32_flops_per_s = 30.3e12,
+                                .peak_fp16_tensor_flops_per_s = 121e12,
+                                .peak_bf16_tensor_flops_per_s = 121e12,
+                                .memory_bandwidth_bytes_per_s = 300e9,
+                                .memory = 24_GiB,
+                                .sm_count = 58,
+                                .cores_per_sm = 128,
+                                .boost_clock_mhz = 2040,
+                                .l2 = 48_MiB};
+
+/// GeForce RTX 4090 (AD102), NVIDIA Ada whitepaper: 128 SMs x 128, 2520 MHz, 82.6 TFLOPS FP32; tensor 165.2
+/// TFLOPS dense with FP32 accumulate (330.3 with FP16 accumulate), 1008 GB/s.
+inline constexpr device_spec rtx4090{.id = "rtx4090",
+                                     .name = "NVIDIA GeForce RTX 4090",
+                                     .peak_fp32_flops_per_s = 82.6e12,
+                                     .peak_fp16_tensor_flops_per_s = 165.2e12,
+                                     .peak_bf16_tensor_flops_per_s = 165.2e12,
+                                     .memory_bandwidth_bytes_per_s = 1008e9,
+                                     .memory = 24_GiB,
+                                     .sm_count = 128,
+                                     .cores_per_sm = 128,
+                                     .boost_clock_mhz = 2520,
+                                     .l2 = 72_MiB};
+
+// --- Hopper -------------------------------------------------------------------------------------------------------
+
+/// NVIDIA H100 SXM5 80 GB HBM3, data sheet: 67 TFLOPS FP32 (132 SMs x 128 at 1980 MHz), 1979 TFLOPS FP16 and
+/// BF16 tensor with sparsity (989.5 dense), 3.35 TB/s.
+inline constexpr device_spec h100{.id = "h100",
+                                  .name = "NVIDIA H100 80GB HBM3",
+                                  .peak_fp32_flops_per_s = 67e12,
+                                  .peak_fp16_tensor_flops_per_s = 989.5e12,
+                                  .peak_bf16_tensor_flops_per_s = 989.5e12,
+                                  .memory_bandwidth_bytes_per_s = 3.35e12,
+                                  .memory = 80_GiB,
+                                  .sm_count = 132,
+                                  .cores_per_sm = 128,
+                                  .boost_clock_mhz = 1980,
+                                  .l2 = 50_MiB};
+
+/// NVIDIA H200 SXM 141 GB, data sheet: the H100 SXM's compute (67 / 989.5 dense TFLOPS) with 4.8 TB/s of HBM3e.
+inline constexpr device_spec h200{.id = "h200",
+                                  .name = "NVIDIA H200",
+                                  .peak_fp32_flops_per_s = 67e12,
+                                  .peak_fp16_tensor_flops_per_s = 989.5e12,
+                                  .peak_bf16_tensor_flops_per_s = 989.5e12,
+                                  .memory_bandwidth_bytes_per_s = 4.8e12,
+                                  .memory = 141_GiB,
+                                  .sm_count = 132,
+                                  .cores_per_sm = 128,
+                                  .boost_clock_mhz = 1980,
+                                  .l2 = 50_MiB};
+
+// --- CPU ----------------------------------------------------------------------------------------------------------
+
+/// A generic 2-core x86-64 AVX2 host (a CI runner or a small cloud VM), for the CPU bench; a placeholder that
+/// issue #5 replaces with measured numbers. Peak: each core issues 2 FMAs per cycle (two FMA ports) on 256-bit
+/// vectors of 8 FP32 lanes, so 16 FP32 lanes (`cores_per_sm`) x 2 FLOPs per FMA = 32 FLOPs per core per cycle;
+/// 2 cores x 32 x 3.0 GHz = 192 GFLOP/s. Bandwidth ~20 GB/s (one DDR4 channel, STREAM-like), 8 GiB, 8 MiB L3.
+inline constexpr device_spec cpu{.id = "cpu",
+                                 .name = "x86-64 AVX2 host, 2 cores",
+                                 .peak_fp32_flops_per_s = 192e9,
+                                 .memory_bandwidth_bytes_per_s = 20e9,
+                                 .memory = 8_GiB,
+                                 .sm_count = 2,
+                                 .cores_per_sm = 16,
+                                 .boost_clock_mhz = 3000,
+                                 .l2 = 8_MiB};
+
+// --- Look-up ------------------------------------------------------------------------------------------------------
+
+/// Every device, by architecture (oldest first), the CPU last.
+inline constexpr std::array catalogue{
+    k40, k80, m60, p4, p100, gtx1080ti,                        // Kepler, Maxwell, Pascal
+    v100, v100_sxm2, t4,                                       // Volta, Turing
+    a100_40gb, a100_80gb, a100_sxm4_40gb, rtx3090, rtx_a4000,  // Ampere
+    l4, rtx4090,                                               // Ada Lovelace
+    h100, h200,                                                // Hopper
+    cpu,                                                       // host
+};
+
+/// The entry whose id is `id` (exact, lower-case: "a100-40gb"), or nullptr. The pointer is into `catalogue`:
+/// `static_assert(*devices::find("v100") == devices::v100);`.
+[[nodiscard]] constexpr const device_spec* find(std::string_view id) noexcept {
+  for (const device_spec& d : catalogue) {
+    if (d.id == id) return &d;
+  }
+  return nullptr;
+}
+
+}  // namespace prenet::devices
+
+namespace prenet::detail {
+
+/// A device name as a dataset spells it, and the catalogue id it means.
+struct dataset_device_name {
+  std::string_view name;
+  std::string_view id;
+};
+
+/// NeuSight's `Device` column and device_configs file names (underscores there match spaces here), and the
+/// folder names of Justus et al. 2018. Justus's "V100" is AWS p3's V100-SXM2; its "M60" and "k80" are one GPU
+/// of the dual-GPU board (see docs/devices.md).
+inline constexpr std::array dataset_device_names{
+    dataset_device_name{"Tesla P4", "p4"},
+    dataset_device_name{"Tesla P100-PCIE-16GB", "p100"},
+    dataset_device_name{"Tesla T4", "t4"},
+    dataset_device_name{"Tesla V100-PCIE-32GB", "v100"},
+    dataset_device_name{"NVIDIA A100-PCIE-40GB", "a100-40gb"},
+    dataset_device_name{"NVIDIA A100 80GB PCIe", "a100-80gb"},
+    dataset_device_name{"NVIDIA A100-SXM4-40GB", "a100-sxm4-40gb"},
+    dataset_device_name{"NVIDIA H100 80GB HBM3", "h100"},
+    dataset_device_name{"NVIDIA L4", "l4"},
+    dataset_device_name{"1080ti", "gtx1080ti"},
+    dataset_device_name{"K40", "k40"},
+    dataset_device_name{"K80", "k80"},
+    dataset_device_name{"M60", "m60"},
+    dataset_device_name{"P100", "p100"},
+    dataset_device_name{"V100", "v100-sxm2"},
+};
+
+/// ASCII lower case, with '_' read as ' '.
+[[nodiscard]] constexpr char fold_device_name_char(char c) noexcept {
+  if (c == '_') return ' ';
+  return (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c;
+}
+
+/// Whether two device names are equal ignoring ASCII case and '_' versus ' '.
+[[nodiscard]] constexpr bool same_device_name(std::string_view a, std::string_view b) noexcept {
+  if (a.size() != b.size()) return false;
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    if (fold_device_name_char(a[i]) != fold_device_name_char(b[i])) return false;
+  }
+  return true;
+}
+
+}  // namespace prenet::detail
+
+namespace prenet::devices {
+
+/// The entry a dataset's device name means, or nullptr: NeuSight's "Tesla V100-PCIE-32GB" or file stem
+/// "NVIDIA_A100_80GB_PCIe", Justus et al.'s folder "k80" (one GPU of the board) or "V100" (the SXM2 card), or any
+/// entry's `name` (`nvidia-smi`'s spelling). Case and '_' versus ' ' are ignored. Not an id look-up: "V100" is
+/// Justus's SXM2 card, while id "v100" is the PCIe card (use `find`). See docs/devices.md.
+[[nodiscard]] constexpr const device_spec* from_dataset_name(std::string_view name) noexcept {
+  for (const detail::dataset_device_name& n : detail::dataset_device_names) {
+    if (detail::same_device_name(n.name, name)) return find(n.id);
+  }
+  for (const device_spec& d : catalogue) {
+    if (detail::same_device_name(d.name, name)) return &d;
+  }
+  return nullptr;
+}
+
+}  // namespace prenet::devices
