@@ -1,7 +1,10 @@
 // SPDX-License-Identifier: MIT
-// Umbrella header: the DSL, per-layer features and the training-memory estimate.
+// Umbrella header: the DSL, per-layer features, the training-memory estimate, the device catalogue and the
+// embedded time predictors.
 #pragma once
 
+#include <prenet/devices.hpp>
 #include <prenet/dsl.hpp>
 #include <prenet/features.hpp>
 #include <prenet/memory.hpp>
+#include <prenet/predictors/network_time.hpp>

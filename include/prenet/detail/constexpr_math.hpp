@@ -1,0 +1,60 @@
+// SPDX-License-Identifier: MIT
+// exp and log that give the same bits at compile time and at run time (std::exp is not constexpr in C++20).
+#pragma once
+
+#include <bit>
+#include <cstdint>
+
+namespace prenet::detail {
+
+inline constexpr double ln2 = 0.693147180559945309417232121458176568;
+
+/// Natural logarithm of a positive finite x, within 2 ulp of std::log. Non-positive x gives -1e300 (callers guard).
+[[nodiscard]] constexpr double log(double x) noexcept {
+  if (!(x > 0)) return -1e300;
+  auto bits = std::bit_cast<std::uint64_t>(x);
+  std::int64_t e = static_cast<std::int64_t>((bits >> 52) & 0x7ff);
+  if (e == 0) {  // subnormal: scale into the normal range first
+    x *= 0x1p54;
+    bits = std::bit_cast<std::uint64_t>(x);
+    e = static_cast<std::int64_t>((bits >> 52) & 0x7ff) - 54;
+  }
+  e -= 1023;
+  double m = std::bit_cast<double>((bits & 0x000fffffffffffffULL) | 0x3ff0000000000000ULL);  // [1, 2)
+  if (m > 1.4142135623730951) {
+    m *= 0.5;
+    ++e;
+  }
+  // log(m) = 2 atanh(z), z = (m-1)/(m+1), |z| < 0.1716: the odd series converges to 1e-17 in 12 terms.
+  const double z = (m - 1.0) / (m + 1.0);
+  const double z2 = z * z;
+  double term = z;
+  double sum = 0;
+  for (int k = 0; k < 14; ++k) {
+    sum += term / static_cast<double>(2 * k + 1);
+    term *= z2;
+  }
+  return 2.0 * sum + static_cast<double>(e) * ln2;
+}
+
+/// e^x, within 2 ulp of std::exp for |x| < 700; saturates to 0 / 1e300 outside.
+[[nodiscard]] constexpr double exp(double x) noexcept {
+  if (x < -700) return 0.0;
+  if (x > 690) return 1e300;
+  const double kf = x / ln2;
+  const auto k = static_cast<std::int64_t>(kf < 0 ? kf - 0.5 : kf + 0.5);
+  const double r = x - static_cast<double>(k) * ln2;  // |r| <= ln2 / 2
+  double term = 1.0;
+  double sum = 1.0;
+  for (int i = 1; i < 22; ++i) {
+    term *= r / static_cast<double>(i);
+    sum += term;
+  }
+  const auto scale = std::bit_cast<double>(static_cast<std::uint64_t>(k + 1023) << 52);
+  return sum * scale;
+}
+
+/// log base 2.
+[[nodiscard]] constexpr double log2(double x) noexcept { return log(x) / ln2; }
+
+}  // namespace prenet::detail

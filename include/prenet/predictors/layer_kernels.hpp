@@ -1,0 +1,188 @@
+// SPDX-License-Identifier: MIT
+// The kernels a layer's forward or backward pass launches, as PyTorch runs them (one rule per layer kind).
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+
+#include <prenet/layer_node.hpp>
+#include <prenet/predictors/kernel.hpp>
+
+namespace prenet::predictors {
+
+enum class pass : std::uint8_t { forward, backward };
+
+/// A short fixed-capacity list of kernels (constexpr-friendly; no allocation).
+struct kernel_list {
+  static constexpr std::size_t capacity = 24;
+  std::array<kernel, capacity> items{};
+  std::size_t size = 0;
+  constexpr void push(const kernel& k) noexcept {
+    if (size < capacity && k.repeat > 0) items[size++] = k;
+  }
+  [[nodiscard]] constexpr const kernel* begin() const noexcept { return items.data(); }
+  [[nodiscard]] constexpr const kernel* end() const noexcept { return items.data() + size; }
+};
+
+/// How a layer is run: batch, element size, whether dropout is active, whether autograd needs d(input).
+struct pass_context {
+  std::int64_t batch = 1;
+  std::int64_t element_bytes = 4;
+  bool training = true;      ///< dropout runs its kernels only in training
+  bool input_grad = true;    ///< false for the first trainable layer: autograd skips d(input)
+};
+
+namespace detail {
+
+[[nodiscard]] constexpr kernel sized(kernel k, std::int64_t eb, std::int64_t repeat = 1) noexcept {
+  k.element_bytes = eb;
+  k.repeat = repeat;
+  return k;
+}
+
+/// Forward GEMM x (rows x in) . W (in x out) and, for backward, dX = dY . W^T and dW = X^T . dY.
+constexpr void linear(kernel_list& out, pass p, std::int64_t rows, std::int64_t in, std::int64_t outf, bool input_grad,
+                      std::int64_t eb, std::int64_t repeat = 1) noexcept {
+  if (p == pass::forward) {
+    out.push(sized(gemm_kernel(1, rows, outf, in), eb, repeat));
+    return;
+  }
+  if (input_grad) out.push(sized(gemm_kernel(1, rows, in, outf), eb, repeat));
+  out.push(sized(gemm_kernel(1, in, outf, rows), eb, repeat));
+}
+
+constexpr void attention(kernel_list& out, const layer_node& n, pass p, const pass_context& c) noexcept {
+  const layer_spec& s = n.spec;
+  const std::int64_t b = c.batch, seq = n.input[0], e = s.in_features, h = s.heads > 0 ? s.heads : 1;
+  const std::int64_t kv = s.kv_seq == 0 ? seq : s.kv_seq, d = e / h, eb = c.element_bytes;
+  const bool self = s.kv_seq == 0;
+  const bool grad_in = c.input_grad;
+  linear(out, p, b * seq, e, e, grad_in, eb);                    // q projection
+  linear(out, p, b * kv, s.kdim > 0 ? s.kdim : e, e, grad_in && self, eb);  // k projection (kdim 0 = embed_dim)
+  linear(out, p, b * kv, s.vdim > 0 ? s.vdim : e, e, grad_in && self, eb);  // v projection
+  const std::int64_t scores = b * h * seq * kv;
+  if (p == pass::forward) {
+    out.push(sized(gemm_kernel(b * h, seq, kv, d), eb));                          // Q K^T
+    out.push(sized(elementwise_kernel(elementwise_op::mul_scalar, scores), eb));  // scaling
+    out.push(sized(rows_kernel(kernel_family::softmax, b * h * seq, kv), eb));
+    if (c.training) out.push(sized(elementwise_kernel(elementwise_op::mul, scores), eb));  // dropout on probabilities
+    out.push(sized(gemm_kernel(b * h, seq, d, kv), eb));                          // P V
+  } else {
+    out.push(sized(gemm_kernel(b * h, seq, kv, d), eb));  // dP = dC V^T
+    out.push(sized(gemm_kernel(b * h, kv, d, seq), eb));  // dV = P^T dC
+    if (c.training) out.push(sized(elementwise_kernel(elementwise_op::mul, scores), eb));
+    out.push(sized(rows_kernel(kernel_family::softmax, b * h * seq, kv), eb));  // softmax backward: same traffic
+    out.push(sized(elementwise_kernel(elementwise_op::mul_scalar, scores), eb));
+    out.push(sized(gemm_kernel(b * h, seq, d, kv), eb));  // dQ = dS K
+    out.push(sized(gemm_kernel(b * h, kv, d, seq), eb));  // dK = dS^T Q
+  }
+  linear(out, p, b * seq, e, e, true, eb);  // output projection
+}
+
+constexpr void recurrent(kernel_list& out, const layer_node& n, pass p, const pass_context& c) noexcept {
+  const layer_spec& s = n.spec;
+  const std::int64_t g = s.kind == layer_kind::lstm ? 4 : s.kind == layer_kind::gru ? 3 : 1;
+  const std::int64_t b = c.batch, t = n.input[0], h = s.out_features, dirs = 1 + s.bidirectional;
+  const std::int64_t eb = c.element_bytes;
+  for (std::int64_t l = 0; l < (s.num_layers > 1 ? 2 : 1); ++l) {
+    // Layer 0 reads the input; layers 1.. read the previous layer's (dirs * h) output and are alike: repeat them.
+    const std::int64_t x = l == 0 ? n.input[1] : h * dirs;
+    const std::int64_t layers = l == 0 ? dirs : dirs * (s.num_layers - 1);
+    linear(out, p, b * t, x, g * h, l > 0 || c.input_grad, eb, layers);  // input projection, all steps at once
+    linear(out, p, b, h, g * h, true, eb, layers * t);                   // recurrent GEMM, one per step
+    out.push(sized(elementwise_kernel(elementwise_op::mul, b * g * h), eb, layers * t));  // gate nonlinearities
+  }
+}
+
+}  // namespace detail
+
+/// Kernels of one pass of layer `n` (shapes per sample; `c.batch` samples).
+[[nodiscard]] constexpr kernel_list layer_kernels(const layer_node& n, pass p, const pass_context& c) noexcept {
+  kernel_list out;
+  const layer_spec& s = n.spec;
+  const std::int64_t b = c.batch, eb = c.element_bytes;
+  const std::int64_t in_elems = b * n.input.numel(), out_elems = b * n.output.numel();
+  const bool fwd = p == pass::forward;
+  using detail::sized;
+  switch (s.kind) {
+    case layer_kind::dense: {
+      const std::int64_t in = n.input.last();  // the spec's in_features may be 0 (inferred)
+      detail::linear(out, p, in_elems / in, in, s.out_features, c.input_grad, eb);
+      if (!fwd && s.bias) out.push(memory_kernel(out_elems, out_elems * eb));  // bias gradient: a column sum
+      break;
+    }
+    case layer_kind::conv2d: {
+      // Square images in the zoo; a non-square one is approximated by the square of equal area.
+      std::int64_t image = 1;
+      while ((image + 1) * (image + 1) <= n.input[1] * n.input[2]) ++image;
+      const kernel k = sized(conv2d_kernel(b, n.input[0], s.out_features, s.kernel, image, s.stride, s.padding), eb);
+      if (fwd) {
+        out.push(k);
+      } else {
+        // Data and weight gradients each do the forward's FLOPs over the same tensors: predicted as a forward.
+        if (c.input_grad) out.push(k);
+        out.push(k);
+      }
+      break;
+    }
+    case layer_kind::maxpool2d:
+    case layer_kind::avgpool2d:
+    case layer_kind::adaptive_avgpool2d:
+      out.push(fwd ? memory_kernel(out_elems * s.kernel * s.kernel, (in_elems + out_elems) * eb)
+                   : memory_kernel(in_elems, (2 * in_elems + out_elems) * eb));
+      break;
+    case layer_kind::batchnorm2d:
+      out.push(fwd ? memory_kernel(8 * in_elems, 2 * in_elems * eb) : memory_kernel(12 * in_elems, 3 * in_elems * eb));
+      break;
+    case layer_kind::layernorm: {
+      const std::int64_t width = n.input.last();
+      const kernel k = sized(rows_kernel(kernel_family::layernorm, in_elems / width, width), eb);
+      out.push(k);
+      if (!fwd) out.push(k);  // backward: d(input), then d(gamma) and d(beta): two passes over the rows
+      break;
+    }
+    case layer_kind::embedding:
+      if (fwd) {
+        out.push(memory_kernel(0, 2 * out_elems * eb + 8 * b * n.output[0]));  // gather rows by index
+        if (s.additive) out.push(sized(elementwise_kernel(elementwise_op::add, out_elems), eb));
+      } else {
+        out.push(memory_kernel(0, s.num_embeddings * s.out_features * eb));  // zero the table's gradient
+        out.push(memory_kernel(out_elems, 2 * out_elems * eb));              // scatter-add rows
+      }
+      break;
+    case layer_kind::multihead_attention: detail::attention(out, n, p, c); break;
+    case layer_kind::rnn:
+    case layer_kind::lstm:
+    case layer_kind::gru: detail::recurrent(out, n, p, c); break;
+    case layer_kind::relu:
+      out.push(sized(elementwise_kernel(fwd ? elementwise_op::relu : elementwise_op::mul, in_elems), eb));
+      break;
+    case layer_kind::gelu:
+      out.push(sized(elementwise_kernel(fwd ? elementwise_op::gelu : elementwise_op::mul, in_elems), eb));
+      break;
+    case layer_kind::tanh:
+    case layer_kind::sigmoid:
+      out.push(sized(elementwise_kernel(fwd ? elementwise_op::tanh : elementwise_op::mul, in_elems), eb));
+      break;
+    case layer_kind::softmax: {
+      const std::int64_t width = n.input.last();
+      out.push(sized(rows_kernel(kernel_family::softmax, in_elems / width, width), eb));  // backward: same traffic
+      break;
+    }
+    case layer_kind::dropout:
+      if (c.training) out.push(sized(elementwise_kernel(elementwise_op::mul, in_elems), eb));  // mask and scale
+      break;
+    case layer_kind::residual_add:
+      if (fwd) out.push(sized(elementwise_kernel(elementwise_op::add, out_elems), eb));
+      break;  // backward: the gradient flows to both branches unchanged
+    case layer_kind::input:
+    case layer_kind::flatten:
+    case layer_kind::select_token:
+    case layer_kind::residual_begin:
+    case layer_kind::residual_shortcut: break;  // views: no kernel
+  }
+  return out;
+}
+
+}  // namespace prenet::predictors

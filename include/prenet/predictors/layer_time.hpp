@@ -1,0 +1,45 @@
+// SPDX-License-Identifier: MIT
+// Forward and backward time of one layer on one device: the sum of its kernels' estimates, tagged.
+#pragma once
+
+#include <string_view>
+
+#include <prenet/device_spec.hpp>
+#include <prenet/layer_node.hpp>
+#include <prenet/predictors/kernel_time.hpp>
+#include <prenet/predictors/layer_kernels.hpp>
+
+namespace prenet::predictors {
+
+struct layer_estimate {
+  double forward_ms = 0;
+  double backward_ms = 0;
+  std::string_view predictor = "none";  ///< the predictor behind most of the time; "none" for views
+  double roofline_ms = 0;               ///< part of forward + backward that came from the roofline fallback
+  bool out_of_domain = false;           ///< some kernel lies outside its learned model's training shapes
+  bool unseen_device = false;           ///< some learned model has no training rows from this device
+};
+
+/// Time of `n` on `d`; `with_backward` = false predicts the forward pass only (inference).
+[[nodiscard]] constexpr layer_estimate estimate_layer(const layer_node& n, const device_spec& d, const pass_context& c,
+                                                      bool with_backward = true) noexcept {
+  layer_estimate out;
+  double top_ms = -1;
+  for (const pass p : {pass::forward, pass::backward}) {
+    if (p == pass::backward && !with_backward) break;
+    for (const kernel& k : layer_kernels(n, p, c)) {
+      const kernel_estimate e = estimate(k, d);
+      (p == pass::forward ? out.forward_ms : out.backward_ms) += e.time_ms;
+      if (e.predictor == roofline_name) out.roofline_ms += e.time_ms;
+      out.out_of_domain = out.out_of_domain || e.out_of_domain;
+      out.unseen_device = out.unseen_device || e.unseen_device;
+      if (e.time_ms > top_ms) {
+        top_ms = e.time_ms;
+        out.predictor = e.predictor;
+      }
+    }
+  }
+  return out;
+}
+
+}  // namespace prenet::predictors

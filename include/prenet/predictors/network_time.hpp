@@ -1,0 +1,43 @@
+// SPDX-License-Identifier: MIT
+// Forward and backward time of a whole network on one device: the layers' estimates summed, with autograd's
+// rule that nothing before the first trainable layer runs backward and the first one skips d(input).
+#pragma once
+
+#include <span>
+
+#include <prenet/device_spec.hpp>
+#include <prenet/layer_node.hpp>
+#include <prenet/predictors/layer_time.hpp>
+
+namespace prenet::predictors {
+
+struct network_estimate {
+  double forward_ms = 0;
+  double backward_ms = 0;
+  double roofline_ms = 0;      ///< part of the total from the roofline fallback
+  bool out_of_domain = false;  ///< some layer's kernel lies outside its learned model's training shapes
+  bool unseen_device = false;  ///< some learned model has no training rows from this device
+};
+
+/// Time of one pass (forward, plus backward when `with_backward`) of `nodes` for `c.batch` samples on `d`.
+/// `c.input_grad` is ignored: it follows from the network. The optimizer update is not included.
+[[nodiscard]] constexpr network_estimate estimate_network(std::span<const layer_node> nodes, const device_spec& d,
+                                                          pass_context c, bool with_backward = true) noexcept {
+  network_estimate out;
+  bool trainable_before = false;
+  for (const layer_node& n : nodes) {
+    const bool trainable = n.cost().params > 0;
+    c.input_grad = trainable_before;
+    // Layers before the first trainable one have no backward at all.
+    const layer_estimate e = estimate_layer(n, d, c, with_backward && (trainable_before || trainable));
+    out.forward_ms += e.forward_ms;
+    out.backward_ms += e.backward_ms;
+    out.roofline_ms += e.roofline_ms;
+    out.out_of_domain = out.out_of_domain || e.out_of_domain;
+    out.unseen_device = out.unseen_device || e.unseen_device;
+    trainable_before = trainable_before || trainable;
+  }
+  return out;
+}
+
+}  // namespace prenet::predictors

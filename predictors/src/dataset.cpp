@@ -1,0 +1,178 @@
+// SPDX-License-Identifier: MIT
+#include "dataset.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <set>
+#include <tuple>
+
+#include <prenet/devices.hpp>
+
+#include "csv.hpp"
+
+namespace prenet::trainer {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::vector<fs::path> sorted_files(const fs::path& dir, std::string_view stem_prefix) {
+  std::vector<fs::path> files;
+  if (!fs::exists(dir)) return files;
+  for (const auto& entry : fs::recursive_directory_iterator(dir)) {
+    const std::string name = entry.path().filename().string();
+    if (entry.is_regular_file() && entry.path().extension() == ".csv" && name.starts_with(stem_prefix)) {
+      files.push_back(entry.path());
+    }
+  }
+  std::sort(files.begin(), files.end());
+  return files;
+}
+
+/// Identity of a measurement for de-duplication (the Justus folders hold some files twice).
+using sample_key = std::tuple<std::string, std::string_view, int, std::int64_t, std::int64_t, std::int64_t,
+                              std::int64_t, std::int64_t, std::int64_t, std::int64_t, int, std::int64_t,
+                              std::int64_t, std::int64_t, double>;
+sample_key key_of(const sample& s) {
+  return {s.op,           s.device->id,  static_cast<int>(s.phase), s.kn.b, s.kn.m, s.kn.n, s.kn.k, s.kn.image,
+          s.kn.stride,    s.kn.padding,  static_cast<int>(s.kn.op), s.activation, s.optimizer, s.bias, s.time_ms};
+}
+
+/// Adds `s` unless its time is bad, its shape impossible or it repeats an earlier row.
+void keep(sample s, ingest_counts& counts, std::set<sample_key>& seen, dataset& out) {
+  if (!std::isfinite(s.time_ms) || s.time_ms <= 0) {
+    ++counts.bad_time;
+    return;
+  }
+  if (s.kn.flops() <= 0 || s.kn.bytes() <= 0) {
+    ++counts.impossible_shape;
+    return;
+  }
+  if (!seen.insert(key_of(s)).second) {
+    ++counts.duplicate;
+    return;
+  }
+  ++counts.kept;
+  out.samples.push_back(std::move(s));
+}
+
+std::string relative_name(const fs::path& p, const fs::path& base) { return fs::relative(p, base).generic_string(); }
+
+}  // namespace
+
+void ingest_justus(const fs::path& datasets, dataset& out, std::int64_t max_rows_per_file) {
+  const fs::path root = datasets / "justus2018/prediction_model/data/raw_data";
+  if (!fs::exists(root)) throw data_error(root.string() + ": missing (is ../shared/datasets mounted?)");
+  std::set<sample_key> seen;
+  for (const fs::path& file : sorted_files(root, "benchmark_")) {
+    const bool conv = file.filename().string().starts_with("benchmark_convolution");
+    const csv_table t(file, static_cast<std::size_t>(max_rows_per_file));
+    ingest_counts& counts = out.files[relative_name(file, datasets)];
+    // The GPU is the folder two levels up: raw_data/<gpu>/<run>/benchmark_*.csv.
+    const std::string gpu = file.parent_path().parent_path().filename().string();
+    const device_spec* device = devices::from_dataset_name(gpu);
+    const std::size_t c_batch = t.column("batchsize"), c_time = t.column("timeUsed_median"),
+                      c_opt = t.column("optimizer"), c_act = t.column("activation_fct"),
+                      c_prec = t.column("precision");
+    for (std::size_t r = 0; r < t.rows(); ++r) {
+      ++counts.read;
+      if (device == nullptr) {
+        ++counts.unknown_device;
+        continue;
+      }
+      if (t.number(r, c_prec) != 32) {
+        ++counts.impossible_shape;  // every row is FP32 in this source; anything else is not modelled
+        continue;
+      }
+      sample s{.source = "justus2018", .op = conv ? "conv2d" : "dense", .device = device};
+      s.optimizer = static_cast<std::int64_t>(t.number(r, c_opt));
+      s.phase = s.optimizer == 0 ? phase::forward : phase::train_step;
+      s.activation = static_cast<std::int64_t>(t.number(r, c_act));
+      s.time_ms = t.number_or_nan(r, c_time);
+      const auto batch = static_cast<std::int64_t>(t.number(r, c_batch));
+      if (conv) {
+        const auto k = static_cast<std::int64_t>(t.number(r, t.column("kernelsize")));
+        const bool same = t.number(r, t.column("padding")) == 1;  // TensorFlow's 'same' (1) or 'valid' (0)
+        s.kn = conv2d_kernel(batch, static_cast<std::int64_t>(t.number(r, t.column("channels_in"))),
+                             static_cast<std::int64_t>(t.number(r, t.column("channels_out"))), k,
+                             static_cast<std::int64_t>(t.number(r, t.column("matsize"))),
+                             static_cast<std::int64_t>(t.number(r, t.column("strides"))), same ? (k - 1) / 2 : 0);
+        s.bias = static_cast<std::int64_t>(t.number(r, t.column("use_bias")));
+      } else {
+        s.kn = gemm_kernel(1, batch, static_cast<std::int64_t>(t.number(r, t.column("dim_output"))),
+                           static_cast<std::int64_t>(t.number(r, t.column("dim_input"))));
+      }
+      keep(std::move(s), counts, seen, out);
+    }
+  }
+}
+
+namespace {
+
+/// Maps one NeuSight row to a kernel; false when the op is not one we model.
+bool neusight_kernel(const csv_table& t, std::size_t r, const std::string& op, kernel& kn) {
+  const auto num = [&](std::string_view col) { return static_cast<std::int64_t>(t.number(r, t.column(col))); };
+  if (op == "linear") {
+    kn = gemm_kernel(1, num("B") * num("M"), num("N"), num("K"));  // one weight shared by the B x M rows
+  } else if (op == "bmm") {
+    kn = gemm_kernel(num("B"), num("M"), num("N"), num("K"));
+  } else if (op == "conv") {
+    kn = conv2d_kernel(num("B"), num("Input_Channel"), num("Output_Channel"), num("Kernel_Szie"), num("Input_Size"),
+                       num("Stride"), num("Padding"));
+  } else if (op == "ln") {
+    kn = rows_kernel(kernel_family::layernorm, num("B"), num("H"));
+  } else if (op == "softmax") {
+    kn = rows_kernel(kernel_family::softmax, num("B"), num("H"));
+  } else {
+    static constexpr std::pair<std::string_view, elementwise_op> ops[] = {
+        {"add", elementwise_op::add},   {"addu", elementwise_op::add_scalar}, {"mul", elementwise_op::mul},
+        {"mulu", elementwise_op::mul_scalar}, {"div", elementwise_op::div}, {"divu", elementwise_op::div_scalar},
+        {"pow", elementwise_op::pow},   {"powu", elementwise_op::pow_scalar}, {"relu", elementwise_op::relu},
+        {"gelu", elementwise_op::gelu}, {"tanh", elementwise_op::tanh}};
+    for (const auto& [name, e] : ops) {
+      if (op == name) {
+        kn = elementwise_kernel(e, num("B") * num("H"));
+        return true;
+      }
+    }
+    return false;
+  }
+  return true;
+}
+
+void ingest_neusight_file(const fs::path& file, const fs::path& datasets, bool held_out, dataset& out,
+                          std::set<sample_key>& seen, std::int64_t max_rows_per_file) {
+  const csv_table t(file, static_cast<std::size_t>(max_rows_per_file));
+  ingest_counts& counts = out.files[relative_name(file, datasets)];
+  const std::size_t c_op = t.column("OPName"), c_time = t.column("Latency"), c_dev = t.column("Device");
+  for (std::size_t r = 0; r < t.rows(); ++r) {
+    ++counts.read;
+    const device_spec* device = devices::from_dataset_name(t.at(r, c_dev));
+    if (device == nullptr) {
+      ++counts.unknown_device;
+      continue;
+    }
+    sample s{.source = "neusight", .op = t.at(r, c_op), .device = device, .held_out_shapes = held_out};
+    if (!neusight_kernel(t, r, s.op, s.kn)) {
+      ++counts.impossible_shape;
+      continue;
+    }
+    s.time_ms = t.number_or_nan(r, c_time);
+    keep(std::move(s), counts, seen, out);
+  }
+}
+
+}  // namespace
+
+void ingest_neusight(const fs::path& datasets, dataset& out, std::int64_t max_rows_per_file) {
+  const fs::path root = datasets / "neusight/scripts/asplos/data/dataset";
+  if (!fs::exists(root)) throw data_error(root.string() + ": missing (is ../shared/datasets mounted?)");
+  std::set<sample_key> seen;
+  for (const fs::path& file : sorted_files(root / "train", "")) {
+    ingest_neusight_file(file, datasets, false, out, seen, max_rows_per_file);
+  }
+  for (const fs::path& file : sorted_files(root / "test", "")) {
+    ingest_neusight_file(file, datasets, true, out, seen, max_rows_per_file);
+  }
+}
+
+}  // namespace prenet::trainer

@@ -1,0 +1,45 @@
+// SPDX-License-Identifier: MIT
+// The trainer's experiments: PreNeT's Table 4 on Justus et al.'s data, leave-one-GPU-out, and the per-family
+// model selection whose winners are embedded.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "dataset.hpp"
+#include "features.hpp"
+#include "models.hpp"
+
+namespace prenet::trainer {
+
+struct run_options {
+  bool quick = false;       ///< tiny models: the ctest smoke run
+  bool paper = true;        ///< run the Table 4 / Justus leave-one-GPU-out experiments
+  std::uint64_t seed = 42;
+};
+
+struct metrics {
+  double rmse_ms = 0;
+  double mape_pct = 0;
+  std::size_t rows = 0;
+};
+[[nodiscard]] metrics score(const std::vector<const sample*>& rows, const std::vector<double>& predicted_ms);
+
+/// One embedded predictor: the family, the chosen target, the fitted ensemble and its training rows.
+struct family_model {
+  kernel_family family{};
+  target chosen{};
+  std::unique_ptr<xgb_model> model;
+  std::vector<const sample*> train;
+  std::vector<std::string> devices;  ///< sorted ids of the training devices
+};
+
+/// Runs every experiment, appends markdown sections to `report`, and returns the models to embed.
+[[nodiscard]] std::vector<family_model> run_experiments(const dataset& data, const run_options& opt,
+                                                        std::string& report);
+
+[[nodiscard]] tree_params embedded_tree_params(bool quick) noexcept;
+
+}  // namespace prenet::trainer

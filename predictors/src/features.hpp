@@ -1,0 +1,35 @@
+// SPDX-License-Identifier: MIT
+// Feature matrices and targets for the trainer, computed with the library's own feature code.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "dataset.hpp"
+#include "models.hpp"
+
+namespace prenet::trainer {
+
+/// PreNeT's four feature sets (paper Table 4): hyperparameters and device specs, then + CO, + CM, + CT.
+enum class feature_set : std::uint8_t { baseline, co, cocm, cocmct };
+[[nodiscard]] const char* name(feature_set f) noexcept;
+
+/// The paper-style row of a Justus Dense/Conv2d sample: raw (not log) values, layer features from
+/// prenet::features() on a one-layer runtime network. Empty when the library rejects the layer's shape.
+[[nodiscard]] std::optional<std::vector<float>> paper_row(const sample& s, feature_set set);
+
+/// prenet::kernel_features() of the sample's kernel on its device, plus `extras` columns (activation, optimizer,
+/// bias) for Justus rows whose time includes them.
+[[nodiscard]] std::vector<float> kernel_row(const sample& s, bool extras);
+
+enum class target : std::uint8_t { raw_ms, log_ms, log_roofline };
+[[nodiscard]] const char* name(target t) noexcept;
+[[nodiscard]] float to_target(const sample& s, target t);
+[[nodiscard]] double from_target(const sample& s, target t, float y);
+
+/// Stacks rows into a matrix.
+[[nodiscard]] matrix stack(const std::vector<std::vector<float>>& rows);
+
+}  // namespace prenet::trainer

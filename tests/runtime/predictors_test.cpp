@@ -1,0 +1,150 @@
+// SPDX-License-Identifier: MIT
+// The embedded predictors: parity with the trainer, a physical domain, tags and flags.
+#include <cmath>
+#include <cstdint>
+#include <string_view>
+
+#include <gtest/gtest.h>
+
+#include <prenet/devices.hpp>
+#include <prenet/layers/conv2d.hpp>
+#include <prenet/layers/dense.hpp>
+#include <prenet/layers/embedding.hpp>
+#include <prenet/models/bert.hpp>
+#include <prenet/models/resnet.hpp>
+#include <prenet/models/vgg.hpp>
+#include <prenet/predictors/layer_time.hpp>
+
+namespace {
+
+using namespace prenet;
+using namespace prenet::predictors;
+
+TEST(Predictors, ReproduceTheTrainerOnEveryProbe) {
+  int checked = 0;
+  for (const kernel_model* m : generated::all) {
+    ASSERT_FALSE(m->probes.empty()) << m->name;
+    for (const kernel_probe& p : m->probes) {
+      const device_spec* d = devices::find(p.device);
+      ASSERT_NE(d, nullptr) << p.device;
+      EXPECT_NEAR(m->time_ms(p.kn, *d), p.time_ms, 1e-6 * p.time_ms) << m->name << " on " << p.device;
+      ++checked;
+    }
+  }
+  EXPECT_GE(checked, 5 * 8);
+}
+
+TEST(Predictors, EveryFamilyWithDataHasALearnedModel) {
+  for (const kernel_family f : {kernel_family::gemm, kernel_family::conv2d, kernel_family::layernorm,
+                                kernel_family::softmax, kernel_family::elementwise}) {
+    EXPECT_NE(model_for(f), nullptr) << name(f);
+  }
+  EXPECT_EQ(model_for(kernel_family::memory), nullptr);
+}
+
+/// Sweeps sizes from tiny to huge on every catalogued device: each estimate must be finite and positive.
+TEST(Predictors, FiniteAndPositiveEverywhere) {
+  for (const device_spec& d : devices::catalogue) {
+    for (std::int64_t s = 1; s <= (std::int64_t{1} << 16); s *= 4) {
+      for (const kernel& k : {gemm_kernel(1, s, s, s), gemm_kernel(s, 64, 64, 64), conv2d_kernel(s, 64, 64, 3, 56, 1, 1),
+                              conv2d_kernel(8, 3, s, 7, 224, 2, 3), rows_kernel(kernel_family::layernorm, s, 1024),
+                              rows_kernel(kernel_family::softmax, 1024, s), elementwise_kernel(elementwise_op::gelu, s * s),
+                              memory_kernel(s, s)}) {
+        const kernel_estimate e = estimate(k, d);
+        EXPECT_TRUE(std::isfinite(e.time_ms) && e.time_ms > 0) << d.id << " " << name(k.family) << " " << s;
+      }
+    }
+  }
+}
+
+TEST(Predictors, NeverBeatTheRoofline) {
+  // A log-time model extrapolating to a slow, unseen GPU could claim more than its peak; the bound forbids it.
+  for (const device_spec& d : devices::catalogue) {
+    for (const kernel& k : {gemm_kernel(1, 8192, 8192, 8192), conv2d_kernel(256, 256, 256, 3, 56, 1, 1),
+                            elementwise_kernel(elementwise_op::add, std::int64_t{1} << 30)}) {
+      EXPECT_GE(estimate(k, d).time_ms, roofline_s(k, d) * 1e3) << d.id << " " << name(k.family);
+    }
+  }
+}
+
+TEST(Predictors, FlagExtrapolation) {
+  const kernel small = gemm_kernel(1, 512, 512, 512);
+  const kernel huge = gemm_kernel(1, std::int64_t{1} << 24, 1 << 16, 1 << 16);
+  EXPECT_FALSE(estimate(small, devices::v100).out_of_domain);
+  EXPECT_TRUE(estimate(huge, devices::v100).out_of_domain);
+  EXPECT_FALSE(estimate(small, devices::v100).unseen_device);
+  EXPECT_TRUE(estimate(small, devices::h100).unseen_device);
+}
+
+TEST(Predictors, RooflineFallbackIsTagged) {
+  runtime_network net(token_shape(128));
+  net.append(embedding_spec(30522, 768));
+  const layer_estimate e = estimate_layer(net.nodes()[1], devices::v100, {.batch = 8});
+  EXPECT_EQ(e.predictor, roofline_name);
+  EXPECT_GT(e.forward_ms, 0);
+  EXPECT_GT(e.backward_ms, 0);
+  EXPECT_DOUBLE_EQ(e.roofline_ms, e.forward_ms + e.backward_ms);
+}
+
+TEST(Predictors, DenseAndConvAreLearned) {
+  runtime_network net(image_shape(64, 56, 56));
+  net.append(conv2d_spec(64, 3, {.padding = 1}));
+  const layer_estimate conv = estimate_layer(net.nodes()[1], devices::a100_40gb, {.batch = 32});
+  EXPECT_EQ(conv.predictor, model_for(kernel_family::conv2d)->name);
+  EXPECT_EQ(conv.roofline_ms, 0);
+  runtime_network mlp(vector_shape(4096));
+  mlp.append(dense_spec(4096));
+  const layer_estimate dense = estimate_layer(mlp.nodes()[1], devices::a100_40gb, {.batch = 64});
+  EXPECT_EQ(dense.predictor, model_for(kernel_family::gemm)->name);
+}
+
+TEST(Predictors, KernelsTakeInferredSizesFromTheShapes) {
+  // The DSL leaves in_features / in_channels at 0 (inferred); the kernels must use the resolved input shape.
+  runtime_network mlp(sequence_shape(128, 768));
+  mlp.append(dense_spec(3072));
+  const kernel_list dense = layer_kernels(mlp.nodes()[1], pass::forward, {.batch = 32});
+  ASSERT_EQ(dense.size, 1U);
+  EXPECT_EQ(dense.items[0], gemm_kernel(1, 32 * 128, 3072, 768));
+  runtime_network cnn(image_shape(3, 224, 224));
+  cnn.append(conv2d_spec(64, 7, {.stride = 2, .padding = 3}));
+  const kernel_list conv = layer_kernels(cnn.nodes()[1], pass::forward, {.batch = 8});
+  ASSERT_EQ(conv.size, 1U);
+  EXPECT_EQ(conv.items[0], conv2d_kernel(8, 3, 64, 7, 224, 2, 3));
+  const kernel_list conv_back = layer_kernels(cnn.nodes()[1], pass::backward, {.batch = 8, .input_grad = false});
+  EXPECT_EQ(conv_back.size, 1U);  // the first layer computes no d(input)
+}
+
+TEST(Predictors, BackwardSkipsTheFirstLayersInputGradient) {
+  runtime_network mlp(vector_shape(4096));
+  mlp.append(dense_spec(4096));
+  const auto& n = mlp.nodes()[1];
+  const layer_estimate first = estimate_layer(n, devices::v100, {.batch = 256, .input_grad = false});
+  const layer_estimate later = estimate_layer(n, devices::v100, {.batch = 256, .input_grad = true});
+  EXPECT_LT(first.backward_ms, later.backward_ms);
+  EXPECT_DOUBLE_EQ(first.forward_ms, later.forward_ms);
+}
+
+TEST(Predictors, InferenceHasNoBackward) {
+  runtime_network mlp(vector_shape(1024));
+  mlp.append(dense_spec(1024));
+  EXPECT_EQ(estimate_layer(mlp.nodes()[1], devices::t4, {.batch = 8}, false).backward_ms, 0);
+}
+
+/// Every layer of the zoo gets a positive forward time unless it is a view.
+template <class Net>
+void expect_zoo_model_covered(const Net& net, std::int64_t batch) {
+  for (const layer_node& n : net.nodes()) {
+    const layer_estimate e = estimate_layer(n, devices::v100, {.batch = batch});
+    const bool view = layer_kernels(n, pass::forward, {.batch = batch}).size == 0;
+    EXPECT_TRUE(view || (std::isfinite(e.forward_ms) && e.forward_ms > 0)) << name(n.spec.kind);
+    EXPECT_TRUE(std::isfinite(e.backward_ms) && e.backward_ms >= 0) << name(n.spec.kind);
+  }
+}
+
+TEST(Predictors, CoverTheZoo) {
+  expect_zoo_model_covered(models::vgg16, 16);
+  expect_zoo_model_covered(models::resnet50, 16);
+  expect_zoo_model_covered(models::bert_base, 4);
+}
+
+}  // namespace
