@@ -46,6 +46,9 @@ void report(const char* label, const network<N>& net) {
   print_memory(label, training_memory(short_seq, fine_tune), fine_tune_seq, fine_tune);
   print_memory(label, training_memory(net, {.batch = 8, .optimizer = optimizer::adam}), net.input_shape()[0],
                {.batch = 8, .optimizer = optimizer::adam});
+  std::printf("%s predicted time of one training batch of %lld x %lld tokens (forward + backward, fp32):\n", label,
+              static_cast<long long>(fine_tune.batch), static_cast<long long>(fine_tune_seq));
+  examples::print_times(short_seq.nodes(), fine_tune.batch);
   std::printf("\n");
 }
 

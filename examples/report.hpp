@@ -50,4 +50,17 @@ inline void print_memory(const char* label, const memory_breakdown& m, std::int6
               m.framework.gib());
 }
 
+/// Predicted forward + backward time of one batch on a few GPUs, from the embedded predictors (optimizer step not
+/// included yet). Marks GPUs no learned model was trained on, and the share of time from the roofline fallback.
+inline void print_times(std::span<const layer_node> nodes, std::int64_t batch) {
+  std::printf("  %-12s %12s %12s %12s %10s  %s\n", "GPU", "forward ms", "backward ms", "fwd+bwd ms", "roofline", "");
+  for (const device_spec* d : {&devices::t4, &devices::v100, &devices::a100_40gb, &devices::l4, &devices::h100}) {
+    const predictors::network_estimate e = predictors::estimate_network(nodes, *d, {.batch = batch});
+    const double total = e.forward_ms + e.backward_ms;
+    std::printf("  %-12.*s %12.2f %12.2f %12.2f %9.1f%%  %s%s\n", static_cast<int>(d->id.size()), d->id.data(),
+                e.forward_ms, e.backward_ms, total, 100.0 * e.roofline_ms / total,
+                e.unseen_device ? "unseen GPU (extrapolated)" : "", e.out_of_domain ? " out-of-domain shapes" : "");
+  }
+}
+
 }  // namespace examples

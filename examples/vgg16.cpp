@@ -5,6 +5,8 @@
 #include <prenet/models/vgg.hpp>
 #include <prenet/prenet.hpp>
 
+#include "report.hpp"
+
 int main() {
   using namespace prenet;
   using namespace prenet::literals;
@@ -31,4 +33,6 @@ int main() {
               " + activations %.2f + workspace %.2f + framework %.2f\n",
               mem.total().gib(), mem.weights.gib(), mem.gradients.gib(), mem.optimizer_state.gib(),
               mem.activations.gib(), mem.workspace.gib(), mem.framework.gib());
+  std::printf("\npredicted time of one training batch of 64 images (forward + backward, fp32):\n");
+  examples::print_times(net.nodes(), cfg.batch);
 }

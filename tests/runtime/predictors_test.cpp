@@ -14,6 +14,7 @@
 #include <prenet/models/resnet.hpp>
 #include <prenet/models/vgg.hpp>
 #include <prenet/predictors/layer_time.hpp>
+#include <prenet/predictors/network_time.hpp>
 
 namespace {
 
@@ -147,4 +148,25 @@ TEST(Predictors, CoverTheZoo) {
   expect_zoo_model_covered(models::bert_base, 4);
 }
 
+}  // namespace
+
+namespace {
+TEST(Predictors, NetworkSumsItsLayers) {
+  // estimate_network reuses the estimate of a repeated layer; the result must equal the plain sum.
+  const auto nodes = prenet::models::bert_base.nodes();
+  double forward = 0, backward = 0;
+  bool trainable_before = false;
+  for (const prenet::layer_node& n : nodes) {
+    const bool trainable = n.cost().params > 0;
+    const auto e = prenet::predictors::estimate_layer(n, prenet::devices::v100, {.batch = 4, .input_grad = trainable_before},
+                                                      trainable_before || trainable);
+    forward += e.forward_ms;
+    backward += e.backward_ms;
+    trainable_before = trainable_before || trainable;
+  }
+  const auto net = prenet::predictors::estimate_network(nodes, prenet::devices::v100, {.batch = 4});
+  EXPECT_NEAR(net.forward_ms, forward, 1e-9 * forward);
+  EXPECT_NEAR(net.backward_ms, backward, 1e-9 * backward);
+  EXPECT_GT(net.backward_ms, net.forward_ms);
+}
 }  // namespace

@@ -49,21 +49,32 @@ struct kernel_model {
   std::span<const std::string_view> trained_devices;  ///< device ids with rows in the training data
   std::span<const kernel_probe> probes;
 
-  [[nodiscard]] constexpr double time_ms(const kernel& kn, const device_spec& d) const noexcept {
+  /// The model's input: kernel_features() in float, as XGBoost saw them.
+  [[nodiscard]] static constexpr std::array<float, kernel_feature_count> inputs(const kernel& kn,
+                                                                              const device_spec& d) noexcept {
     const auto f = kernel_features(kn, d);
     std::array<float, kernel_feature_count> x{};
     for (std::size_t i = 0; i < x.size(); ++i) x[i] = static_cast<float>(f[i]);
+    return x;
+  }
+
+  [[nodiscard]] constexpr double time_ms(const std::array<float, kernel_feature_count>& x, const kernel& kn,
+                                         const device_spec& d) const noexcept {
     return predictors::time_ms_from(target, static_cast<double>(trees.margin(x)), kn, d);
+  }
+  [[nodiscard]] constexpr double time_ms(const kernel& kn, const device_spec& d) const noexcept {
+    return time_ms(inputs(kn, d), kn, d);
   }
 
   /// True when a kernel column lies outside what the model was trained on (the prediction is an extrapolation).
-  [[nodiscard]] constexpr bool out_of_domain(const kernel& kn, const device_spec& d) const noexcept {
-    const auto f = kernel_features(kn, d);
+  [[nodiscard]] constexpr bool out_of_domain(const std::array<float, kernel_feature_count>& x) const noexcept {
     for (std::size_t i = 0; i < domain_min.size() && i < first_device_feature; ++i) {
-      const auto v = static_cast<float>(f[i]);
-      if (v < domain_min[i] || v > domain_max[i]) return true;
+      if (x[i] < domain_min[i] || x[i] > domain_max[i]) return true;
     }
     return false;
+  }
+  [[nodiscard]] constexpr bool out_of_domain(const kernel& kn, const device_spec& d) const noexcept {
+    return out_of_domain(inputs(kn, d));
   }
 
   [[nodiscard]] constexpr bool trained_on(std::string_view device_id) const noexcept {

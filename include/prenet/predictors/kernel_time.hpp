@@ -42,9 +42,10 @@ struct kernel_estimate {
 [[nodiscard]] constexpr kernel_estimate estimate(const kernel& kn, const device_spec& d) noexcept {
   const auto times = static_cast<double>(kn.repeat);
   if (const kernel_model* m = model_for(kn.family)) {
-    return {.time_ms = m->time_ms(kn, d) * times,
+    const auto x = kernel_model::inputs(kn, d);
+    return {.time_ms = m->time_ms(x, kn, d) * times,
             .predictor = m->name,
-            .out_of_domain = m->out_of_domain(kn, d),
+            .out_of_domain = m->out_of_domain(x),
             .unseen_device = !m->trained_on(d.id)};
   }
   return {.time_ms = roofline_ms(kn, d) * times, .predictor = roofline_name};

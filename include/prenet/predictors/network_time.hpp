@@ -3,6 +3,7 @@
 // rule that nothing before the first trainable layer runs backward and the first one skips d(input).
 #pragma once
 
+#include <array>
 #include <span>
 
 #include <prenet/device_spec.hpp>
@@ -25,11 +26,26 @@ struct network_estimate {
                                                           pass_context c, bool with_backward = true) noexcept {
   network_estimate out;
   bool trainable_before = false;
+  // Deep models repeat a few distinct layers (BERT-large: 369 layers, 20 distinct): estimate each once.
+  struct seen_layer {
+    layer_node node;
+    bool input_grad, backward;
+    layer_estimate estimate;
+  };
+  std::array<seen_layer, 64> seen{};
+  std::size_t seen_count = 0;
   for (const layer_node& n : nodes) {
     const bool trainable = n.cost().params > 0;
     c.input_grad = trainable_before;
     // Layers before the first trainable one have no backward at all.
-    const layer_estimate e = estimate_layer(n, d, c, with_backward && (trainable_before || trainable));
+    const bool backward = with_backward && (trainable_before || trainable);
+    const seen_layer* hit = nullptr;
+    for (std::size_t i = 0; i < seen_count && hit == nullptr; ++i) {
+      const seen_layer& s = seen[i];
+      if (s.input_grad == c.input_grad && s.backward == backward && s.node == n) hit = &s;
+    }
+    const layer_estimate e = hit != nullptr ? hit->estimate : estimate_layer(n, d, c, backward);
+    if (hit == nullptr && seen_count < seen.size()) seen[seen_count++] = {n, c.input_grad, backward, e};
     out.forward_ms += e.forward_ms;
     out.backward_ms += e.backward_ms;
     out.roofline_ms += e.roofline_ms;
