@@ -6084,14 +6084,14 @@ inline constexpr std::string_view trained_devices[] = {
     "a100-80gb","p100","p4","t4","v100",
 };
 inline constexpr kernel_probe probes[] = {
-    {kernel{.family = kernel_family::conv2d, .op = elementwise_op::add, .b = 6, .m = 27, .n = 285, .k = 3, .image = 5, .stride = 1, .padding = 1}, "a100-80gb", 0.059572874318061506},
-    {kernel{.family = kernel_family::conv2d, .op = elementwise_op::add, .b = 5, .m = 10, .n = 471, .k = 3, .image = 96, .stride = 1, .padding = 1}, "a100-80gb", 0.49883060526133727},
-    {kernel{.family = kernel_family::conv2d, .op = elementwise_op::add, .b = 16, .m = 572, .n = 342, .k = 3, .image = 7, .stride = 1, .padding = 1}, "t4", 0.80732274248625757},
-    {kernel{.family = kernel_family::conv2d, .op = elementwise_op::add, .b = 36, .m = 1172, .n = 49, .k = 3, .image = 20, .stride = 1, .padding = 1}, "v100", 1.259558357293681},
-    {kernel{.family = kernel_family::conv2d, .op = elementwise_op::add, .b = 53, .m = 60, .n = 606, .k = 3, .image = 16, .stride = 1, .padding = 1}, "t4", 1.5214708139139657},
-    {kernel{.family = kernel_family::conv2d, .op = elementwise_op::add, .b = 44, .m = 860, .n = 1169, .k = 3, .image = 6, .stride = 1, .padding = 1}, "v100", 2.6178908919893442},
-    {kernel{.family = kernel_family::conv2d, .op = elementwise_op::add, .b = 42, .m = 666, .n = 1138, .k = 3, .image = 6, .stride = 1, .padding = 1}, "t4", 3.7056796088231412},
-    {kernel{.family = kernel_family::conv2d, .op = elementwise_op::add, .b = 46, .m = 2028, .n = 3, .k = 3, .image = 91, .stride = 1, .padding = 1}, "p4", 94.940231916458757},
+    {kernel{.family = kernel_family::conv2d, .op = elementwise_op::add, .b = 6, .m = 27, .n = 285, .k = 3, .image = 5, .stride = 1, .padding = 1}, "a100-80gb", 0.059572874318061478},
+    {kernel{.family = kernel_family::conv2d, .op = elementwise_op::add, .b = 5, .m = 10, .n = 471, .k = 3, .image = 96, .stride = 1, .padding = 1}, "a100-80gb", 0.49883060526133738},
+    {kernel{.family = kernel_family::conv2d, .op = elementwise_op::add, .b = 16, .m = 572, .n = 342, .k = 3, .image = 7, .stride = 1, .padding = 1}, "t4", 0.80732274248625768},
+    {kernel{.family = kernel_family::conv2d, .op = elementwise_op::add, .b = 36, .m = 1172, .n = 49, .k = 3, .image = 20, .stride = 1, .padding = 1}, "v100", 1.2595583572936815},
+    {kernel{.family = kernel_family::conv2d, .op = elementwise_op::add, .b = 53, .m = 60, .n = 606, .k = 3, .image = 16, .stride = 1, .padding = 1}, "t4", 1.5214708139139654},
+    {kernel{.family = kernel_family::conv2d, .op = elementwise_op::add, .b = 44, .m = 860, .n = 1169, .k = 3, .image = 6, .stride = 1, .padding = 1}, "v100", 2.6178908919893451},
+    {kernel{.family = kernel_family::conv2d, .op = elementwise_op::add, .b = 42, .m = 666, .n = 1138, .k = 3, .image = 6, .stride = 1, .padding = 1}, "t4", 3.7056796088231407},
+    {kernel{.family = kernel_family::conv2d, .op = elementwise_op::add, .b = 46, .m = 2028, .n = 3, .k = 3, .image = 91, .stride = 1, .padding = 1}, "p4", 94.940231916458728},
 };
 
 }  // namespace prenet::predictors::generated::conv2d_data

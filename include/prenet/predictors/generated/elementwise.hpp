@@ -5667,13 +5667,13 @@ inline constexpr std::string_view trained_devices[] = {
     "a100-40gb","p100","p4","t4","v100",
 };
 inline constexpr kernel_probe probes[] = {
-    {kernel{.family = kernel_family::elementwise, .op = elementwise_op::gelu, .b = 1, .m = 21336, .n = 0, .k = 0, .image = 0, .stride = 1, .padding = 0}, "t4", 0.030727312897373984},
-    {kernel{.family = kernel_family::elementwise, .op = elementwise_op::div_scalar, .b = 1, .m = 43272, .n = 0, .k = 0, .image = 0, .stride = 1, .padding = 0}, "t4", 0.031549945688988591},
-    {kernel{.family = kernel_family::elementwise, .op = elementwise_op::div, .b = 1, .m = 145856, .n = 0, .k = 0, .image = 0, .stride = 1, .padding = 0}, "v100", 0.032561228199736315},
-    {kernel{.family = kernel_family::elementwise, .op = elementwise_op::add_scalar, .b = 1, .m = 822948, .n = 0, .k = 0, .image = 0, .stride = 1, .padding = 0}, "t4", 0.044089881333209235},
-    {kernel{.family = kernel_family::elementwise, .op = elementwise_op::mul_scalar, .b = 1, .m = 64792, .n = 0, .k = 0, .image = 0, .stride = 1, .padding = 0}, "p100", 0.054265242618967806},
-    {kernel{.family = kernel_family::elementwise, .op = elementwise_op::add_scalar, .b = 1, .m = 7989102, .n = 0, .k = 0, .image = 0, .stride = 1, .padding = 0}, "v100", 0.097790965258276158},
-    {kernel{.family = kernel_family::elementwise, .op = elementwise_op::add, .b = 1, .m = 2550060, .n = 0, .k = 0, .image = 0, .stride = 1, .padding = 0}, "p4", 0.2257217632109694},
+    {kernel{.family = kernel_family::elementwise, .op = elementwise_op::gelu, .b = 1, .m = 21336, .n = 0, .k = 0, .image = 0, .stride = 1, .padding = 0}, "t4", 0.030727312897373966},
+    {kernel{.family = kernel_family::elementwise, .op = elementwise_op::div_scalar, .b = 1, .m = 43272, .n = 0, .k = 0, .image = 0, .stride = 1, .padding = 0}, "t4", 0.031549945688988584},
+    {kernel{.family = kernel_family::elementwise, .op = elementwise_op::div, .b = 1, .m = 145856, .n = 0, .k = 0, .image = 0, .stride = 1, .padding = 0}, "v100", 0.032561228199736308},
+    {kernel{.family = kernel_family::elementwise, .op = elementwise_op::add_scalar, .b = 1, .m = 822948, .n = 0, .k = 0, .image = 0, .stride = 1, .padding = 0}, "t4", 0.044089881333209249},
+    {kernel{.family = kernel_family::elementwise, .op = elementwise_op::mul_scalar, .b = 1, .m = 64792, .n = 0, .k = 0, .image = 0, .stride = 1, .padding = 0}, "p100", 0.054265242618967792},
+    {kernel{.family = kernel_family::elementwise, .op = elementwise_op::add_scalar, .b = 1, .m = 7989102, .n = 0, .k = 0, .image = 0, .stride = 1, .padding = 0}, "v100", 0.097790965258276186},
+    {kernel{.family = kernel_family::elementwise, .op = elementwise_op::add, .b = 1, .m = 2550060, .n = 0, .k = 0, .image = 0, .stride = 1, .padding = 0}, "p4", 0.22572176321096937},
     {kernel{.family = kernel_family::elementwise, .op = elementwise_op::add, .b = 1, .m = 62726204, .n = 0, .k = 0, .image = 0, .stride = 1, .padding = 0}, "p4", 5.2178036382401638},
 };
 

@@ -6573,12 +6573,12 @@ inline constexpr std::string_view trained_devices[] = {
     "a100-40gb","p100","p4","t4","v100",
 };
 inline constexpr kernel_probe probes[] = {
-    {kernel{.family = kernel_family::gemm, .op = elementwise_op::add, .b = 1, .m = 746, .n = 90, .k = 56, .image = 0, .stride = 1, .padding = 0}, "p4", 0.035561439602989672},
-    {kernel{.family = kernel_family::gemm, .op = elementwise_op::add, .b = 21, .m = 145, .n = 81, .k = 144, .image = 0, .stride = 1, .padding = 0}, "p100", 0.068230603586969973},
-    {kernel{.family = kernel_family::gemm, .op = elementwise_op::add, .b = 235, .m = 555, .n = 46, .k = 101, .image = 0, .stride = 1, .padding = 0}, "a100-40gb", 0.14461033350867669},
+    {kernel{.family = kernel_family::gemm, .op = elementwise_op::add, .b = 1, .m = 746, .n = 90, .k = 56, .image = 0, .stride = 1, .padding = 0}, "p4", 0.035561439602989665},
+    {kernel{.family = kernel_family::gemm, .op = elementwise_op::add, .b = 21, .m = 145, .n = 81, .k = 144, .image = 0, .stride = 1, .padding = 0}, "p100", 0.06823060358696996},
+    {kernel{.family = kernel_family::gemm, .op = elementwise_op::add, .b = 235, .m = 555, .n = 46, .k = 101, .image = 0, .stride = 1, .padding = 0}, "a100-40gb", 0.14461033350867672},
     {kernel{.family = kernel_family::gemm, .op = elementwise_op::add, .b = 59, .m = 194, .n = 469, .k = 62, .image = 0, .stride = 1, .padding = 0}, "t4", 0.28469369370111081},
     {kernel{.family = kernel_family::gemm, .op = elementwise_op::add, .b = 197, .m = 71, .n = 200, .k = 186, .image = 0, .stride = 1, .padding = 0}, "t4", 0.51833083508076483},
-    {kernel{.family = kernel_family::gemm, .op = elementwise_op::add, .b = 173, .m = 458, .n = 949, .k = 74, .image = 0, .stride = 1, .padding = 0}, "v100", 1.7716840126312741},
+    {kernel{.family = kernel_family::gemm, .op = elementwise_op::add, .b = 173, .m = 458, .n = 949, .k = 74, .image = 0, .stride = 1, .padding = 0}, "v100", 1.7716840126312745},
     {kernel{.family = kernel_family::gemm, .op = elementwise_op::add, .b = 1, .m = 5032, .n = 2376, .k = 983, .image = 0, .stride = 1, .padding = 0}, "t4", 7.1183081975504274},
     {kernel{.family = kernel_family::gemm, .op = elementwise_op::add, .b = 1, .m = 8029, .n = 49678, .k = 7279, .image = 0, .stride = 1, .padding = 0}, "p4", 8741.0822032484484},
 };

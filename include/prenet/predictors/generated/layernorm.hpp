@@ -5284,12 +5284,12 @@ inline constexpr std::string_view trained_devices[] = {
 };
 inline constexpr kernel_probe probes[] = {
     {kernel{.family = kernel_family::layernorm, .op = elementwise_op::add, .b = 1, .m = 304, .n = 380, .k = 0, .image = 0, .stride = 1, .padding = 0}, "p100", 0.045598001599117977},
-    {kernel{.family = kernel_family::layernorm, .op = elementwise_op::add, .b = 1, .m = 608, .n = 920, .k = 0, .image = 0, .stride = 1, .padding = 0}, "p100", 0.048767744645539755},
-    {kernel{.family = kernel_family::layernorm, .op = elementwise_op::add, .b = 1, .m = 1780, .n = 404, .k = 0, .image = 0, .stride = 1, .padding = 0}, "v100", 0.059136684612952822},
+    {kernel{.family = kernel_family::layernorm, .op = elementwise_op::add, .b = 1, .m = 608, .n = 920, .k = 0, .image = 0, .stride = 1, .padding = 0}, "p100", 0.048767744645539748},
+    {kernel{.family = kernel_family::layernorm, .op = elementwise_op::add, .b = 1, .m = 1780, .n = 404, .k = 0, .image = 0, .stride = 1, .padding = 0}, "v100", 0.059136684612952815},
     {kernel{.family = kernel_family::layernorm, .op = elementwise_op::add, .b = 1, .m = 1204, .n = 2320, .k = 0, .image = 0, .stride = 1, .padding = 0}, "v100", 0.0794169182481793},
-    {kernel{.family = kernel_family::layernorm, .op = elementwise_op::add, .b = 1, .m = 648, .n = 1056, .k = 0, .image = 0, .stride = 1, .padding = 0}, "p4", 0.11878563666120925},
+    {kernel{.family = kernel_family::layernorm, .op = elementwise_op::add, .b = 1, .m = 648, .n = 1056, .k = 0, .image = 0, .stride = 1, .padding = 0}, "p4", 0.11878563666120923},
     {kernel{.family = kernel_family::layernorm, .op = elementwise_op::add, .b = 1, .m = 16380, .n = 1368, .k = 0, .image = 0, .stride = 1, .padding = 0}, "a100-40gb", 0.19302615838325393},
-    {kernel{.family = kernel_family::layernorm, .op = elementwise_op::add, .b = 1, .m = 1660, .n = 3680, .k = 0, .image = 0, .stride = 1, .padding = 0}, "t4", 0.37432191681852667},
+    {kernel{.family = kernel_family::layernorm, .op = elementwise_op::add, .b = 1, .m = 1660, .n = 3680, .k = 0, .image = 0, .stride = 1, .padding = 0}, "t4", 0.37432191681852656},
     {kernel{.family = kernel_family::layernorm, .op = elementwise_op::add, .b = 1, .m = 15072, .n = 4064, .k = 0, .image = 0, .stride = 1, .padding = 0}, "p4", 5.5512317931272861},
 };
 

@@ -4699,10 +4699,10 @@ inline constexpr std::string_view trained_devices[] = {
 };
 inline constexpr kernel_probe probes[] = {
     {kernel{.family = kernel_family::softmax, .op = elementwise_op::add, .b = 1, .m = 127, .n = 168, .k = 0, .image = 0, .stride = 1, .padding = 0}, "a100-40gb", 0.03372767302264721},
-    {kernel{.family = kernel_family::softmax, .op = elementwise_op::add, .b = 1, .m = 172, .n = 29, .k = 0, .image = 0, .stride = 1, .padding = 0}, "a100-40gb", 0.033903067310733198},
+    {kernel{.family = kernel_family::softmax, .op = elementwise_op::add, .b = 1, .m = 172, .n = 29, .k = 0, .image = 0, .stride = 1, .padding = 0}, "a100-40gb", 0.033903067310733191},
     {kernel{.family = kernel_family::softmax, .op = elementwise_op::add, .b = 1, .m = 1972, .n = 190, .k = 0, .image = 0, .stride = 1, .padding = 0}, "v100", 0.041174820245122021},
     {kernel{.family = kernel_family::softmax, .op = elementwise_op::add, .b = 1, .m = 640, .n = 972, .k = 0, .image = 0, .stride = 1, .padding = 0}, "p4", 0.057699907301940509},
-    {kernel{.family = kernel_family::softmax, .op = elementwise_op::add, .b = 1, .m = 755, .n = 4068, .k = 0, .image = 0, .stride = 1, .padding = 0}, "v100", 0.068872129652090705},
+    {kernel{.family = kernel_family::softmax, .op = elementwise_op::add, .b = 1, .m = 755, .n = 4068, .k = 0, .image = 0, .stride = 1, .padding = 0}, "v100", 0.068872129652090719},
     {kernel{.family = kernel_family::softmax, .op = elementwise_op::add, .b = 1, .m = 4523, .n = 1725, .k = 0, .image = 0, .stride = 1, .padding = 0}, "v100", 0.12810542392872742},
     {kernel{.family = kernel_family::softmax, .op = elementwise_op::add, .b = 1, .m = 11202, .n = 592, .k = 0, .image = 0, .stride = 1, .padding = 0}, "t4", 0.275857044002211},
     {kernel{.family = kernel_family::softmax, .op = elementwise_op::add, .b = 1, .m = 15868, .n = 3953, .k = 0, .image = 0, .stride = 1, .padding = 0}, "p4", 4.0891662969296245},
