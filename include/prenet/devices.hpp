@@ -288,10 +288,19 @@ inline constexpr std::array catalogue{
 /// The entry whose id is `id` (exact, lower-case: "a100-40gb"), or nullptr. The pointer is into `catalogue`:
 /// `static_assert(*devices::find("v100") == devices::v100);`.
 [[nodiscard]] constexpr const device_spec* find(std::string_view id) noexcept {
-  for (const device_spec& d : catalogue) {
-    if (d.id == id) return &d;
+  for (std::size_t i = 0; i < catalogue.size(); ++i) {
+    if (catalogue[i].id == id) return catalogue.data() + i;
   }
   return nullptr;
+}
+
+/// Whether `id` is in the catalogue. Prefer it to `find(id) != nullptr` in a static_assert: g++ 12 with
+/// -fsanitize=undefined does not treat comparing the address of a catalogue entry with nullptr as constant.
+[[nodiscard]] constexpr bool contains(std::string_view id) noexcept {
+  for (const device_spec& d : catalogue) {
+    if (d.id == id) return true;
+  }
+  return false;
 }
 
 }  // namespace prenet::devices
@@ -352,8 +361,8 @@ namespace prenet::devices {
   for (const detail::dataset_device_name& n : detail::dataset_device_names) {
     if (detail::same_device_name(n.name, name)) return find(n.id);
   }
-  for (const device_spec& d : catalogue) {
-    if (detail::same_device_name(d.name, name)) return &d;
+  for (std::size_t i = 0; i < catalogue.size(); ++i) {
+    if (detail::same_device_name(catalogue[i].name, name)) return catalogue.data() + i;
   }
   return nullptr;
 }

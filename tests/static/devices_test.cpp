@@ -12,7 +12,7 @@ using namespace prenet::literals;
 namespace dev = prenet::devices;
 
 // --- find ---------------------------------------------------------------------------------------------------------
-static_assert(dev::find("v100") != nullptr);
+static_assert(dev::contains("v100") && !dev::contains("nope"));
 static_assert(*dev::find("v100") == dev::v100);
 static_assert(dev::find("a100-40gb")->name == "NVIDIA A100-PCIE-40GB");
 static_assert(dev::find("rtx-a4000")->sm_count == 48);
@@ -106,7 +106,7 @@ static_assert(dev::from_dataset_name("nope") == nullptr);
 /// Every alias names an id that exists.
 constexpr bool aliases_resolve() {
   for (const detail::dataset_device_name& n : detail::dataset_device_names) {
-    if (dev::find(n.id) == nullptr || dev::from_dataset_name(n.name) != dev::find(n.id)) return false;
+    if (!dev::contains(n.id) || dev::from_dataset_name(n.name)->id != n.id) return false;
   }
   return true;
 }
