@@ -16,6 +16,12 @@ static_assert(models::vgg16.forward_flops() < 40'000'000'000, "budget: VGG16 mus
 static_assert(training_memory(models::vgg16, {.batch = 64, .optimizer = optimizer::sgd}) < 16_GiB,
               "budget: VGG16 training memory at batch 64 must fit a 16 GiB GPU");
 
+// Time budgets, predicted while compiling from the embedded predictors: a VGG16 training step at batch 64 on a
+// V100 (forward, backward and SGD update, fp32) must stay under half a second.
+using namespace std::chrono_literals;
+static_assert(predict(models::vgg16, devices::v100, {.batch = 64}).iteration < 500ms,
+              "budget: a VGG16 training step at batch 64 must take under 500 ms on a V100");
+
 // BERT-base fine-tuning with Adam on a 16 GiB GPU (sequence 512, as the model is defined).
 #ifdef PRENET_BUDGET_EXCEEDED
 inline constexpr std::int64_t bert_batch = 64;  // about 30 GiB: the budget below must reject it
@@ -31,6 +37,9 @@ int main() {
   const memory_breakdown bert = training_memory(models::bert_base, bert_cfg);
   std::printf("VGG16: %.1fM params, %.1f GFLOP/image, %.2f GiB at batch 64 (SGD)\n", models::vgg16.params() / 1e6,
               models::vgg16.forward_flops() / 1e9, vgg.total().gib());
+  const prediction step = predict(models::vgg16, devices::v100, {.batch = 64});
+  std::printf("VGG16 on a V100, batch 64: %.0f ms per training step, %.2f s per epoch of 1024 images\n",
+              step.iteration.count(), step.epoch(1024).count());
   std::printf("BERT-base: %.1fM params, %.2f GiB at batch %lld (Adam, seq 512)\n", models::bert_base.params() / 1e6,
               bert.total().gib(), static_cast<long long>(bert_batch));
 }

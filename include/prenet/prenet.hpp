@@ -7,4 +7,5 @@
 #include <prenet/dsl.hpp>
 #include <prenet/features.hpp>
 #include <prenet/memory.hpp>
+#include <prenet/predict.hpp>
 #include <prenet/predictors/network_time.hpp>

@@ -18,15 +18,17 @@ struct tree_ensemble {
   std::span<const std::int32_t> left;
 
   [[nodiscard]] constexpr float margin(std::span<const float> x) const noexcept {
+    // Raw pointers: a span's checked operator[] costs clang several constexpr steps per node, and a whole-model
+    // prediction in a static_assert visits ~10^5 nodes under clang's default limit of 2^20 steps.
+    const std::int8_t* feat = feature.data();
+    const float* val = value.data();
+    const std::int32_t* lft = left.data();
+    const float* in = x.data();
     float sum = base_score;
     for (const std::int32_t root : roots) {
       std::int32_t i = root;
-      while (feature[static_cast<std::size_t>(i)] >= 0) {
-        const auto u = static_cast<std::size_t>(i);
-        const float v = x[static_cast<std::size_t>(feature[u])];
-        i = v < value[u] ? left[u] : left[u] + 1;
-      }
-      sum += value[static_cast<std::size_t>(i)];
+      for (std::int8_t f = feat[i]; f >= 0; f = feat[i]) i = in[f] < val[i] ? lft[i] : lft[i] + 1;
+      sum += val[i];
     }
     return sum;
   }

@@ -1,0 +1,80 @@
+// SPDX-License-Identifier: MIT
+// prenet::predict: iteration and epoch time of a network on a device, from the embedded predictors.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <span>
+
+#include <prenet/device_spec.hpp>
+#include <prenet/layer_node.hpp>
+#include <prenet/network.hpp>
+#include <prenet/predictors/kernel_time.hpp>
+#include <prenet/predictors/network_time.hpp>
+#include <prenet/totals.hpp>
+#include <prenet/train_config.hpp>
+
+namespace prenet {
+
+using milliseconds = std::chrono::duration<double, std::milli>;
+using seconds = std::chrono::duration<double>;
+
+/// What one iteration runs: a training step (forward, backward, optimizer update unless the optimizer is none),
+/// or inference (forward only, dropout off, no autograd).
+enum class run_mode : std::uint8_t { train, inference };
+
+struct prediction {
+  milliseconds forward{};
+  milliseconds backward{};
+  milliseconds optimizer{};  ///< the parameter update (roofline over parameters, gradients and optimizer state)
+  milliseconds iteration{};  ///< forward + backward + optimizer
+  std::int64_t batch = 1;
+  double roofline_share = 0;   ///< fraction of the iteration predicted by the roofline fallback
+  bool out_of_domain = false;  ///< a kernel's shape lies outside its learned model's training data
+  bool unseen_device = false;  ///< a learned model has no training rows from this device
+
+  /// Time of one pass over `samples` samples: ceil(samples / batch) iterations (PreNeT eq. 13).
+  [[nodiscard]] constexpr seconds epoch(std::int64_t samples) const noexcept {
+    const std::int64_t iterations = (samples + batch - 1) / batch;
+    return seconds(iteration.count() * static_cast<double>(iterations) / 1e3);
+  }
+};
+
+namespace predictors {
+/// The optimizer step as one memory-bound kernel: each parameter is read and written, its gradient read, and each
+/// state tensor read and written (what PyTorch's fused/foreach updates stream through memory).
+[[nodiscard]] constexpr kernel update_kernel(std::int64_t params, prenet::optimizer o,
+                                             std::int64_t element_bytes) noexcept {
+  const std::int64_t tensors = 3 + 2 * state_tensors_per_param(o);
+  return memory_kernel(update_flops_per_param(o) * params, tensors * params * element_bytes);
+}
+}  // namespace predictors
+
+/// Predicted time of one iteration of `nodes` on `device` with `cfg` (batch, optimizer, dtype).
+[[nodiscard]] constexpr prediction predict(std::span<const layer_node> nodes, const device_spec& device,
+                                           const train_config& cfg, run_mode mode = run_mode::train) noexcept {
+  const bool train = mode == run_mode::train;
+  const predictors::network_estimate e = predictors::estimate_network(
+      nodes, device, {.batch = cfg.batch, .element_bytes = element_bytes(cfg.dtype), .training = train}, train);
+  prediction p{.forward = milliseconds(e.forward_ms), .backward = milliseconds(e.backward_ms), .batch = cfg.batch};
+  double roofline_ms = e.roofline_ms;
+  if (train && cfg.optimizer != optimizer::none) {
+    const predictors::kernel_estimate u =
+        predictors::estimate(predictors::update_kernel(params(nodes), cfg.optimizer, element_bytes(cfg.dtype)), device);
+    p.optimizer = milliseconds(u.time_ms);
+    roofline_ms += u.time_ms;
+  }
+  p.iteration = p.forward + p.backward + p.optimizer;
+  p.roofline_share = p.iteration.count() > 0 ? roofline_ms / p.iteration.count() : 0;
+  p.out_of_domain = e.out_of_domain;
+  p.unseen_device = e.unseen_device;
+  return p;
+}
+
+template <std::size_t N>
+[[nodiscard]] constexpr prediction predict(const network<N>& net, const device_spec& device, const train_config& cfg,
+                                           run_mode mode = run_mode::train) noexcept {
+  return predict(net.nodes(), device, cfg, mode);
+}
+
+}  // namespace prenet

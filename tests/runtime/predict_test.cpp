@@ -1,0 +1,62 @@
+// SPDX-License-Identifier: MIT
+// prenet::predict: the iteration adds its parts, the modes drop what they should, epochs count iterations.
+#include <cmath>
+
+#include <gtest/gtest.h>
+
+#include <prenet/devices.hpp>
+#include <prenet/models/bert.hpp>
+#include <prenet/models/vgg.hpp>
+#include <prenet/predict.hpp>
+
+namespace {
+
+using namespace prenet;
+
+TEST(Predict, IterationIsForwardPlusBackwardPlusUpdate) {
+  const prediction p = predict(models::vgg16, devices::v100, {.batch = 32, .optimizer = optimizer::adam});
+  EXPECT_GT(p.forward.count(), 0);
+  EXPECT_GT(p.backward.count(), p.forward.count());
+  EXPECT_GT(p.optimizer.count(), 0);
+  EXPECT_DOUBLE_EQ(p.iteration.count(), (p.forward + p.backward + p.optimizer).count());
+}
+
+TEST(Predict, OptimizerNoneDropsTheUpdateOnly) {
+  const prediction adam = predict(models::bert_base, devices::a100_40gb, {.batch = 4, .optimizer = optimizer::adam});
+  const prediction none = predict(models::bert_base, devices::a100_40gb, {.batch = 4, .optimizer = optimizer::none});
+  EXPECT_EQ(none.optimizer.count(), 0);
+  EXPECT_DOUBLE_EQ(none.forward.count(), adam.forward.count());
+  EXPECT_DOUBLE_EQ(none.backward.count(), adam.backward.count());
+  // Adam streams parameters, gradients and two moments: more bytes than SGD's parameters and gradients.
+  const prediction sgd = predict(models::bert_base, devices::a100_40gb, {.batch = 4, .optimizer = optimizer::sgd});
+  EXPECT_GT(adam.optimizer.count(), sgd.optimizer.count());
+}
+
+TEST(Predict, InferenceIsForwardOnlyWithoutDropout) {
+  const prediction train = predict(models::bert_base, devices::t4, {.batch = 8});
+  const prediction infer = predict(models::bert_base, devices::t4, {.batch = 8}, run_mode::inference);
+  EXPECT_EQ(infer.backward.count(), 0);
+  EXPECT_EQ(infer.optimizer.count(), 0);
+  EXPECT_LT(infer.forward.count(), train.forward.count());  // dropout's kernels are gone
+}
+
+TEST(Predict, EpochCountsWholeIterations) {
+  const prediction p = predict(models::vgg16, devices::v100, {.batch = 64});
+  EXPECT_NEAR(p.epoch(1024).count(), 16 * p.iteration.count() / 1e3, 1e-12);
+  EXPECT_NEAR(p.epoch(1025).count(), 17 * p.iteration.count() / 1e3, 1e-12);  // a last, partial batch
+}
+
+TEST(Predict, FasterGpuIsFaster) {
+  const auto t = [](const device_spec& d) { return predict(models::bert_large, d, {.batch = 8}).iteration.count(); };
+  EXPECT_LT(t(devices::a100_40gb), t(devices::v100));
+  EXPECT_LT(t(devices::v100), t(devices::t4));
+  EXPECT_LT(t(devices::h100), t(devices::a100_40gb));
+}
+
+TEST(Predict, LargerBatchTakesLongerButLessPerSample) {
+  const auto t = [](std::int64_t b) { return predict(models::vgg16, devices::v100, {.batch = b}).iteration.count(); };
+  EXPECT_LT(t(8), t(64));
+  EXPECT_LT(t(64) / 64, t(8) / 8 * 1.05);
+}
+
+}  // namespace
