@@ -1,0 +1,99 @@
+// SPDX-License-Identifier: MIT
+// prenet::models::zoo: the ready-made models by CLI name, buildable at run time at another image side or length.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <span>
+#include <string>
+#include <string_view>
+
+#include <prenet/errors.hpp>
+#include <prenet/layer_node.hpp>
+#include <prenet/models/bert.hpp>
+#include <prenet/models/gpt2.hpp>
+#include <prenet/models/gpt3.hpp>
+#include <prenet/models/opt.hpp>
+#include <prenet/models/resnet.hpp>
+#include <prenet/models/vgg.hpp>
+#include <prenet/runtime_network.hpp>
+#include <prenet/shape.hpp>
+
+namespace prenet::models {
+
+/// What a model reads: square RGB images (sized by their side) or token ids (sized by the sequence length).
+enum class input_kind : std::uint8_t { image, tokens };
+
+struct zoo_entry {
+  std::string_view name;         ///< CLI name: "vgg16", "bert-large", "gpt3-2.7b", ...
+  std::string_view description;  ///< one line
+  input_kind input;
+  std::int64_t default_size;     ///< image side (224) or sequence length (512, 1024, 2048)
+  std::int64_t max_size;         ///< largest allowed --seq (positions) or --image
+  runtime_network (*build)(std::int64_t size);  ///< the model at that size; throws shape_error if impossible
+};
+
+namespace detail {
+
+/// The largest image side the zoo accepts: far beyond what is trained on one GPU, small enough that FLOP and byte
+/// counts stay exact in 64-bit integers at any batch the CLI allows.
+inline constexpr std::int64_t zoo_max_image_side = 2048;
+
+/// `nodes` re-run from a square RGB image of side `side`, or from `side` tokens; sizes outside 1..max_size throw.
+inline runtime_network rebuilt(std::span<const layer_node> nodes, input_kind input, std::int64_t size,
+                               std::int64_t max_size) {
+  if (size < 1 || size > max_size) {
+    throw shape_error(std::string(input == input_kind::image ? "image side " : "sequence length ") +
+                      std::to_string(size) + " is outside 1.." + std::to_string(max_size));
+  }
+  return with_input(nodes, input == input_kind::image ? image_shape(3, size, size) : token_shape(size));
+}
+
+template <const auto& Net, input_kind Input, std::int64_t MaxSize>
+runtime_network build_zoo_model(std::int64_t size) {
+  return rebuilt(Net.nodes(), Input, size, MaxSize);
+}
+
+template <const auto& Net, input_kind Input, std::int64_t MaxSize>
+constexpr zoo_entry zoo_model(std::string_view name, std::string_view description) noexcept {
+  return zoo_entry{.name = name,
+                   .description = description,
+                   .input = Input,
+                   .default_size = Net.input_shape()[Input == input_kind::image ? 1 : 0],
+                   .max_size = MaxSize,
+                   .build = &build_zoo_model<Net, Input, MaxSize>};
+}
+
+inline constexpr input_kind image = input_kind::image;
+inline constexpr input_kind tokens = input_kind::tokens;
+inline constexpr std::int64_t max_side = zoo_max_image_side;
+
+inline constexpr std::array zoo_entries{
+    zoo_model<models::vgg16, image, max_side>("vgg16", "VGG16 (torchvision), 138.4M parameters"),
+    zoo_model<models::resnet18, image, max_side>("resnet18", "ResNet-18 (torchvision), 11.7M parameters"),
+    zoo_model<models::resnet50, image, max_side>("resnet50", "ResNet-50 (torchvision), 25.6M parameters"),
+    zoo_model<models::resnet101, image, max_side>("resnet101", "ResNet-101 (torchvision), 44.5M parameters"),
+    zoo_model<models::bert_base, tokens, 512>("bert-base", "BERT-base encoder with pooler, 109.5M parameters"),
+    zoo_model<models::bert_large, tokens, 512>("bert-large", "BERT-large encoder with pooler, 335.1M parameters"),
+    zoo_model<models::gpt2, tokens, 1024>("gpt2", "GPT-2 small, tied LM head, 124.4M parameters"),
+    zoo_model<models::gpt2_medium, tokens, 1024>("gpt2-medium", "GPT-2 medium, tied LM head, 354.8M parameters"),
+    zoo_model<models::gpt2_large, tokens, 1024>("gpt2-large", "GPT-2 large, tied LM head, 774.0M parameters"),
+    zoo_model<models::gpt3_xl, tokens, 2048>("gpt3-xl", "GPT-3 XL as NeuSight sizes it (n_embd 3072), 2.88B params"),
+    zoo_model<models::gpt3_2_7b, tokens, 2048>("gpt3-2.7b", "GPT-3 2.7B, tied LM head, 2.65B parameters"),
+    zoo_model<models::opt_1_3b, tokens, 2048>("opt-1.3b", "OPT-1.3B (facebook/opt-1.3b), 1.32B parameters"),
+};
+
+}  // namespace detail
+
+/// Every zoo model, CNNs first.
+[[nodiscard]] inline std::span<const zoo_entry> zoo() noexcept { return detail::zoo_entries; }
+
+/// The entry named `name` (exact, lower-case: "bert-large"), or nullptr.
+[[nodiscard]] inline const zoo_entry* find_model(std::string_view name) noexcept {
+  for (const zoo_entry& e : detail::zoo_entries) {
+    if (e.name == name) return &e;
+  }
+  return nullptr;
+}
+
+}  // namespace prenet::models

@@ -1,0 +1,230 @@
+// SPDX-License-Identifier: MIT
+// The `prenet` executable end to end: every zoo model predicts as JSON, listings parse, bad input exits 2 cleanly.
+#include <algorithm>
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include <prenet/models/zoo.hpp>
+
+#include "run_binary.hpp"
+
+namespace {
+
+using nlohmann::json;
+using prenet::cli_test::process_result;
+
+process_result run(const std::vector<std::string>& args) {
+  const testing::TestInfo* t = testing::UnitTest::GetInstance()->current_test_info();
+  std::string scratch = std::string(PRENET_CLI_SCRATCH) + "/" + t->test_suite_name() + "." + t->name();
+  std::replace(scratch.begin() + static_cast<std::ptrdiff_t>(std::string(PRENET_CLI_SCRATCH).size()) + 1,
+               scratch.end(), '/', '_');
+  return prenet::cli_test::run_binary(PRENET_CLI_BINARY, args, scratch);
+}
+
+json parsed(const process_result& r) {
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.err, "");
+  return json::parse(r.out);  // throws (fails the test) unless stdout is exactly one JSON value
+}
+
+// --- predict --json for every model, train and inference --------------------------------------------------------
+class PredictJson : public testing::TestWithParam<std::tuple<std::string, std::string>> {};
+
+TEST_P(PredictJson, ParsesWithTheContractsKeys) {
+  const auto& [model, mode] = GetParam();
+  const json j = parsed(run({"predict", "--model", model, "--device", "v100", "--batch", "2", "--mode", mode,
+                             "--json"}));
+  ASSERT_TRUE(j.is_object());
+  for (const char* key : {"model", "device", "batch", "mode", "forward_ms", "backward_ms", "optimizer_ms",
+                          "iteration_ms", "epoch_s", "params", "flops_per_iteration", "memory_bytes", "layers"}) {
+    EXPECT_TRUE(j.contains(key)) << key;
+  }
+  EXPECT_EQ(j["model"], model);
+  EXPECT_EQ(j["device"], "v100");
+  EXPECT_EQ(j["batch"], 2);
+  EXPECT_EQ(j["mode"], mode);
+  const double fwd = j["forward_ms"], bwd = j["backward_ms"], opt = j["optimizer_ms"], it = j["iteration_ms"];
+  EXPECT_GT(fwd, 0);
+  EXPECT_NEAR(it, fwd + bwd + opt, 1e-9 * it);
+  EXPECT_GT(j["epoch_s"].get<double>(), 0);
+  EXPECT_EQ(j["params"].get<std::int64_t>(), prenet::models::find_model(model)->build(
+                                                  prenet::models::find_model(model)->default_size).params());
+  EXPECT_GT(j["flops_per_iteration"].get<std::int64_t>(), 0);
+  EXPECT_GT(j["memory_bytes"].get<std::int64_t>(), j["params"].get<std::int64_t>());
+  if (mode == "inference") {
+    EXPECT_EQ(bwd, 0);
+    EXPECT_EQ(opt, 0);
+  } else {
+    EXPECT_GT(bwd, fwd);
+    EXPECT_GT(opt, 0);  // sgd by default
+  }
+  // The per-layer rows add up to the totals, and each names its index and kind.
+  const json& layers = j["layers"];
+  ASSERT_TRUE(layers.is_array());
+  ASSERT_FALSE(layers.empty());
+  double sum_fwd = 0, sum_bwd = 0;
+  for (std::size_t i = 0; i < layers.size(); ++i) {
+    const json& l = layers[i];
+    EXPECT_EQ(l["name"].get<std::string>(), std::to_string(i) + ":" + l["kind"].get<std::string>());
+    EXPECT_TRUE(l["predictor"].is_string());
+    sum_fwd += l["forward_ms"].get<double>();
+    sum_bwd += l["backward_ms"].get<double>();
+  }
+  EXPECT_NEAR(sum_fwd, fwd, 1e-6 * fwd);
+  EXPECT_NEAR(sum_bwd, bwd, 1e-6 * fwd);
+}
+
+std::vector<std::tuple<std::string, std::string>> every_model_and_mode() {
+  std::vector<std::tuple<std::string, std::string>> out;
+  for (const prenet::models::zoo_entry& e : prenet::models::zoo()) {
+    for (const char* mode : {"train", "inference"}) out.emplace_back(std::string(e.name), mode);
+  }
+  return out;
+}
+
+std::string case_name(const testing::TestParamInfo<std::tuple<std::string, std::string>>& info) {
+  std::string n = std::get<0>(info.param) + "_" + std::get<1>(info.param);
+  std::replace_if(n.begin(), n.end(), [](char c) { return !std::isalnum(static_cast<unsigned char>(c)); }, '_');
+  return n;
+}
+
+INSTANTIATE_TEST_SUITE_P(EveryModel, PredictJson, testing::ValuesIn(every_model_and_mode()), case_name);
+
+// --- the other subcommands ------------------------------------------------------------------------------------------
+TEST(Cli, PredictTextShowsTotalsAndLayers) {
+  const process_result r = run({"predict", "--model", "resnet50", "--device", "t4", "--batch", "16"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("iteration"), std::string::npos);
+  EXPECT_NE(r.out.find("1:conv2d"), std::string::npos);
+  EXPECT_EQ(r.err, "");
+}
+
+TEST(Cli, ShorterSequenceAndOptions) {
+  const json full = parsed(run({"predict", "--model", "gpt2", "--device", "a100-40gb", "--json"}));
+  const json j = parsed(run({"predict", "--model=gpt2", "--device=a100-40gb", "--seq=128", "--optimizer", "adam",
+                             "--dtype", "fp16", "--samples", "1000", "--json"}));
+  EXPECT_EQ(j["seq"], 128);
+  EXPECT_EQ(j["optimizer"], "adam");
+  EXPECT_EQ(j["dtype"], "fp16");
+  EXPECT_EQ(j["samples"], 1000);
+  EXPECT_EQ(j["iterations_per_epoch"], 1000);
+  EXPECT_LT(j["flops_per_iteration"].get<double>(), full["flops_per_iteration"].get<double>());
+  EXPECT_NEAR(j["epoch_s"].get<double>(), 1000 * j["iteration_ms"].get<double>() / 1e3, 1e-9);
+}
+
+TEST(Cli, DevicesJsonListsTheCatalogue) {
+  const json j = parsed(run({"devices", "--json"}));
+  ASSERT_TRUE(j["devices"].is_array());
+  EXPECT_GE(j["devices"].size(), 15u);
+  bool v100_seen = false;
+  for (const json& d : j["devices"]) {
+    EXPECT_GT(d["peak_fp32_tflops"].get<double>(), 0);
+    if (d["id"] == "v100") v100_seen = d["predictors_trained_on"].get<bool>();
+  }
+  EXPECT_TRUE(v100_seen);
+}
+
+TEST(Cli, ModelsJsonListsTheZoo) {
+  const json j = parsed(run({"models", "--json"}));
+  EXPECT_EQ(j["models"].size(), prenet::models::zoo().size());
+}
+
+TEST(Cli, CompareSortsByEpochTimeAndPrices) {
+  const json j = parsed(run({"compare", "--model", "bert-base", "--batch", "8,16", "--devices", "v100,a100-40gb,k40",
+                             "--price", "v100=1.5,k40=0.1", "--samples", "3600", "--json"}));
+  const json& rows = j["rows"];
+  ASSERT_EQ(rows.size(), 6u);
+  for (std::size_t i = 1; i < rows.size(); ++i) {
+    EXPECT_LE(rows[i - 1]["epoch_s"].get<double>(), rows[i]["epoch_s"].get<double>());
+  }
+  for (const json& r : rows) {
+    const double hours = r["epoch_s"].get<double>() / 3600;
+    if (r["device"] == "v100") {
+      EXPECT_NEAR(r["usd_per_epoch"].get<double>(), 1.5 * hours, 1e-9);
+    } else if (r["device"] == "k40") {
+      EXPECT_NEAR(r["usd_per_epoch"].get<double>(), 0.1 * hours, 1e-9);
+    } else {
+      EXPECT_GT(r["usd_per_hour"].get<double>(), 0);  // a100-40gb: the built-in table
+    }
+  }
+}
+
+TEST(Cli, CompareDefaultsToEveryGpu) {
+  const process_result r = run({"compare", "--model", "vgg16", "--batch", "64"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("h100"), std::string::npos);
+  EXPECT_NE(r.out.find("k80"), std::string::npos);
+  EXPECT_EQ(r.out.find("\ncpu "), std::string::npos);
+}
+
+TEST(Cli, HelpExitsZero) {
+  const process_result r = run({"--help"});
+  EXPECT_EQ(r.exit_code, 0);
+  EXPECT_NE(r.out.find("usage: prenet"), std::string::npos);
+}
+
+// --- bad input: exit 2, nothing on stdout, exactly one line "prenet: ..." on stderr ------------------------------
+class BadInput : public testing::TestWithParam<std::vector<std::string>> {};
+
+TEST_P(BadInput, ExitsTwoWithOneLine) {
+  const process_result r = run(GetParam());
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_EQ(r.out, "");
+  EXPECT_TRUE(r.err.starts_with("prenet: ")) << r.err;
+  EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+  EXPECT_TRUE(r.err.ends_with("\n"));
+}
+
+using args = std::vector<std::string>;
+const std::vector<args> bad_inputs{
+    {},
+    {"frobnicate"},
+    {"predict", "--model", "nosuch", "--device", "v100"},
+    {"predict", "--model", "vgg16", "--device", "nosuch"},
+    {"predict", "--model", "vgg16", "--device", "v100", "--optimizer", "sgdd"},
+    {"predict", "--model", "vgg16", "--device", "v100", "--batch", "0"},
+    {"predict", "--model", "vgg16", "--device", "v100", "--batch", "-1"},
+    {"predict", "--model", "vgg16", "--device", "v100", "--batch", "1000000000000"},
+    {"predict", "--model", "vgg16", "--device", "v100", "--batch", "99999999999999999999999"},
+    {"predict", "--model", "vgg16", "--device", "v100", "--batch", "12abc"},
+    {"predict", "--model", "vgg16", "--device", "v100", "--batch", "1.5"},
+    {"predict", "--model", "vgg16", "--device", "v100", "--batch", ""},
+    {"predict", "--model", "vgg16", "--device", "v100", "--batch"},
+    {"predict", "--model", "bert-base", "--device", "v100", "--seq", "513"},
+    {"predict", "--model", "opt-1.3b", "--device", "v100", "--seq", "2049"},
+    {"predict", "--model", "vgg16", "--device", "v100", "--seq", "128"},
+    {"predict", "--model", "gpt2", "--device", "v100", "--image", "224"},
+    {"predict", "--model", "vgg16", "--device", "v100", "--image", "8"},
+    {"predict", "--model", "vgg16", "--device", "v100", "--image", "100000"},
+    {"predict", "--model", "vgg16", "--device", "v100", "--mode", "inference", "--optimizer", "adam"},
+    {"predict", "--model", "vgg16", "--device", "v100", "--mode", "eval"},
+    {"predict", "--model", "vgg16", "--device", "v100", "--dtype", "fp64"},
+    {"predict", "--model", "vgg16", "--device", "v100", "--samples", "0"},
+    {"predict", "--device", "v100"},
+    {"predict", "--model", "vgg16"},
+    {"predict", "--model", "vgg16", "--device", "v100", "--json=yes"},
+    {"predict", "--model", "vgg16", "--model", "vgg16", "--device", "v100"},
+    {"predict", "--model", "vgg16", "--device", "v100", "stray"},
+    {"predict", "--model", "vgg16", "--device", "v100", "--frobnicate", "1", "--json"},
+    {"predict", "--model", "vgg16\nline two", "--device", "v100", "--json"},
+    {"compare", "--model", "vgg16", "--batch", "8,,16"},
+    {"compare", "--model", "vgg16", "--batch", "8,0"},
+    {"compare", "--model", "vgg16", "--price", "h100=abc"},
+    {"compare", "--model", "vgg16", "--price", "h100"},
+    {"compare", "--model", "vgg16", "--price", "nosuch=1"},
+    {"compare", "--model", "vgg16", "--price", "h100=-1"},
+    {"compare", "--model", "vgg16", "--devices", "v100,nosuch"},
+    {"compare", "--devices", "v100"},
+    {"devices", "--bogus"},
+    {"models", "extra"},
+};
+
+std::string bad_case_name(const testing::TestParamInfo<args>& info) { return "case" + std::to_string(info.index); }
+
+INSTANTIATE_TEST_SUITE_P(Cases, BadInput, testing::ValuesIn(bad_inputs), bad_case_name);
+
+}  // namespace

@@ -1,0 +1,58 @@
+// SPDX-License-Identifier: MIT
+// Command-line parsing for the prenet CLI: `--flag value` / `--flag=value` pairs, strict numbers and lists.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace prenet::cli {
+
+/// Bad input from the user: an unknown name, a malformed number, a missing or conflicting flag. The CLI prints
+/// "prenet: <what()>" on one line and exits with code 2.
+class usage_error : public std::runtime_error {
+ public:
+  explicit usage_error(const std::string& message) : std::runtime_error(message) {}
+};
+
+/// A flag a subcommand accepts: `--json` takes no value, `--batch` does.
+struct flag_spec {
+  std::string_view name;  ///< without the leading "--"
+  bool takes_value = true;
+};
+
+/// The flags of one subcommand, each given at most once; anything else (positional words, unknown or repeated
+/// flags, a value missing or given to a switch) throws usage_error.
+class arguments {
+ public:
+  arguments(std::span<const std::string> args, std::span<const flag_spec> allowed);
+
+  [[nodiscard]] bool has(std::string_view name) const noexcept;
+  /// The flag's value, or nullopt when it was not given.
+  [[nodiscard]] std::optional<std::string_view> value(std::string_view name) const noexcept;
+  /// The flag's value; throws usage_error "missing --name" when absent.
+  [[nodiscard]] std::string_view required(std::string_view name) const;
+
+ private:
+  std::vector<std::pair<std::string, std::string>> values_;
+};
+
+/// A decimal integer in [min, max] (digits only, no sign, no spaces); the message names `flag`.
+[[nodiscard]] std::int64_t parse_integer(std::string_view flag, std::string_view text, std::int64_t min,
+                                         std::int64_t max);
+
+/// A finite decimal number in [min, max] (e.g. a price "2.5"); the message names `flag`.
+[[nodiscard]] double parse_decimal(std::string_view flag, std::string_view text, double min, double max);
+
+/// The items of a comma-separated list, none empty ("8,16,32"); the message names `flag`.
+[[nodiscard]] std::vector<std::string_view> split_list(std::string_view flag, std::string_view text);
+
+/// `text` made safe for a one-line message: control characters become '?', and it is cut to 60 characters.
+[[nodiscard]] std::string quoted(std::string_view text);
+
+}  // namespace prenet::cli

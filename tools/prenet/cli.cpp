@@ -1,0 +1,76 @@
+// SPDX-License-Identifier: MIT
+// prenet::cli::run_cli: dispatches the subcommand, prints usage, turns every failure into one line and an exit code.
+#include "cli.hpp"
+
+#include <algorithm>
+#include <exception>
+#include <string_view>
+
+#include "arguments.hpp"
+#include "commands.hpp"
+
+namespace prenet::cli {
+
+namespace {
+
+constexpr std::string_view usage = R"(usage: prenet <command> [options]
+
+commands:
+  predict --model NAME --device ID [--batch N] [--seq N | --image N]
+          [--optimizer none|sgd|momentum|adam|adamw|rmsprop|adagrad] [--mode train|inference]
+          [--samples N] [--dtype fp32|fp16|bf16] [--json]
+      iteration time (forward, backward, optimizer), epoch time, FLOPs, memory and a per-layer table
+  compare --model NAME [--batch N[,N...]] [--devices ID[,ID...]] [--price ID=USD[,...]]
+          [--samples N] [--seq N | --image N] [--optimizer ...] [--mode ...] [--dtype ...] [--json]
+      one table across devices (default: every GPU in the catalogue), sorted by epoch time, with cost per epoch
+  devices [--json]    the device catalogue (ids for --device)
+  models [--json]     the model zoo (names for --model)
+
+defaults: --batch 1, --mode train, --optimizer sgd (none for inference), --dtype fp32, the model's own
+image side or context length, --samples = ImageNet-1k's 1,281,167 images or WikiText-103's 103,227,021 tokens
+in sequences of --seq. Exit codes: 0 success, 2 bad input (one line on stderr), 1 internal error.
+)";
+
+std::string dispatch(std::string_view command, std::span<const std::string> rest) {
+  if (command == "predict") return predict_command(rest);
+  if (command == "compare") return compare_command(rest);
+  if (command == "devices") return devices_command(rest);
+  if (command == "models") return models_command(rest);
+  throw usage_error("unknown command " + quoted(command) + " (predict, compare, devices, models; see --help)");
+}
+
+/// One line: newlines and other control characters of an exception's message become spaces.
+std::string one_line(std::string_view message) {
+  std::string s(message);
+  std::replace_if(s.begin(), s.end(), [](char c) { return static_cast<unsigned char>(c) < 0x20; }, ' ');
+  return s;
+}
+
+}  // namespace
+
+int run_cli(std::span<const std::string> args, std::ostream& out, std::ostream& err) noexcept {
+  try {
+    const auto is_help = [](const std::string& a) { return a == "--help" || a == "-h"; };
+    if (args.empty()) throw usage_error("missing command (predict, compare, devices, models; see --help)");
+    if (args.front() == "help" || std::any_of(args.begin(), args.end(), is_help)) {
+      out << usage;
+      out.flush();
+      return 0;
+    }
+    const std::string text = dispatch(args.front(), args.subspan(1));
+    out << text;
+    out.flush();
+    return 0;
+  } catch (const usage_error& e) {
+    err << "prenet: " << one_line(e.what()) << '\n';
+    return 2;
+  } catch (const std::exception& e) {
+    err << "prenet: internal error: " << one_line(e.what()) << '\n';
+    return 1;
+  } catch (...) {
+    err << "prenet: internal error\n";
+    return 1;
+  }
+}
+
+}  // namespace prenet::cli

@@ -1,0 +1,19 @@
+// SPDX-License-Identifier: MIT
+// The CLI's subcommands: each parses its own flags and returns everything it prints, or throws usage_error.
+#pragma once
+
+#include <span>
+#include <string>
+
+namespace prenet::cli {
+
+/// `prenet predict --model NAME --device ID [...]`: one model on one device (text or --json).
+[[nodiscard]] std::string predict_command(std::span<const std::string> args);
+/// `prenet compare --model NAME [--batch 8,16] [--devices a,b] [--price id=usd,...] [...]`: one table of devices.
+[[nodiscard]] std::string compare_command(std::span<const std::string> args);
+/// `prenet devices [--json]`: the device catalogue and whether the predictors were trained on each.
+[[nodiscard]] std::string devices_command(std::span<const std::string> args);
+/// `prenet models [--json]`: the model zoo.
+[[nodiscard]] std::string models_command(std::span<const std::string> args);
+
+}  // namespace prenet::cli

@@ -1,0 +1,170 @@
+// SPDX-License-Identifier: MIT
+// `prenet compare`: one model across devices (and batches), sorted by epoch time, with the cost of an epoch.
+#include <algorithm>
+#include <array>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include <prenet/devices.hpp>
+
+#include "arguments.hpp"
+#include "commands.hpp"
+#include "estimate.hpp"
+#include "prices.hpp"
+#include "settings.hpp"
+#include "text_format.hpp"
+
+namespace prenet::cli {
+
+namespace {
+
+constexpr std::array<flag_spec, 11> compare_flags{{{"model"},
+                                                   {"batch"},
+                                                   {"devices"},
+                                                   {"price"},
+                                                   {"seq"},
+                                                   {"image"},
+                                                   {"optimizer"},
+                                                   {"mode"},
+                                                   {"samples"},
+                                                   {"dtype"},
+                                                   {"json", false}}};
+
+/// At most this many batch sizes in one sweep.
+constexpr std::size_t max_batches = 64;
+/// Highest --price accepted, in US dollars per hour.
+constexpr double max_usd_per_hour = 10'000;
+
+struct compare_row {
+  const device_spec* device;
+  run_estimate estimate;
+  std::optional<double> usd_per_hour;
+  [[nodiscard]] std::optional<double> usd_per_epoch() const {
+    if (!usd_per_hour) return std::nullopt;
+    return *usd_per_hour * estimate.epoch_s / 3600.0;
+  }
+  [[nodiscard]] bool fits() const { return estimate.memory_bytes <= device->memory.value; }
+};
+
+std::vector<const device_spec*> read_devices(const arguments& a) {
+  std::vector<const device_spec*> out;
+  if (const std::optional<std::string_view> list = a.value("devices")) {
+    for (const std::string_view id : split_list("devices", *list)) {
+      const device_spec* d = &read_device(id);
+      if (std::find(out.begin(), out.end(), d) == out.end()) out.push_back(d);
+    }
+  } else {
+    for (const device_spec& d : devices::catalogue) {
+      if (d.id != "cpu") out.push_back(&d);
+    }
+  }
+  return out;
+}
+
+std::vector<std::int64_t> read_batches(const arguments& a) {
+  std::vector<std::int64_t> out;
+  const std::optional<std::string_view> list = a.value("batch");
+  if (!list) return {1};
+  for (const std::string_view item : split_list("batch", *list)) {
+    const std::int64_t b = read_batch(item);
+    if (std::find(out.begin(), out.end(), b) == out.end()) out.push_back(b);
+    if (out.size() > max_batches) {
+      throw usage_error("--batch lists more than " + std::to_string(max_batches) + " sizes");
+    }
+  }
+  return out;
+}
+
+/// The built-in prices with --price's `id=usd` entries on top.
+std::vector<std::pair<std::string_view, double>> read_prices(const arguments& a) {
+  std::vector<std::pair<std::string_view, double>> prices;
+  const std::optional<std::string_view> list = a.value("price");
+  if (!list) return prices;
+  for (const std::string_view item : split_list("price", *list)) {
+    const std::size_t eq = item.find('=');
+    if (eq == std::string_view::npos) throw usage_error("--price expects id=usd items, got " + quoted(item));
+    const std::string_view id = read_device(item.substr(0, eq)).id;
+    const double usd = parse_decimal("price", item.substr(eq + 1), 0, max_usd_per_hour);
+    const auto same = [&](const auto& p) { return p.first == id; };
+    if (std::any_of(prices.begin(), prices.end(), same)) throw usage_error("--price gives " + quoted(id) + " twice");
+    prices.emplace_back(id, usd);
+  }
+  return prices;
+}
+
+std::optional<double> price_of(std::string_view id, const std::vector<std::pair<std::string_view, double>>& given) {
+  for (const auto& [g, usd] : given) {
+    if (g == id) return usd;
+  }
+  return built_in_price(id);
+}
+
+std::string as_json(const model_settings& s, const std::vector<compare_row>& rows) {
+  nlohmann::ordered_json j;
+  j["model"] = s.model->name;
+  j["mode"] = name(s.mode);
+  j[std::string(size_flag(*s.model))] = s.size;
+  j["optimizer"] = name(s.optimizer);
+  j["dtype"] = name(s.dtype);
+  j["samples"] = s.samples;
+  j["rows"] = nlohmann::ordered_json::array();
+  for (const compare_row& r : rows) {
+    const std::optional<double> cost = r.usd_per_epoch();
+    j["rows"].push_back({{"device", r.device->id},
+                         {"batch", r.estimate.batch},
+                         {"iteration_ms", r.estimate.iteration_ms},
+                         {"epoch_s", r.estimate.epoch_s},
+                         {"usd_per_hour", r.usd_per_hour ? nlohmann::ordered_json(*r.usd_per_hour) : nullptr},
+                         {"usd_per_epoch", cost ? nlohmann::ordered_json(*cost) : nullptr},
+                         {"memory_bytes", r.estimate.memory_bytes},
+                         {"fits_in_memory", r.fits()},
+                         {"unseen_device", r.estimate.unseen_device},
+                         {"out_of_domain", r.estimate.out_of_domain}});
+  }
+  return j.dump(2) + "\n";
+}
+
+std::string as_text(const model_settings& s, const std::vector<compare_row>& rows) {
+  std::string t = fmt::format("{}: {}, {} {}, {}, optimizer {}, {} samples per epoch\n", s.model->name, name(s.mode),
+                              size_flag(*s.model), s.size, name(s.dtype), name(s.optimizer), group_digits(s.samples));
+  t += fmt::format("{:<15} {:>6} {:>13} {:>11} {:>9} {:>10} {:>11} {:>5}  {}\n", "device", "batch", "iteration_ms",
+                   "epoch_s", "usd/hour", "usd/epoch", "memory_GiB", "fits", "flags");
+  for (const compare_row& r : rows) {
+    const std::optional<double> cost = r.usd_per_epoch();
+    std::string flags;
+    if (r.estimate.unseen_device) flags += "unseen-device ";
+    if (r.estimate.out_of_domain) flags += "out-of-domain";
+    t += fmt::format("{:<15} {:>6} {:13.3f} {:11.1f} {:>9} {:>10} {:11.2f} {:>5}  {}\n", r.device->id,
+                     r.estimate.batch, r.estimate.iteration_ms, r.estimate.epoch_s,
+                     r.usd_per_hour ? fmt::format("{:.2f}", *r.usd_per_hour) : "-",
+                     cost ? fmt::format("{:.2f}", *cost) : "-",
+                     static_cast<double>(r.estimate.memory_bytes) / (1024.0 * 1024.0 * 1024.0), r.fits() ? "yes" : "NO",
+                     flags);
+  }
+  t += "prices: assumed on-demand USD per GPU-hour (tools/prenet/README.md); override with --price id=usd,...\n";
+  return t;
+}
+
+}  // namespace
+
+std::string compare_command(std::span<const std::string> args) {
+  const arguments a(args, compare_flags);
+  const model_settings s = read_model_settings(a);
+  const std::vector<const device_spec*> devices = read_devices(a);
+  const std::vector<std::int64_t> batches = read_batches(a);
+  const std::vector<std::pair<std::string_view, double>> prices = read_prices(a);
+  const runtime_network net = build_network(s);
+  std::vector<compare_row> rows;
+  for (const std::int64_t b : batches) {
+    for (const device_spec* d : devices) rows.push_back({d, estimate(net, *d, s, b, false), price_of(d->id, prices)});
+  }
+  std::stable_sort(rows.begin(), rows.end(),
+                   [](const compare_row& x, const compare_row& y) { return x.estimate.epoch_s < y.estimate.epoch_s; });
+  return a.has("json") ? as_json(s, rows) : as_text(s, rows);
+}
+
+}  // namespace prenet::cli

@@ -1,0 +1,79 @@
+// SPDX-License-Identifier: MIT
+// The CLI's predictions: prenet::predict for the totals, estimate_layer per layer, training_memory for memory.
+#include "estimate.hpp"
+
+#include <prenet/memory.hpp>
+#include <prenet/predict.hpp>
+#include <prenet/predictors/generated/all.hpp>
+#include <prenet/predictors/layer_time.hpp>
+
+namespace prenet::cli {
+
+namespace {
+
+/// Each layer as prenet::predictors::estimate_network sees it: nothing before the first trainable layer runs
+/// backward, and the first trainable layer computes no d(input).
+std::vector<layer_row> layer_rows(std::span<const layer_node> nodes, const device_spec& device,
+                                  const predictors::pass_context& context, bool with_backward) {
+  std::vector<layer_row> rows;
+  rows.reserve(nodes.size());
+  predictors::pass_context c = context;
+  bool trainable_before = false;
+  for (std::size_t i = 0; i < nodes.size(); ++i) {
+    const layer_node& n = nodes[i];
+    const bool trainable = n.cost().params > 0;
+    c.input_grad = trainable_before;
+    const bool backward = with_backward && (trainable_before || trainable);
+    const predictors::layer_estimate e = predictors::estimate_layer(n, device, c, backward);
+    const std::string_view kind = name(n.spec.kind);
+    rows.push_back({.name = std::to_string(i) + ":" + std::string(kind),
+                    .kind = kind,
+                    .forward_ms = e.forward_ms,
+                    .backward_ms = e.backward_ms,
+                    .predictor = e.predictor});
+    trainable_before = trainable_before || trainable;
+  }
+  return rows;
+}
+
+}  // namespace
+
+run_estimate estimate(const runtime_network& net, const device_spec& device, const model_settings& s,
+                      std::int64_t batch, bool with_layers) {
+  const bool train = s.mode == run_mode::train;
+  const train_config cfg{.batch = batch, .optimizer = s.optimizer, .dtype = s.dtype};
+  const prediction p = predict(net.nodes(), device, cfg, s.mode);
+
+  run_estimate r;
+  r.batch = batch;
+  r.forward_ms = p.forward.count();
+  r.backward_ms = p.backward.count();
+  r.optimizer_ms = p.optimizer.count();
+  r.iteration_ms = p.iteration.count();
+  r.iterations_per_epoch = (s.samples + batch - 1) / batch;
+  r.epoch_s = p.epoch(s.samples).count();
+  r.params = net.params();
+  r.flops_per_iteration = net.forward_flops(batch) + (train ? net.backward_flops(batch) : 0);
+  // Inference keeps no autograd state: the weights, the largest input + output pair of one layer, the framework.
+  r.memory_bytes = train ? training_memory(net, cfg).total().value
+                         : (bytes{r.params * element_bytes(s.dtype)} +
+                            backward_workspace(net.nodes(), batch, s.dtype) + cfg.framework)
+                               .value;
+  r.roofline_share = p.roofline_share;
+  r.out_of_domain = p.out_of_domain;
+  r.unseen_device = p.unseen_device;
+  if (with_layers) {
+    r.layers = layer_rows(net.nodes(), device,
+                          {.batch = batch, .element_bytes = element_bytes(s.dtype), .training = train}, train);
+  }
+  return r;
+}
+
+bool predictors_trained_on(std::string_view id) noexcept {
+  for (const predictors::kernel_model* m : predictors::generated::all) {
+    if (m->trained_on(id)) return true;
+  }
+  return false;
+}
+
+}  // namespace prenet::cli

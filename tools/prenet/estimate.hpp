@@ -1,0 +1,50 @@
+// SPDX-License-Identifier: MIT
+// One model on one device at one batch: times, FLOPs, memory, flags and the per-layer breakdown the CLI prints.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <prenet/device_spec.hpp>
+#include <prenet/runtime_network.hpp>
+
+#include "settings.hpp"
+
+namespace prenet::cli {
+
+struct layer_row {
+  std::string name;             ///< "<index>:<kind>", e.g. "3:conv2d"
+  std::string_view kind;        ///< "conv2d"
+  double forward_ms = 0;
+  double backward_ms = 0;
+  std::string_view predictor;   ///< the embedded model behind most of the layer's time, "roofline", or "none"
+};
+
+struct run_estimate {
+  std::int64_t batch = 1;
+  double forward_ms = 0;
+  double backward_ms = 0;
+  double optimizer_ms = 0;
+  double iteration_ms = 0;
+  std::int64_t iterations_per_epoch = 0;  ///< ceil(samples / batch)
+  double epoch_s = 0;
+  std::int64_t params = 0;
+  std::int64_t flops_per_iteration = 0;  ///< forward (+ backward when training) FLOPs; the update is not counted
+  std::int64_t memory_bytes = 0;         ///< training_memory total, or the inference estimate (see README)
+  double roofline_share = 0;             ///< fraction of the iteration predicted by the roofline fallback
+  bool out_of_domain = false;            ///< a kernel lies outside its learned model's training shapes
+  bool unseen_device = false;            ///< a learned model used has no training rows from this device
+  std::vector<layer_row> layers;         ///< filled only when asked for
+};
+
+/// Predicts `net` (built from `s`) on `device` at `batch`; with `with_layers`, also each layer's times.
+[[nodiscard]] run_estimate estimate(const runtime_network& net, const device_spec& device, const model_settings& s,
+                                    std::int64_t batch, bool with_layers);
+
+/// Whether any embedded predictor was trained on measurements from device `id`.
+[[nodiscard]] bool predictors_trained_on(std::string_view id) noexcept;
+
+}  // namespace prenet::cli

@@ -1,0 +1,105 @@
+// SPDX-License-Identifier: MIT
+// `prenet predict`: one model on one device at one batch, as text or one JSON object.
+#include <array>
+#include <string>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "arguments.hpp"
+#include "commands.hpp"
+#include "estimate.hpp"
+#include "settings.hpp"
+#include "text_format.hpp"
+
+namespace prenet::cli {
+
+namespace {
+
+constexpr std::array<flag_spec, 10> predict_flags{{{"model"},
+                                                   {"device"},
+                                                   {"batch"},
+                                                   {"seq"},
+                                                   {"image"},
+                                                   {"optimizer"},
+                                                   {"mode"},
+                                                   {"samples"},
+                                                   {"dtype"},
+                                                   {"json", false}}};
+
+std::string as_json(const model_settings& s, const device_spec& d, const run_estimate& r) {
+  nlohmann::ordered_json j;
+  j["model"] = s.model->name;
+  j["device"] = d.id;
+  j["batch"] = r.batch;
+  j["mode"] = name(s.mode);
+  j["forward_ms"] = r.forward_ms;
+  j["backward_ms"] = r.backward_ms;
+  j["optimizer_ms"] = r.optimizer_ms;
+  j["iteration_ms"] = r.iteration_ms;
+  j["epoch_s"] = r.epoch_s;
+  j["params"] = r.params;
+  j["flops_per_iteration"] = r.flops_per_iteration;
+  j["memory_bytes"] = r.memory_bytes;
+  j["layers"] = nlohmann::ordered_json::array();
+  for (const layer_row& l : r.layers) {
+    j["layers"].push_back({{"name", l.name},
+                           {"kind", l.kind},
+                           {"forward_ms", l.forward_ms},
+                           {"backward_ms", l.backward_ms},
+                           {"predictor", l.predictor}});
+  }
+  j[std::string(size_flag(*s.model))] = s.size;
+  j["optimizer"] = name(s.optimizer);
+  j["dtype"] = name(s.dtype);
+  j["samples"] = s.samples;
+  j["iterations_per_epoch"] = r.iterations_per_epoch;
+  j["device_memory_bytes"] = d.memory.value;
+  j["fits_in_memory"] = r.memory_bytes <= d.memory.value;
+  j["roofline_share"] = r.roofline_share;
+  j["unseen_device"] = r.unseen_device;
+  j["out_of_domain"] = r.out_of_domain;
+  return j.dump(2) + "\n";
+}
+
+std::string as_text(const model_settings& s, const device_spec& d, const run_estimate& r) {
+  std::string t = fmt::format("{} on {} ({}): {}, batch {}, {} {}, {}, optimizer {}\n", s.model->name, d.id, d.name,
+                              name(s.mode), r.batch, size_flag(*s.model), s.size, name(s.dtype), name(s.optimizer));
+  t += fmt::format("  forward          {:12.3f} ms\n", r.forward_ms);
+  t += fmt::format("  backward         {:12.3f} ms\n", r.backward_ms);
+  t += fmt::format("  optimizer        {:12.3f} ms\n", r.optimizer_ms);
+  t += fmt::format("  iteration        {:12.3f} ms\n", r.iteration_ms);
+  t += fmt::format("  epoch            {:12.1f} s   ({} samples = {} iterations)\n", r.epoch_s,
+                   group_digits(s.samples), group_digits(r.iterations_per_epoch));
+  t += fmt::format("  params           {:>15}\n", group_digits(r.params));
+  t += fmt::format("  FLOPs/iteration  {:15.4g}   ({})\n", static_cast<double>(r.flops_per_iteration),
+                   s.mode == run_mode::train ? "forward + backward" : "forward");
+  t += fmt::format("  memory           {:>15}   (device: {}; {})\n", gib(r.memory_bytes), gib(d.memory.value),
+                   r.memory_bytes <= d.memory.value ? "fits" : "DOES NOT FIT");
+  t += fmt::format("  roofline share   {:14.1f}%   of the iteration from the roofline fallback\n",
+                   100.0 * r.roofline_share);
+  t += fmt::format("  unseen device    {:>15}{}\n", r.unseen_device ? "yes" : "no",
+                   r.unseen_device ? "   (a predictor used has no measurements from this GPU)" : "");
+  t += fmt::format("  out of domain    {:>15}{}\n", r.out_of_domain ? "yes" : "no",
+                   r.out_of_domain ? "   (some kernel shapes lie outside the predictors' training data)" : "");
+  t += fmt::format("\n{:<28} {:>12} {:>12}  {}\n", "layer", "forward_ms", "backward_ms", "predictor");
+  for (const layer_row& l : r.layers) {
+    t += fmt::format("{:<28} {:12.4f} {:12.4f}  {}\n", l.name, l.forward_ms, l.backward_ms, l.predictor);
+  }
+  return t;
+}
+
+}  // namespace
+
+std::string predict_command(std::span<const std::string> args) {
+  const arguments a(args, predict_flags);
+  const model_settings s = read_model_settings(a);
+  const device_spec& d = read_device(a.required("device"));
+  const std::optional<std::string_view> batch = a.value("batch");
+  const std::int64_t b = batch ? read_batch(*batch) : 1;
+  const runtime_network net = build_network(s);
+  const run_estimate r = estimate(net, d, s, b, true);
+  return a.has("json") ? as_json(s, d, r) : as_text(s, d, r);
+}
+
+}  // namespace prenet::cli

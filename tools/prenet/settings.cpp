@@ -1,0 +1,105 @@
+// SPDX-License-Identifier: MIT
+// Reading and validating what predict and compare run: model, size, mode, optimizer, dtype, samples, device, batch.
+#include "settings.hpp"
+
+#include <array>
+#include <string>
+
+#include <prenet/devices.hpp>
+#include <prenet/errors.hpp>
+
+namespace prenet::cli {
+
+namespace {
+
+constexpr std::array optimizers{optimizer::none,  optimizer::sgd,     optimizer::momentum, optimizer::adam,
+                                optimizer::adamw, optimizer::rmsprop, optimizer::adagrad};
+constexpr std::array dtypes{dtype::fp32, dtype::fp16, dtype::bf16};
+
+template <typename T, std::size_t N>
+T read_choice(std::string_view flag, std::string_view text, const std::array<T, N>& choices) {
+  std::string names;
+  for (const T c : choices) {
+    if (name(c) == text) return c;
+    names += (names.empty() ? "" : "|") + std::string(name(c));
+  }
+  throw usage_error("--" + std::string(flag) + " must be one of " + names + ", got " + quoted(text));
+}
+
+}  // namespace
+
+std::string_view name(run_mode m) noexcept { return m == run_mode::train ? "train" : "inference"; }
+
+std::string_view name(prenet::dtype t) noexcept {
+  switch (t) {
+    case dtype::fp32: return "fp32";
+    case dtype::fp16: return "fp16";
+    case dtype::bf16: return "bf16";
+  }
+  return "fp32";
+}
+
+std::string_view size_flag(const models::zoo_entry& e) noexcept {
+  return e.input == models::input_kind::image ? "image" : "seq";
+}
+
+model_settings read_model_settings(const arguments& args) {
+  model_settings s;
+  const std::string_view model = args.required("model");
+  s.model = models::find_model(model);
+  if (s.model == nullptr) throw usage_error("unknown model " + quoted(model) + " (see `prenet models`)");
+
+  const bool image = s.model->input == models::input_kind::image;
+  const std::string_view own = image ? "image" : "seq", other = image ? "seq" : "image";
+  if (args.has(other)) {
+    throw usage_error("--" + std::string(other) + " does not apply to " + std::string(s.model->name) + " (it reads " +
+                      (image ? "images: use --image" : "tokens: use --seq") + ")");
+  }
+  const std::optional<std::string_view> size = args.value(own);
+  s.size = size ? parse_integer(own, *size, 1, s.model->max_size) : s.model->default_size;
+
+  if (const std::optional<std::string_view> m = args.value("mode")) {
+    if (*m == "train") {
+      s.mode = run_mode::train;
+    } else if (*m == "inference") {
+      s.mode = run_mode::inference;
+    } else {
+      throw usage_error("--mode must be train or inference, got " + quoted(*m));
+    }
+  }
+  if (const std::optional<std::string_view> o = args.value("optimizer")) {
+    s.optimizer = read_choice("optimizer", *o, optimizers);
+    if (s.mode == run_mode::inference && s.optimizer != optimizer::none) {
+      throw usage_error("--optimizer " + std::string(*o) + " conflicts with --mode inference (no update step)");
+    }
+  } else {
+    s.optimizer = s.mode == run_mode::train ? optimizer::sgd : optimizer::none;
+  }
+  if (const std::optional<std::string_view> t = args.value("dtype")) s.dtype = read_choice("dtype", *t, dtypes);
+
+  if (const std::optional<std::string_view> n = args.value("samples")) {
+    s.samples = parse_integer("samples", *n, 1, max_samples);
+  } else {
+    s.samples = image ? imagenet_train_images : (wikitext103_train_tokens + s.size - 1) / s.size;
+  }
+  return s;
+}
+
+runtime_network build_network(const model_settings& s) {
+  try {
+    return s.model->build(s.size);
+  } catch (const shape_error& e) {
+    throw usage_error(std::string(s.model->name) + " cannot take --" + std::string(size_flag(*s.model)) + " " +
+                      std::to_string(s.size) + ": " + e.what());
+  }
+}
+
+const device_spec& read_device(std::string_view id) {
+  const device_spec* d = devices::find(id);
+  if (d == nullptr) throw usage_error("unknown device " + quoted(id) + " (see `prenet devices`)");
+  return *d;
+}
+
+std::int64_t read_batch(std::string_view text) { return parse_integer("batch", text, 1, max_batch); }
+
+}  // namespace prenet::cli

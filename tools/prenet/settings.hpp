@@ -1,0 +1,56 @@
+// SPDX-License-Identifier: MIT
+// What predict and compare run: the model at its size, mode, optimizer, dtype, samples; device and batch look-ups.
+#pragma once
+
+#include <cstdint>
+#include <string_view>
+#include <vector>
+
+#include <prenet/device_spec.hpp>
+#include <prenet/models/zoo.hpp>
+#include <prenet/optimizer.hpp>
+#include <prenet/predict.hpp>
+#include <prenet/runtime_network.hpp>
+#include <prenet/units.hpp>
+
+#include "arguments.hpp"
+
+namespace prenet::cli {
+
+/// Largest --batch: the FLOP and byte counts of every zoo model at its largest size stay exact in 64 bits.
+inline constexpr std::int64_t max_batch = 65'536;
+/// Largest --samples (a trillion samples: any real data set).
+inline constexpr std::int64_t max_samples = 1'000'000'000'000;
+/// Default --samples for image models: ImageNet-1k's training split.
+inline constexpr std::int64_t imagenet_train_images = 1'281'167;
+/// Default --samples for token models: WikiText-103's training split cut into sequences of --seq tokens.
+inline constexpr std::int64_t wikitext103_train_tokens = 103'227'021;
+
+/// The settings common to predict and compare, all validated.
+struct model_settings {
+  const models::zoo_entry* model = nullptr;
+  std::int64_t size = 0;  ///< image side or sequence length
+  run_mode mode = run_mode::train;
+  prenet::optimizer optimizer = prenet::optimizer::sgd;
+  prenet::dtype dtype = prenet::dtype::fp32;
+  std::int64_t samples = 0;  ///< per epoch
+};
+
+/// Reads --model, --seq/--image, --mode, --optimizer, --dtype and --samples; throws usage_error on bad input.
+[[nodiscard]] model_settings read_model_settings(const arguments& args);
+
+/// The model at the settings' size; a shape the model cannot take becomes a usage_error naming model and size.
+[[nodiscard]] runtime_network build_network(const model_settings& s);
+
+/// The catalogue entry of `id` ("a100-40gb"); throws usage_error for unknown ids.
+[[nodiscard]] const device_spec& read_device(std::string_view id);
+
+/// One --batch value in 1..max_batch.
+[[nodiscard]] std::int64_t read_batch(std::string_view text);
+
+/// Printable names: "train"/"inference", "fp32"/"fp16"/"bf16", "image"/"seq".
+[[nodiscard]] std::string_view name(run_mode m) noexcept;
+[[nodiscard]] std::string_view name(prenet::dtype t) noexcept;
+[[nodiscard]] std::string_view size_flag(const models::zoo_entry& e) noexcept;
+
+}  // namespace prenet::cli

@@ -1,0 +1,28 @@
+// SPDX-License-Identifier: MIT
+// Small text helpers for the CLI's tables: digit grouping and byte sizes.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include <fmt/format.h>
+
+namespace prenet::cli {
+
+/// 1315758080 -> "1,315,758,080".
+[[nodiscard]] inline std::string group_digits(std::int64_t v) {
+  const std::string digits = std::to_string(v < 0 ? -v : v);
+  std::string out;
+  for (std::size_t i = 0; i < digits.size(); ++i) {
+    if (i > 0 && (digits.size() - i) % 3 == 0) out += ',';
+    out += digits[i];
+  }
+  return v < 0 ? "-" + out : out;
+}
+
+/// Bytes in GiB with two decimals: "12.34 GiB".
+[[nodiscard]] inline std::string gib(std::int64_t bytes) {
+  return fmt::format("{:.2f} GiB", static_cast<double>(bytes) / (1024.0 * 1024.0 * 1024.0));
+}
+
+}  // namespace prenet::cli
