@@ -36,7 +36,6 @@ struct row_result {
   std::string gpu, model, mode, variant;
   std::int64_t seq = 0, batch = 0;
   double measured_ms = 0, predicted_ms = 0;
-  bool seen = true;
   std::string skipped;  ///< why the row has no prediction
   [[nodiscard]] double error() const { return (predicted_ms - measured_ms) / measured_ms; }
 };
@@ -69,7 +68,7 @@ int main(int argc, char** argv) {
                    .mode = t.at(r, t.column("mode")), .variant = t.at(r, t.column("variant")),
                    .seq = static_cast<std::int64_t>(t.number(r, t.column("seq_len"))),
                    .batch = static_cast<std::int64_t>(t.number(r, t.column("batch"))),
-                   .measured_ms = t.number(r, t.column("e2e_ms")), .predicted_ms = 0, .seen = true, .skipped = {}};
+                   .measured_ms = t.number(r, t.column("e2e_ms")), .predicted_ms = 0, .skipped = {}};
       const device_spec* d = devices::from_dataset_name(x.gpu);
       const models::zoo_entry* m = models::find_model(zoo_name(x.model));
       if (d == nullptr) x.skipped = "GPU not in the catalogue";
@@ -82,7 +81,6 @@ int main(int argc, char** argv) {
         const prediction p = predict(net.nodes(), *d, {.batch = x.batch, .optimizer = optimizer::none},
                                      train ? run_mode::train : run_mode::inference);
         x.predicted_ms = p.iteration.count();
-        x.seen = !p.unseen_device;
       }
       rows.push_back(std::move(x));
     }
@@ -139,16 +137,13 @@ int main(int argc, char** argv) {
     const auto add_groups = [&groups](const char* label, std::span<const layer_node> nodes, const device_spec& d,
                                       std::int64_t batch) {
       std::map<std::string, std::pair<double, double>> by_kind;
-      bool trainable_before = false;
-      for (const layer_node& n : nodes) {
-        const bool trainable = n.cost().params > 0;
-        const auto e = predictors::estimate_layer(n, d, {.batch = batch, .input_grad = trainable_before},
-                                                  trainable_before || trainable);
-        trainable_before = trainable_before || trainable;
-        auto& slot = by_kind[std::string(name(n.spec.kind))];
-        slot.first += e.forward_ms;
-        slot.second += e.backward_ms;
-      }
+      predictors::for_each_layer_estimate(
+          nodes, d, {.batch = batch}, true,
+          [&by_kind](std::size_t, const layer_node& n, const predictors::layer_estimate& e) {
+            auto& slot = by_kind[std::string(name(n.spec.kind))];
+            slot.first += e.forward_ms;
+            slot.second += e.backward_ms;
+          });
       for (const auto& [kind, fb] : by_kind) {
         if (fb.first + fb.second > 0) groups.push_back({std::string(label) + " " + kind, fb.first, fb.second});
       }

@@ -53,22 +53,21 @@ struct paper_data {
 
 paper_data paper_rows(const std::vector<const sample*>& rows) {
   paper_data p;
-  std::vector<std::vector<std::vector<float>>> per_set(4);
+  std::vector<std::vector<float>> full;  // COCMCT rows; the smaller sets are their leading columns
   for (const sample* s : rows) {
-    std::vector<std::vector<float>> r;
-    for (int set = 0; set < 4; ++set) {
-      auto row = paper_row(*s, static_cast<feature_set>(set));
-      if (!row) break;
-      r.push_back(std::move(*row));
-    }
-    if (r.size() != 4) {
+    auto row = paper_row(*s, feature_set::cocmct);
+    if (!row) {
       ++p.rejected;
       continue;
     }
     p.rows.push_back(s);
-    for (int set = 0; set < 4; ++set) per_set[static_cast<std::size_t>(set)].push_back(std::move(r[static_cast<std::size_t>(set)]));
+    full.push_back(std::move(*row));
   }
-  for (auto& m : per_set) p.x.push_back(stack(m));
+  const matrix x = stack(full);
+  for (int set = 0; set < 4; ++set) {
+    const auto left_out = static_cast<Eigen::Index>(trailing_columns_left_out(static_cast<feature_set>(set)));
+    p.x.push_back(x.leftCols(x.cols() - left_out));
+  }
   return p;
 }
 

@@ -31,6 +31,16 @@ const char* name(target t) noexcept {
   return "?";
 }
 
+std::size_t trailing_columns_left_out(feature_set set) noexcept {
+  switch (set) {
+    case feature_set::baseline: return 5;  // CO, CM (3), CT
+    case feature_set::co: return 4;        // CM (3), CT
+    case feature_set::cocm: return 1;      // CT
+    case feature_set::cocmct: return 0;
+  }
+  return 0;
+}
+
 std::optional<std::vector<float>> paper_row(const sample& s, feature_set set) {
   const kernel& kn = s.kn;
   std::vector<float> row;
@@ -65,13 +75,12 @@ std::optional<std::vector<float>> paper_row(const sample& s, feature_set set) {
   push(d.boost_clock_mhz);
   push(d.memory.gib());
   push(static_cast<double>(d.l2.value) / (1024.0 * 1024.0));
-  if (set >= feature_set::co) push(static_cast<double>(f.co));
-  if (set >= feature_set::cocm) {
-    push(static_cast<double>(f.cm_weights_bytes));
-    push(static_cast<double>(f.cm_input_bytes));
-    push(static_cast<double>(f.cm_output_bytes));
-  }
-  if (set >= feature_set::cocmct) push(computational_time(f.co, d.peak_fp32_flops_per_s).count());
+  push(static_cast<double>(f.co));
+  push(static_cast<double>(f.cm_weights_bytes));
+  push(static_cast<double>(f.cm_input_bytes));
+  push(static_cast<double>(f.cm_output_bytes));
+  push(computational_time(f.co, d.peak_fp32_flops_per_s).count());
+  row.resize(row.size() - trailing_columns_left_out(set));
   return row;
 }
 

@@ -2,6 +2,7 @@
 // Feature matrices and targets for the trainer, computed with the library's own feature code.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -18,7 +19,10 @@ enum class feature_set : std::uint8_t { baseline, co, cocm, cocmct };
 
 /// The paper-style row of a Justus Dense/Conv2d sample: raw (not log) values, layer features from
 /// prenet::features() on a one-layer runtime network. Empty when the library rejects the layer's shape.
+/// The sets nest as column prefixes: baseline, then CO, the three CM columns and CT are appended in that order.
 [[nodiscard]] std::optional<std::vector<float>> paper_row(const sample& s, feature_set set);
+/// How many of the COCMCT row's last columns `set` leaves out.
+[[nodiscard]] std::size_t trailing_columns_left_out(feature_set set) noexcept;
 
 /// prenet::kernel_features() of the sample's kernel on its device, plus `extras` columns (activation, optimizer,
 /// bias) for Justus rows whose time includes them.

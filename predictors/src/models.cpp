@@ -188,7 +188,7 @@ xgb_model::xgb_model(const matrix& x, const vector& y, const tree_params& p, std
   BoosterHandle b = nullptr;
   check(XGBoosterCreate(&d.h, 1, &b), "XGBoosterCreate");
   booster_ = b;
-  base_score_ = y.mean();
+  const float base_score = y.mean();
   char buf[64];
   const auto set = [&](const char* k, const std::string& v) { check(XGBoosterSetParam(b, k, v.c_str()), k); };
   set("booster", "gbtree");
@@ -206,7 +206,7 @@ xgb_model::xgb_model(const matrix& x, const vector& y, const tree_params& p, std
   set("colsample_bynode", buf);
   std::snprintf(buf, sizeof buf, "%.17g", p.min_child_weight);
   set("min_child_weight", buf);
-  std::snprintf(buf, sizeof buf, "%.9g", static_cast<double>(base_score_));
+  std::snprintf(buf, sizeof buf, "%.9g", static_cast<double>(base_score));
   set("base_score", buf);
   for (int i = 0; i < p.rounds; ++i) check(XGBoosterUpdateOneIter(b, i, d.h), "XGBoosterUpdateOneIter");
 }

@@ -60,7 +60,6 @@ class xgb_model : public regressor {
 
  private:
   void* booster_ = nullptr;
-  float base_score_ = 0;
 };
 
 }  // namespace prenet::trainer

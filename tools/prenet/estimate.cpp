@@ -5,34 +5,27 @@
 #include <prenet/memory.hpp>
 #include <prenet/predict.hpp>
 #include <prenet/predictors/generated/all.hpp>
-#include <prenet/predictors/layer_time.hpp>
+#include <prenet/predictors/network_time.hpp>
 
 namespace prenet::cli {
 
 namespace {
 
-/// Each layer as prenet::predictors::estimate_network sees it: nothing before the first trainable layer runs
-/// backward, and the first trainable layer computes no d(input).
+/// Each layer as prenet::predictors::estimate_network sees it.
 std::vector<layer_row> layer_rows(std::span<const layer_node> nodes, const device_spec& device,
                                   const predictors::pass_context& context, bool with_backward) {
   std::vector<layer_row> rows;
   rows.reserve(nodes.size());
-  predictors::pass_context c = context;
-  bool trainable_before = false;
-  for (std::size_t i = 0; i < nodes.size(); ++i) {
-    const layer_node& n = nodes[i];
-    const bool trainable = n.cost().params > 0;
-    c.input_grad = trainable_before;
-    const bool backward = with_backward && (trainable_before || trainable);
-    const predictors::layer_estimate e = predictors::estimate_layer(n, device, c, backward);
-    const std::string_view kind = name(n.spec.kind);
-    rows.push_back({.name = std::to_string(i) + ":" + std::string(kind),
-                    .kind = kind,
-                    .forward_ms = e.forward_ms,
-                    .backward_ms = e.backward_ms,
-                    .predictor = e.predictor});
-    trainable_before = trainable_before || trainable;
-  }
+  predictors::for_each_layer_estimate(
+      nodes, device, context, with_backward,
+      [&rows](std::size_t i, const layer_node& n, const predictors::layer_estimate& e) {
+        const std::string_view kind = name(n.spec.kind);
+        rows.push_back({.name = std::to_string(i) + ":" + std::string(kind),
+                        .kind = kind,
+                        .forward_ms = e.forward_ms,
+                        .backward_ms = e.backward_ms,
+                        .predictor = e.predictor});
+      });
   return rows;
 }
 

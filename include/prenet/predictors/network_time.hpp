@@ -20,11 +20,12 @@ struct network_estimate {
   bool unseen_device = false;  ///< some learned model has no training rows from this device
 };
 
-/// Time of one pass (forward, plus backward when `with_backward`) of `nodes` for `c.batch` samples on `d`.
-/// `c.input_grad` is ignored: it follows from the network. The optimizer update is not included.
-[[nodiscard]] constexpr network_estimate estimate_network(std::span<const layer_node> nodes, const device_spec& d,
-                                                          pass_context c, bool with_backward = true) noexcept {
-  network_estimate out;
+/// Calls `f(index, node, estimate)` for every layer of `nodes` on `d`, with autograd's rule: layers before the first
+/// trainable one run no backward, and the first trainable one computes no d(input) (`c.input_grad` is ignored).
+/// `with_backward` = false estimates the forward pass only.
+template <class F>
+constexpr void for_each_layer_estimate(std::span<const layer_node> nodes, const device_spec& d, pass_context c,
+                                       bool with_backward, F&& f) {
   bool trainable_before = false;
   // Deep models repeat a few distinct layers (BERT-large: 369 layers, 20 distinct): estimate each once.
   struct seen_layer {
@@ -34,25 +35,35 @@ struct network_estimate {
   };
   std::array<seen_layer, 64> seen{};
   std::size_t seen_count = 0;
-  for (const layer_node& n : nodes) {
+  for (std::size_t i = 0; i < nodes.size(); ++i) {
+    const layer_node& n = nodes[i];
     const bool trainable = n.cost().params > 0;
     c.input_grad = trainable_before;
-    // Layers before the first trainable one have no backward at all.
     const bool backward = with_backward && (trainable_before || trainable);
     const seen_layer* hit = nullptr;
-    for (std::size_t i = 0; i < seen_count && hit == nullptr; ++i) {
-      const seen_layer& s = seen[i];
+    for (std::size_t j = 0; j < seen_count && hit == nullptr; ++j) {
+      const seen_layer& s = seen[j];
       if (s.input_grad == c.input_grad && s.backward == backward && s.node == n) hit = &s;
     }
     const layer_estimate e = hit != nullptr ? hit->estimate : estimate_layer(n, d, c, backward);
     if (hit == nullptr && seen_count < seen.size()) seen[seen_count++] = {n, c.input_grad, backward, e};
+    f(i, n, e);
+    trainable_before = trainable_before || trainable;
+  }
+}
+
+/// Time of one pass (forward, plus backward when `with_backward`) of `nodes` for `c.batch` samples on `d`.
+/// The optimizer update is not included.
+[[nodiscard]] constexpr network_estimate estimate_network(std::span<const layer_node> nodes, const device_spec& d,
+                                                          const pass_context& c, bool with_backward = true) noexcept {
+  network_estimate out;
+  for_each_layer_estimate(nodes, d, c, with_backward, [&out](std::size_t, const layer_node&, const layer_estimate& e) {
     out.forward_ms += e.forward_ms;
     out.backward_ms += e.backward_ms;
     out.roofline_ms += e.roofline_ms;
     out.out_of_domain = out.out_of_domain || e.out_of_domain;
     out.unseen_device = out.unseen_device || e.unseen_device;
-    trainable_before = trainable_before || trainable;
-  }
+  });
   return out;
 }
 
