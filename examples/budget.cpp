@@ -32,6 +32,16 @@ inline constexpr train_config bert_cfg{.batch = bert_batch, .optimizer = optimiz
 static_assert(training_memory(models::bert_base, bert_cfg) < 16_GiB,
               "budget: BERT-base training memory with Adam must fit a 16 GiB GPU");
 
+// Does BERT-large fine-tuning (sequence 512, Adam, fp32) fit a 40 GB A100? fits() compares the predicted peak
+// with the device's memory; max_batch() finds the largest batch that does.
+#ifdef PRENET_FITS_EXCEEDED
+inline constexpr std::int64_t bert_large_batch = 48;  // about 60 GiB: must not compile
+#else
+inline constexpr std::int64_t bert_large_batch = 8;
+#endif
+static_assert(fits(models::bert_large, devices::a100_40gb, {.batch = bert_large_batch, .optimizer = optimizer::adam}),
+              "budget: BERT-large training must fit a 40 GB A100");
+
 int main() {
   const memory_breakdown vgg = training_memory(models::vgg16, {.batch = 64, .optimizer = optimizer::sgd});
   const memory_breakdown bert = training_memory(models::bert_base, bert_cfg);
@@ -42,4 +52,8 @@ int main() {
               step.iteration.count(), step.epoch(1024).count());
   std::printf("BERT-base: %.1fM params, %.2f GiB at batch %lld (Adam, seq 512)\n", models::bert_base.params() / 1e6,
               bert.total().gib(), static_cast<long long>(bert_batch));
+  const train_config large{.batch = bert_large_batch, .optimizer = optimizer::adam};
+  std::printf("BERT-large on an A100-40GB: %.2f GiB at batch %lld; the largest batch that fits is %lld\n",
+              training_memory(models::bert_large, large).total().gib(), static_cast<long long>(bert_large_batch),
+              static_cast<long long>(max_batch(models::bert_large, devices::a100_40gb, large)));
 }

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
-// Memory that autograd keeps between forward and backward, counting each saved tensor once.
+// The batch-dependent part of a training step's memory: saved activations, parameter gradients and the gradient
+// working set, followed through the backward pass to the layer where their sum peaks.
 #pragma once
 
 #include <algorithm>
@@ -8,30 +9,65 @@
 #include <span>
 
 #include <prenet/detail/propagate.hpp>
+#include <prenet/detail/saturating.hpp>
 #include <prenet/layer_node.hpp>
 #include <prenet/units.hpp>
 
 namespace prenet {
 
+/// The block PyTorch's CUDA caching allocator hands out for a request of `n` bytes: requests up to 1 MiB are
+/// rounded to 512 bytes (and share 2 MiB segments), larger ones to whole 2 MiB pages.
+[[nodiscard]] constexpr std::int64_t allocator_block(std::int64_t n) noexcept {
+  constexpr std::int64_t small = 512, large = std::int64_t{2} << 20, small_limit = std::int64_t{1} << 20;
+  if (n <= 0) return 0;
+  const std::int64_t g = n <= small_limit ? small : large;
+  return n > detail::saturated - g ? detail::saturated : (n + g - 1) / g * g;
+}
+
+/// What is alive, besides weights and optimizer state, at the worst moment of the backward pass.
+struct backward_peak {
+  std::int64_t saved_bytes = 0;        ///< every tensor autograd saves in the forward pass, each counted once
+  std::int64_t activations_bytes = 0;  ///< the saved tensors still alive at the peak
+  std::int64_t gradients_bytes = 0;    ///< parameter gradients already produced at the peak
+  std::int64_t workspace_bytes = 0;    ///< d(output) + d(input) of the layer at the peak
+  std::int64_t allocator_bytes = 0;    ///< the allocator's rounding of the three above
+  std::size_t layer = 0;               ///< node index of the layer whose backward is the peak
+  [[nodiscard]] constexpr std::int64_t total() const noexcept {
+    return detail::sat_add(detail::sat_add(activations_bytes, gradients_bytes),
+                           detail::sat_add(workspace_bytes, allocator_bytes));
+  }
+};
+
 namespace detail {
-/// Walks the nodes assigning tensor ids (views, in-place layers and markers reuse their input's id) and sums,
-/// per sample, each tensor that some layer saves (as its input or output) once, plus per-layer extra tensors.
-/// `tensor_bytes` and `saved` are scratch of at least nodes.size() entries, zero-initialised.
-template <class Sizes, class Flags>
-[[nodiscard]] constexpr std::int64_t saved_bytes_per_sample(std::span<const layer_node> nodes, dtype t,
-                                                            Sizes& tensor_bytes, Flags& saved) noexcept {
+
+/// Per-sample bytes of the tensor node i creates (0 when it aliases its input: views, in-place layers, markers),
+/// the first node that saves each tensor, and for each node the batch bytes it frees when its backward is done.
+/// Every container holds nodes.size() zero-initialised entries.
+template <class Ints>
+struct memory_walk {
+  Ints& tensor_bytes;
+  Ints& first_saver;
+  Ints& drop_raw;
+  Ints& drop_block;
+};
+
+/// Walks the nodes assigning tensor ids (views, in-place layers and markers keep their input's id) and records which
+/// tensors are saved; a tensor saved by several layers is counted once and freed after the earliest of them.
+/// A layer's extra saved tensors (attention probabilities, masks, indices) are freed after its own backward.
+template <class Ints>
+constexpr std::int64_t record_saved(std::span<const layer_node> nodes, dtype t, std::int64_t batch,
+                                    memory_walk<Ints> w) noexcept {
   const std::int64_t elem = element_bytes(t);
   std::size_t cur = 0;
   std::array<std::size_t, max_residual_depth> skip_stack{};
   std::size_t depth = 0;
-  std::int64_t extra = 0;
   for (std::size_t i = 0; i < nodes.size(); ++i) {
     const layer_node& n = nodes[i];
     const layer_cost c = n.cost();
     const std::size_t in = cur;
     switch (n.spec.kind) {
       case layer_kind::input:
-        tensor_bytes[0] = sample_bytes(n.output, elem);
+        w.tensor_bytes[0] = sample_bytes(n.output, elem);
         cur = 0;
         continue;
       case layer_kind::residual_begin:
@@ -47,27 +83,79 @@ template <class Sizes, class Flags>
     }
     if (c.aliases_input == 0) {
       cur = i;
-      tensor_bytes[i] = n.output.numel() * elem;
+      w.tensor_bytes[i] = sat_mul(n.output.numel(), elem);
     }
-    if (c.saves_input != 0) saved[in] = true;
-    if (c.saves_output != 0) saved[cur] = true;
-    extra += c.saved_elements * elem + c.saved_fixed_bytes;
+    if (c.saves_input != 0 && w.first_saver[in] == 0) w.first_saver[in] = static_cast<std::int64_t>(i);
+    if (c.saves_output != 0 && w.first_saver[cur] == 0) w.first_saver[cur] = static_cast<std::int64_t>(i);
+    const std::int64_t extra = sat_mul(sat_add(sat_mul(c.saved_elements, elem), c.saved_fixed_bytes), batch);
+    w.drop_raw[i] = sat_add(w.drop_raw[i], extra);
+    w.drop_block[i] = sat_add(w.drop_block[i], allocator_block(extra));
   }
-  std::int64_t total = extra;
-  for (std::size_t i = 0; i < nodes.size(); ++i) total += saved[i] ? tensor_bytes[i] : 0;
+  std::int64_t total = 0;
+  for (std::size_t t = 0; t < nodes.size(); ++t) {
+    if (w.first_saver[t] == 0) continue;
+    const auto at = static_cast<std::size_t>(w.first_saver[t]);
+    const std::int64_t b = sat_mul(w.tensor_bytes[t], batch);
+    w.drop_raw[at] = sat_add(w.drop_raw[at], b);
+    w.drop_block[at] = sat_add(w.drop_block[at], allocator_block(b));
+  }
+  for (std::size_t i = 0; i < nodes.size(); ++i) total = sat_add(total, w.drop_raw[i]);
   return total;
 }
-}  // namespace detail
 
-/// Largest gradient working set of one layer's backward: d(output) and d(input) alive together.
-[[nodiscard]] constexpr bytes backward_workspace(std::span<const layer_node> nodes, std::int64_t batch, dtype t) noexcept {
-  std::int64_t most = 0;
-  for (const layer_node& n : nodes) {
-    if (n.spec.kind == layer_kind::input || n.cost().aliases_input != 0) continue;
-    const std::int64_t in = n.input.tokens ? 0 : n.input.numel();
-    most = std::max(most, in + n.output.numel());
-  }
-  return bytes{most * element_bytes(t) * batch};
+/// Gradient working set of one layer's backward: d(output) and d(input) (none for token ids), in batch bytes.
+[[nodiscard]] constexpr std::array<std::int64_t, 2> gradient_pair(const layer_node& n, std::int64_t batch,
+                                                                  std::int64_t elem) noexcept {
+  const std::int64_t in = n.input.tokens ? 0 : sat_mul(sat_mul(n.input.numel(), elem), batch);
+  return {in, sat_mul(sat_mul(n.output.numel(), elem), batch)};
 }
+
+[[nodiscard]] constexpr bool has_backward(const layer_node& n) noexcept {
+  switch (n.spec.kind) {
+    case layer_kind::input:
+    case layer_kind::residual_begin:
+    case layer_kind::residual_shortcut: return false;
+    default: return true;
+  }
+}
+
+/// Sweeps the backward pass from the last layer to the first. At layer i the saved tensors whose first saver is
+/// after i are gone, the gradients of layers i..N-1 exist, and d(output), d(input) of layer i are alive.
+template <class Ints>
+constexpr backward_peak find_backward_peak(std::span<const layer_node> nodes, dtype t, std::int64_t batch,
+                                           memory_walk<Ints> w) noexcept {
+  const std::int64_t elem = element_bytes(t);
+  backward_peak best{};
+  best.saved_bytes = record_saved(nodes, t, batch, w);
+  std::int64_t act_raw = best.saved_bytes, act_block = 0, grad_raw = 0, grad_block = 0;
+  for (std::size_t i = 0; i < nodes.size(); ++i) act_block = sat_add(act_block, w.drop_block[i]);
+  std::int64_t best_total = -1;
+  for (std::size_t i = nodes.size(); i-- > 1;) {
+    const layer_node& n = nodes[i];
+    if (i + 1 < nodes.size()) {  // layer i+1's backward is done: what it alone kept is freed
+      act_raw -= w.drop_raw[i + 1];
+      act_block -= w.drop_block[i + 1];
+    }
+    if (!has_backward(n)) continue;
+    const std::int64_t g = sat_mul(n.cost().params, elem);
+    grad_raw = sat_add(grad_raw, g);
+    grad_block = sat_add(grad_block, allocator_block(g));
+    const auto pair = n.cost().aliases_input != 0 ? std::array<std::int64_t, 2>{0, 0} : gradient_pair(n, batch, elem);
+    const std::int64_t ws_raw = sat_add(pair[0], pair[1]);
+    const std::int64_t ws_block = sat_add(allocator_block(pair[0]), allocator_block(pair[1]));
+    const std::int64_t live = sat_add(sat_add(act_block, grad_block), ws_block);
+    if (live > best_total) {
+      best_total = live;
+      best.activations_bytes = act_raw;
+      best.gradients_bytes = grad_raw;
+      best.workspace_bytes = ws_raw;
+      best.allocator_bytes = live - sat_add(sat_add(act_raw, grad_raw), ws_raw);
+      best.layer = i;
+    }
+  }
+  return best;
+}
+
+}  // namespace detail
 
 }  // namespace prenet

@@ -28,6 +28,22 @@ BOOST_DESCRIBE_ENUM(optimizer, none, sgd, momentum, adam, adamw, rmsprop, adagra
   return 0;
 }
 
+/// Parameter-sized temporaries one update allocates besides its state: PyTorch's multi-tensor (foreach) Adam,
+/// AdamW, RMSprop and Adagrad build sqrt(second moment) as new tensors before dividing; SGD and momentum update in
+/// place.
+[[nodiscard]] constexpr std::int64_t update_temporaries_per_param(optimizer o) noexcept {
+  switch (o) {
+    case optimizer::adam:
+    case optimizer::adamw:
+    case optimizer::rmsprop:
+    case optimizer::adagrad: return 1;
+    case optimizer::none:
+    case optimizer::sgd:
+    case optimizer::momentum: return 0;
+  }
+  return 0;
+}
+
 /// FLOPs per parameter of one update (a square root or division counts 1): SGD w -= lr g: 2; momentum
 /// b = m b + g, w -= lr b: 4; Adam two moments (3 + 4), bias corrections and the step (5): 12; AdamW adds the
 /// decoupled decay: 14; RMSprop: 7; Adagrad: 5.

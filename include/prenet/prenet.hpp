@@ -6,6 +6,7 @@
 #include <prenet/devices.hpp>
 #include <prenet/dsl.hpp>
 #include <prenet/features.hpp>
+#include <prenet/fits.hpp>
 #include <prenet/memory.hpp>
 #include <prenet/predict.hpp>
 #include <prenet/predictors/network_time.hpp>

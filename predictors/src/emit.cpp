@@ -12,33 +12,10 @@
 #include <prenet/predictors/kernel_features.hpp>
 
 #include "csv.hpp"
+#include "codegen.hpp"
 
 namespace prenet::trainer {
 namespace {
-
-std::string float_literal(float v) {
-  char buf[48];
-  std::snprintf(buf, sizeof buf, "%.9g", static_cast<double>(v));
-  std::string s = buf;
-  if (s.find_first_of(".en") == std::string::npos) s += ".0";  // "3" -> "3.0", so that "f" makes a float literal
-  return s + "f";
-}
-
-std::string double_literal(double v) {
-  char buf[48];
-  std::snprintf(buf, sizeof buf, "%.17g", v);
-  return buf;
-}
-
-template <class T, class F>
-void array(std::ostream& o, const char* type, const char* name, const std::vector<T>& v, F&& item) {
-  o << "inline constexpr " << type << ' ' << name << "[] = {";
-  for (std::size_t i = 0; i < v.size(); ++i) {
-    if (i % 16 == 0) o << "\n    ";
-    o << item(v[i]) << ',';
-  }
-  o << "\n};\n";
-}
 
 std::string kernel_literal(const kernel& k) {
   std::ostringstream o;
@@ -113,17 +90,6 @@ std::string header(const family_model& fm, const provenance& prov) {
     << "    .probes = " << fam << "_data::probes,\n"
     << "};\n\n}  // namespace prenet::predictors::generated\n";
   return o.str();
-}
-
-std::uintmax_t write_if_changed(const std::filesystem::path& path, const std::string& text) {
-  std::ifstream in(path, std::ios::binary);
-  const std::string old{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-  if (old != text) {
-    std::ofstream out(path, std::ios::binary | std::ios::trunc);
-    if (!out) throw data_error(path.string() + ": cannot write");
-    out << text;
-  }
-  return text.size();
 }
 
 }  // namespace

@@ -356,25 +356,46 @@ constexpr bool memory_components() {
   const memory_breakdown adam = training_memory(net, {.batch = 1, .optimizer = optimizer::adam});
   const memory_breakdown half = training_memory(net, {.batch = 1, .optimizer = optimizer::adam, .dtype = dtype::fp16});
   const memory_breakdown bare = training_memory(net, {.batch = 1, .optimizer = optimizer::adam, .framework = 0_B});
-  return net.params() == p && adam.weights == bytes{4 * p} && adam.gradients == adam.weights &&  //
+  const bytes parts = bare.weights + bare.gradients + bare.optimizer_state + bare.activations + bare.workspace +
+                      bare.allocator + bare.framework + bare.calibration;
+  return net.params() == p && adam.weights == bytes{4 * p} &&  //
          sgd.optimizer_state == 0_B && momentum.optimizer_state == adam.weights &&
          adam.optimizer_state == 2 * adam.weights &&  // Adam's two moments
          half.weights == bytes{2 * p} && 2 * half.weights == adam.weights &&
          half.optimizer_state == 2 * half.weights &&  //
-         adam.framework == default_framework_allowance && default_framework_allowance == 512_MiB &&
-         bare.total() == bare.weights + bare.gradients + bare.optimizer_state + bare.activations + bare.workspace;
+         adam.framework == predictors::generated::memory.context && bare.framework == 0_B &&
+         framework_bytes({.framework = 3_MiB}) == 3_MiB && bare.total() == parts;
 }
 PRENET_CHECK(Memory, memory_components)
 
-constexpr bool memory_linear_in_batch() {
+constexpr bool saved_activations_linear_in_batch() {
   const auto net = Input<3, 32, 32>{} | Conv2d<16, 3, conv2d_options{.padding = 1}>{} | BatchNorm2d<16>{} |
                    ReLU<true>{} | MaxPool2d<2>{} | Flatten{} | Dense<10>{};
-  const memory_breakdown m1 = training_memory(net, {.batch = 1}), m2 = training_memory(net, {.batch = 2}),
-                         m7 = training_memory(net, {.batch = 7});
-  return m2.activations == 2 * m1.activations && m7.activations == 7 * m1.activations &&
-         m2.workspace == 2 * m1.workspace && m2.weights == m1.weights && m2.total().value > m1.total().value;
+  const bytes a1 = saved_activations(net, 1), a2 = saved_activations(net, 2), a7 = saved_activations(net, 7);
+  return a2 == 2 * a1 && a7 == 7 * a1 &&
+         training_memory(net, {.batch = 64}).total() > training_memory(net, {.batch = 1}).total();
 }
-PRENET_CHECK(Memory, memory_linear_in_batch)
+PRENET_CHECK(Memory, saved_activations_linear_in_batch)
+
+constexpr bool backward_peak_by_hand() {
+  // Input 100 -> Dense 50 -> ReLU -> Dense 10, fp32. Saved: the input (first saved by Dense 1) and the ReLU output
+  // (by the ReLU, then Dense 2). At batch 1000 the peak is Dense 1's backward: the input still saved (400,000 B),
+  // every gradient (22,240 B), d(output) 200,000 B and d(input) 400,000 B; each block rounded to 512 B.
+  const auto net = Input<100>{} | Dense<50>{} | ReLU<>{} | Dense<10>{};
+  const memory_breakdown big = training_memory(net, {.batch = 1000, .optimizer = optimizer::adam, .framework = 0_B});
+  const bool backward = big.phase == memory_phase::backward && big.activations == 400'000_B &&
+                        big.gradients == 22'240_B && big.workspace == 600'000_B && big.weights == 22'240_B &&
+                        big.optimizer_state == 44'480_B &&
+                        big.allocator == bytes{(1'023'488 - 1'022'240) + (22'528 - 22'240) * 3};
+  // At batch 1 the update is the peak: weights, gradients, Adam's two moments and one temporary.
+  const memory_breakdown small = training_memory(net, {.batch = 1, .optimizer = optimizer::adam, .framework = 0_B});
+  const bool update = small.phase == memory_phase::optimizer_step && small.activations == 0_B &&
+                      small.gradients == small.weights && small.workspace == small.weights;
+  // SGD and momentum update in place: no temporary.
+  const memory_breakdown sgd = training_memory(net, {.batch = 1, .optimizer = optimizer::momentum, .framework = 0_B});
+  return backward && update && (sgd.phase == memory_phase::backward || sgd.workspace == 0_B);
+}
+PRENET_CHECK(Memory, backward_peak_by_hand)
 
 constexpr bool saved_activations_counted_once() {
   // Dense -> ReLU -> Dense: ReLU saves its output for its backward and the second Dense saves the same tensor as
@@ -385,13 +406,10 @@ constexpr bool saved_activations_counted_once() {
   // GELU saves its input (the first Dense's output) and the second Dense the GELU output: two tensors.
   const auto gelu = Input<100>{} | Dense<50>{} | GELU{} | Dense<10>{};
   constexpr std::int64_t b = 3;
-  const auto acts = [](const auto& net, dtype t = dtype::fp32) {
-    return training_memory(net, {.batch = b, .dtype = t}).activations;
-  };
-  return acts(relu) == bytes{b * (100 + 50) * 4} && acts(inplace) == bytes{b * (100 + 50) * 4} &&
-         acts(gelu) == bytes{b * (100 + 50 + 50) * 4} && acts(relu, dtype::bf16) == bytes{b * (100 + 50) * 2} &&
-         // Workspace: the largest d(input) + d(output) pair, the first Dense's 100 + 50.
-         training_memory(relu, {.batch = b}).workspace == bytes{b * (100 + 50) * 4};
+  return saved_activations(relu, b) == bytes{b * (100 + 50) * 4} &&
+         saved_activations(inplace, b) == bytes{b * (100 + 50) * 4} &&
+         saved_activations(gelu, b) == bytes{b * (100 + 50 + 50) * 4} &&
+         saved_activations(relu, b, dtype::bf16) == bytes{b * (100 + 50) * 2};
 }
 PRENET_CHECK(Memory, saved_activations_counted_once)
 
@@ -402,7 +420,7 @@ constexpr bool saved_activations_special_cases() {
   const auto residual = Input<64>{} | Dense<64>{} | Residual<Sequential<Dense<64>, ReLU<>>>{} | Dense<8>{};
   // Token ids are not saved as activations; the embedding keeps them as int64 indices (8 bytes per token).
   const auto tokens = Tokens<16>{} | Embedding<100, 32>{} | Dense<4>{};
-  const auto acts = [](const auto& net, dtype t) { return training_memory(net, {.batch = 1, .dtype = t}).activations; };
+  const auto acts = [](const auto& net, dtype t) { return saved_activations(net, 1, t); };
   return acts(dropout, dtype::fp32) == bytes{(100 + 50) * 4 + 50} &&
          acts(dropout, dtype::fp16) == bytes{(100 + 50) * 2 + 50} &&
          // input of the first Dense, input of the inner Dense, ReLU output, sum: 4 x 64 elements.
@@ -469,6 +487,7 @@ TEST(RuntimeNetwork, WithInputRebindsSequence) {
   const memory_breakdown run_time = training_memory(runtime_network(model), {.batch = 4});
   EXPECT_EQ(compile_time.total(), run_time.total());
   EXPECT_EQ(compile_time.activations, run_time.activations);
+  EXPECT_EQ(saved_activations(model, 4), saved_activations(runtime_network(model), 4));
   EXPECT_THROW((void)with_input(model.nodes(), token_shape(17)), shape_error);  // beyond 16 positions
 }
 

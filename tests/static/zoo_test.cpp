@@ -60,6 +60,7 @@ static_assert(m::bert_large.params() == bert_params(1024, 24));
 static_assert(m::gpt2.params() == gpt2_params(768, 12));
 static_assert(m::gpt2_medium.params() == gpt2_params(1024, 24));
 static_assert(m::gpt2_large.params() == gpt2_params(1280, 36));
+static_assert(m::gpt2_xl.params() == gpt2_params(1600, 48) && m::gpt2_xl.params() == 1'557'611'200);  // HF gpt2-xl
 
 // --- MACs per sample -------------------------------------------------------------------------------------------
 static_assert(within_percent(m::vgg16.macs(), 15.47e9, 1.0));
@@ -113,7 +114,8 @@ constexpr train_config adam(std::int64_t batch) { return {.batch = batch, .optim
 constexpr memory_breakdown bert_large_b8 = training_memory(m::bert_large, adam(8));
 constexpr memory_breakdown bert_large_b4 = training_memory(m::bert_large, adam(4));
 static_assert(bert_large_b8.total() > bert_large_b4.total());
-static_assert(bert_large_b8.activations == 2 * bert_large_b4.activations);
+static_assert(saved_activations(m::bert_large, 8) == 2 * saved_activations(m::bert_large, 4));
+static_assert(bert_large_b8.phase == memory_phase::backward);
 static_assert(bert_large_b8.weights == bert_large_b4.weights);
 static_assert(bert_large_b8.weights == bytes{4 * m::bert_large.params()});
 static_assert(bert_large_b8.optimizer_state == 2 * bert_large_b8.weights);

@@ -18,11 +18,14 @@ constexpr std::string_view usage = R"(usage: prenet <command> [options]
 commands:
   predict --model NAME --device ID [--batch N] [--seq N | --image N]
           [--optimizer none|sgd|momentum|adam|adamw|rmsprop|adagrad] [--mode train|inference]
-          [--samples N] [--dtype fp32|fp16|bf16] [--json]
+          [--samples N] [--dtype fp32|fp16|bf16] [--max-batch] [--json]
       iteration time (forward, backward, optimizer), epoch time, FLOPs, memory and a per-layer table
   compare --model NAME [--batch N[,N...]] [--devices ID[,ID...]] [--price ID=USD[,...]]
-          [--samples N] [--seq N | --image N] [--optimizer ...] [--mode ...] [--dtype ...] [--json]
+          [--samples N] [--seq N | --image N] [--optimizer ...] [--mode ...] [--dtype ...] [--max-batch] [--json]
       one table across devices (default: every GPU in the catalogue), sorted by epoch time, with cost per epoch
+  memory --model NAME --device ID [--batch N] [--max-batch] [--seq N | --image N] [--optimizer ...]
+          [--mode ...] [--dtype ...] [--json]
+      peak device memory as nvidia-smi shows it, by part; whether it fits, by how much not, the largest batch
   devices [--json]    the device catalogue (ids for --device)
   models [--json]     the model zoo (names for --model)
 
@@ -34,9 +37,10 @@ in sequences of --seq. Exit codes: 0 success, 2 bad input (one line on stderr), 
 std::string dispatch(std::string_view command, std::span<const std::string> rest) {
   if (command == "predict") return predict_command(rest);
   if (command == "compare") return compare_command(rest);
+  if (command == "memory") return memory_command(rest);
   if (command == "devices") return devices_command(rest);
   if (command == "models") return models_command(rest);
-  throw usage_error("unknown command " + quoted(command) + " (predict, compare, devices, models; see --help)");
+  throw usage_error("unknown command " + quoted(command) + " (predict, compare, memory, devices, models; see --help)");
 }
 
 /// One line: newlines and other control characters of an exception's message become spaces.
@@ -51,7 +55,7 @@ std::string one_line(std::string_view message) {
 int run_cli(std::span<const std::string> args, std::ostream& out, std::ostream& err) noexcept {
   try {
     const auto is_help = [](const std::string& a) { return a == "--help" || a == "-h"; };
-    if (args.empty()) throw usage_error("missing command (predict, compare, devices, models; see --help)");
+    if (args.empty()) throw usage_error("missing command (predict, compare, memory, devices, models; see --help)");
     if (args.front() == "help" || std::any_of(args.begin(), args.end(), is_help)) {
       out << usage;
       out.flush();

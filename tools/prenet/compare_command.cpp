@@ -22,7 +22,7 @@ namespace prenet::cli {
 
 namespace {
 
-constexpr std::array<flag_spec, 11> compare_flags{{{"model"},
+constexpr std::array<flag_spec, 12> compare_flags{{{"model"},
                                                    {"batch"},
                                                    {"devices"},
                                                    {"price"},
@@ -32,6 +32,7 @@ constexpr std::array<flag_spec, 11> compare_flags{{{"model"},
                                                    {"mode"},
                                                    {"samples"},
                                                    {"dtype"},
+                                                   {"max-batch", false},
                                                    {"json", false}}};
 
 /// At most this many batch sizes in one sweep.
@@ -43,6 +44,7 @@ struct compare_row {
   const device_spec* device;
   run_estimate estimate;
   std::optional<double> usd_per_hour;
+  std::optional<std::int64_t> max_batch;  ///< with --max-batch: the largest batch that fits on the device
   [[nodiscard]] std::optional<double> usd_per_epoch() const {
     if (!usd_per_hour) return std::nullopt;
     return *usd_per_hour * estimate.epoch_s / 3600.0;
@@ -124,6 +126,7 @@ std::string as_json(const model_settings& s, const std::vector<compare_row>& row
                          {"fits_in_memory", r.fits()},
                          {"unseen_device", r.estimate.unseen_device},
                          {"out_of_domain", r.estimate.out_of_domain}});
+    if (r.max_batch) j["rows"].back()["max_batch"] = *r.max_batch;
   }
   return j.dump(2) + "\n";
 }
@@ -131,19 +134,20 @@ std::string as_json(const model_settings& s, const std::vector<compare_row>& row
 std::string as_text(const model_settings& s, const std::vector<compare_row>& rows) {
   std::string t = fmt::format("{}: {}, {} {}, {}, optimizer {}, {} samples per epoch\n", s.model->name, name(s.mode),
                               size_flag(*s.model), s.size, name(s.dtype), name(s.optimizer), group_digits(s.samples));
-  t += fmt::format("{:<15} {:>6} {:>13} {:>11} {:>9} {:>10} {:>11} {:>5}  {}\n", "device", "batch", "iteration_ms",
-                   "epoch_s", "usd/hour", "usd/epoch", "memory_GiB", "fits", "flags");
+  const bool with_max = !rows.empty() && rows.front().max_batch.has_value();
+  t += fmt::format("{:<15} {:>6} {:>13} {:>11} {:>9} {:>10} {:>11} {:>5}{}  {}\n", "device", "batch", "iteration_ms",
+                   "epoch_s", "usd/hour", "usd/epoch", "memory_GiB", "fits", with_max ? "  max_batch" : "", "flags");
   for (const compare_row& r : rows) {
     const std::optional<double> cost = r.usd_per_epoch();
     std::string flags;
     if (r.estimate.unseen_device) flags += "unseen-device ";
     if (r.estimate.out_of_domain) flags += "out-of-domain";
-    t += fmt::format("{:<15} {:>6} {:13.3f} {:11.1f} {:>9} {:>10} {:11.2f} {:>5}  {}\n", r.device->id,
+    t += fmt::format("{:<15} {:>6} {:13.3f} {:11.1f} {:>9} {:>10} {:11.2f} {:>5}{}  {}\n", r.device->id,
                      r.estimate.batch, r.estimate.iteration_ms, r.estimate.epoch_s,
                      r.usd_per_hour ? fmt::format("{:.2f}", *r.usd_per_hour) : "-",
                      cost ? fmt::format("{:.2f}", *cost) : "-",
                      static_cast<double>(r.estimate.memory_bytes) / (1024.0 * 1024.0 * 1024.0), r.fits() ? "yes" : "NO",
-                     flags);
+                     r.max_batch ? fmt::format(" {:>10}", *r.max_batch) : "", flags);
   }
   t += "prices: assumed on-demand USD per GPU-hour (tools/prenet/README.md); override with --price id=usd,...\n";
   return t;
@@ -158,9 +162,16 @@ std::string compare_command(std::span<const std::string> args) {
   const std::vector<std::int64_t> batches = read_batches(a);
   const std::vector<std::pair<std::string_view, double>> prices = read_prices(a);
   const runtime_network net = build_network(s);
+  std::vector<std::optional<std::int64_t>> max_batches(devices.size());
+  if (a.has("max-batch")) {
+    for (std::size_t i = 0; i < devices.size(); ++i) max_batches[i] = largest_fitting_batch(net, *devices[i], s);
+  }
   std::vector<compare_row> rows;
   for (const std::int64_t b : batches) {
-    for (const device_spec* d : devices) rows.push_back({d, estimate(net, *d, s, b, false), price_of(d->id, prices)});
+    for (std::size_t i = 0; i < devices.size(); ++i) {
+      const device_spec* d = devices[i];
+      rows.push_back({d, estimate(net, *d, s, b, false), price_of(d->id, prices), max_batches[i]});
+    }
   }
   std::stable_sort(rows.begin(), rows.end(),
                    [](const compare_row& x, const compare_row& y) { return x.estimate.epoch_s < y.estimate.epoch_s; });

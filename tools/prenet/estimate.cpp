@@ -2,6 +2,7 @@
 // The CLI's predictions: prenet::predict for the totals, estimate_layer per layer, training_memory for memory.
 #include "estimate.hpp"
 
+#include <prenet/fits.hpp>
 #include <prenet/memory.hpp>
 #include <prenet/predict.hpp>
 #include <prenet/predictors/generated/all.hpp>
@@ -47,11 +48,15 @@ run_estimate estimate(const runtime_network& net, const device_spec& device, con
   r.epoch_s = p.epoch(s.samples).count();
   r.params = net.params();
   r.flops_per_iteration = net.forward_flops(batch) + (train ? net.backward_flops(batch) : 0);
-  // Inference keeps no autograd state: the weights, the largest input + output pair of one layer, the framework.
-  r.memory_bytes = train ? training_memory(net, cfg).total().value
-                         : (bytes{r.params * element_bytes(s.dtype)} +
-                            backward_workspace(net.nodes(), batch, s.dtype) + cfg.framework)
-                               .value;
+  if (train) {
+    r.memory = training_memory(net, device, cfg);
+    r.memory_bytes = r.memory.total().value;
+    r.memory_out_of_domain = r.memory.out_of_domain;
+  } else {
+    r.memory_bytes = inference_memory(net.nodes(), cfg).value;
+    r.memory.framework = framework_bytes(cfg);
+    r.memory.weights = bytes{r.params * element_bytes(s.dtype)};
+  }
   r.roofline_share = p.roofline_share;
   r.out_of_domain = p.out_of_domain;
   r.unseen_device = p.unseen_device;
@@ -60,6 +65,12 @@ run_estimate estimate(const runtime_network& net, const device_spec& device, con
                           {.batch = batch, .element_bytes = element_bytes(s.dtype), .training = train}, train);
   }
   return r;
+}
+
+std::int64_t largest_fitting_batch(const runtime_network& net, const device_spec& device, const model_settings& s) {
+  const train_config cfg{.optimizer = s.optimizer, .dtype = s.dtype};
+  return s.mode == run_mode::train ? prenet::max_batch(net, device, cfg, cli::max_batch)
+                                   : max_inference_batch(net.nodes(), device, cfg, cli::max_batch);
 }
 
 bool predictors_trained_on(std::string_view id) noexcept {

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include <prenet/device_spec.hpp>
+#include <prenet/memory.hpp>
 #include <prenet/runtime_network.hpp>
 
 #include "settings.hpp"
@@ -34,6 +35,8 @@ struct run_estimate {
   std::int64_t params = 0;
   std::int64_t flops_per_iteration = 0;  ///< forward (+ backward when training) FLOPs; the update is not counted
   std::int64_t memory_bytes = 0;         ///< training_memory total, or the inference estimate (see README)
+  memory_breakdown memory{};             ///< the training peak by part (inference: only framework and weights)
+  bool memory_out_of_domain = false;     ///< the memory calibration extrapolates (model or device unmeasured)
   double roofline_share = 0;             ///< fraction of the iteration predicted by the roofline fallback
   bool out_of_domain = false;            ///< a kernel lies outside its learned model's training shapes
   bool unseen_device = false;            ///< a learned model used has no training rows from this device
@@ -43,6 +46,10 @@ struct run_estimate {
 /// Predicts `net` (built from `s`) on `device` at `batch`; with `with_layers`, also each layer's times.
 [[nodiscard]] run_estimate estimate(const runtime_network& net, const device_spec& device, const model_settings& s,
                                     std::int64_t batch, bool with_layers);
+
+/// Largest batch (up to the CLI's --batch limit) whose memory fits on `device` in the settings' mode; 0 if none.
+[[nodiscard]] std::int64_t largest_fitting_batch(const runtime_network& net, const device_spec& device,
+                                                 const model_settings& s);
 
 /// Whether any embedded predictor was trained on measurements from device `id`.
 [[nodiscard]] bool predictors_trained_on(std::string_view id) noexcept;

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // `prenet predict`: one model on one device at one batch, as text or one JSON object.
 #include <array>
+#include <optional>
 #include <string>
 
 #include <fmt/format.h>
@@ -16,7 +17,7 @@ namespace prenet::cli {
 
 namespace {
 
-constexpr std::array<flag_spec, 10> predict_flags{{{"model"},
+constexpr std::array<flag_spec, 11> predict_flags{{{"model"},
                                                    {"device"},
                                                    {"batch"},
                                                    {"seq"},
@@ -25,9 +26,11 @@ constexpr std::array<flag_spec, 10> predict_flags{{{"model"},
                                                    {"mode"},
                                                    {"samples"},
                                                    {"dtype"},
+                                                   {"max-batch", false},
                                                    {"json", false}}};
 
-std::string as_json(const model_settings& s, const device_spec& d, const run_estimate& r) {
+std::string as_json(const model_settings& s, const device_spec& d, const run_estimate& r,
+                    std::optional<std::int64_t> max_batch) {
   nlohmann::ordered_json j;
   j["model"] = s.model->name;
   j["device"] = d.id;
@@ -56,13 +59,16 @@ std::string as_json(const model_settings& s, const device_spec& d, const run_est
   j["iterations_per_epoch"] = r.iterations_per_epoch;
   j["device_memory_bytes"] = d.memory.value;
   j["fits_in_memory"] = r.memory_bytes <= d.memory.value;
+  j["memory_out_of_domain"] = r.memory_out_of_domain;
+  if (max_batch) j["max_batch"] = *max_batch;
   j["roofline_share"] = r.roofline_share;
   j["unseen_device"] = r.unseen_device;
   j["out_of_domain"] = r.out_of_domain;
   return j.dump(2) + "\n";
 }
 
-std::string as_text(const model_settings& s, const device_spec& d, const run_estimate& r) {
+std::string as_text(const model_settings& s, const device_spec& d, const run_estimate& r,
+                    std::optional<std::int64_t> max_batch) {
   std::string t = fmt::format("{} on {} ({}): {}, batch {}, {} {}, {}, optimizer {}\n", s.model->name, d.id, d.name,
                               name(s.mode), r.batch, size_flag(*s.model), s.size, name(s.dtype), name(s.optimizer));
   t += fmt::format("  forward          {:12.3f} ms\n", r.forward_ms);
@@ -76,6 +82,10 @@ std::string as_text(const model_settings& s, const device_spec& d, const run_est
                    s.mode == run_mode::train ? "forward + backward" : "forward");
   t += fmt::format("  memory           {:>15}   (device: {}; {})\n", gib(r.memory_bytes), gib(d.memory.value),
                    r.memory_bytes <= d.memory.value ? "fits" : "DOES NOT FIT");
+  if (max_batch) {
+    t += fmt::format("  max batch        {:>15}   (largest that fits; `prenet memory` shows the parts)\n",
+                     group_digits(*max_batch));
+  }
   t += fmt::format("  roofline share   {:14.1f}%   of the iteration from the roofline fallback\n",
                    100.0 * r.roofline_share);
   t += fmt::format("  unseen device    {:>15}{}\n", r.unseen_device ? "yes" : "no",
@@ -99,7 +109,9 @@ std::string predict_command(std::span<const std::string> args) {
   const std::int64_t b = batch ? read_batch(*batch) : 1;
   const runtime_network net = build_network(s);
   const run_estimate r = estimate(net, d, s, b, true);
-  return a.has("json") ? as_json(s, d, r) : as_text(s, d, r);
+  const std::optional<std::int64_t> mb =
+      a.has("max-batch") ? std::optional<std::int64_t>(largest_fitting_batch(net, d, s)) : std::nullopt;
+  return a.has("json") ? as_json(s, d, r, mb) : as_text(s, d, r, mb);
 }
 
 }  // namespace prenet::cli

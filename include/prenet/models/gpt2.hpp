@@ -29,4 +29,7 @@ inline constexpr auto gpt2_medium = Tokens<1024>{} | detail::gpt2<1024, 24, 16>{
 /// gpt2-large: 774,030,080 parameters (tied head counted once), 887.3 GMAC per 1024-token sequence.
 inline constexpr auto gpt2_large = Tokens<1024>{} | detail::gpt2<1280, 36, 20>{};
 
+/// gpt2-xl: 1,557,611,200 parameters (tied head counted once), 48 layers of width 1600 with 25 heads.
+inline constexpr auto gpt2_xl = Tokens<1024>{} | detail::gpt2<1600, 48, 25>{};
+
 }  // namespace prenet::models

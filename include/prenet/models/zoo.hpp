@@ -78,6 +78,7 @@ inline constexpr std::array zoo_entries{
     zoo_model<models::gpt2, tokens, 1024>("gpt2", "GPT-2 small, tied LM head, 124.4M parameters"),
     zoo_model<models::gpt2_medium, tokens, 1024>("gpt2-medium", "GPT-2 medium, tied LM head, 354.8M parameters"),
     zoo_model<models::gpt2_large, tokens, 1024>("gpt2-large", "GPT-2 large, tied LM head, 774.0M parameters"),
+    zoo_model<models::gpt2_xl, tokens, 1024>("gpt2-xl", "GPT-2 XL, tied LM head, 1557.6M parameters"),
     zoo_model<models::gpt3_xl, tokens, 2048>("gpt3-xl", "GPT-3 XL as NeuSight sizes it (n_embd 3072), 2.88B params"),
     zoo_model<models::gpt3_2_7b, tokens, 2048>("gpt3-2.7b", "GPT-3 2.7B, tied LM head, 2.65B parameters"),
     zoo_model<models::opt_1_3b, tokens, 2048>("opt-1.3b", "OPT-1.3B (facebook/opt-1.3b), 1.32B parameters"),

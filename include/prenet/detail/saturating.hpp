@@ -1,0 +1,24 @@
+// SPDX-License-Identifier: MIT
+// Saturating 64-bit arithmetic for byte counts: a 100B-parameter model at an absurd batch must give "huge", not a
+// wrapped negative number that would pass a budget check.
+#pragma once
+
+#include <cstdint>
+#include <limits>
+
+namespace prenet::detail {
+
+inline constexpr std::int64_t saturated = std::numeric_limits<std::int64_t>::max();
+
+/// a + b for a, b >= 0, clamped to INT64_MAX.
+[[nodiscard]] constexpr std::int64_t sat_add(std::int64_t a, std::int64_t b) noexcept {
+  return a > saturated - b ? saturated : a + b;
+}
+
+/// a * b for a, b >= 0, clamped to INT64_MAX.
+[[nodiscard]] constexpr std::int64_t sat_mul(std::int64_t a, std::int64_t b) noexcept {
+  if (a == 0 || b == 0) return 0;
+  return a > saturated / b ? saturated : a * b;
+}
+
+}  // namespace prenet::detail

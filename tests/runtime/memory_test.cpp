@@ -1,0 +1,104 @@
+// SPDX-License-Identifier: MIT
+// The calibrated training-memory estimate: the embedded correction against XGBoost's own outputs, fits() and
+// max_batch() against the estimate they search, and no overflow for 100B-parameter models or absurd batches.
+#include <cmath>
+#include <cstdint>
+
+#include <gtest/gtest.h>
+
+#include <prenet/prenet.hpp>
+#include <prenet/models/zoo.hpp>
+
+namespace {
+
+using namespace prenet;
+using namespace prenet::literals;
+namespace gen = prenet::predictors::generated;
+
+TEST(MemoryModel, ProbesMatchTheTrainersXgboost) {
+  ASSERT_GT(std::size(gen::memory_data::probes), 0U);
+  ASSERT_FALSE(gen::memory.trees.roots.empty());
+  for (const auto& probe : gen::memory_data::probes) {
+    EXPECT_NEAR(gen::memory.trees.margin(probe.x), probe.correction_mib, 1e-3) << "probe of the memory correction";
+  }
+}
+
+TEST(MemoryModel, CorrectionIsClampedAndContextPlausible) {
+  // Context: what an A100 PyTorch process holds before its first tensor; GPUMemNet's smallest MLPs peak at 1443 MiB.
+  EXPECT_GT(gen::memory.context, 256_MiB);
+  EXPECT_LT(gen::memory.context, 4_GiB);
+  std::array<float, predictors::memory_feature_count> far{};
+  far.fill(60.0f);  // 2^60 MiB of everything: far outside the data
+  const bytes c = gen::memory.correction(far);
+  EXPECT_LE(std::abs(c.mib()), static_cast<double>(gen::memory.max_correction_mib) + 1e-6);
+  EXPECT_TRUE(gen::memory.out_of_domain(far));
+}
+
+TEST(MemoryModel, FlagsModelsAndDevicesOutsideTheCalibration) {
+  const runtime_network mlp = [] {
+    runtime_network n(vector_shape(1024));
+    n.append(Dense<1024>{}).append(ReLU<>{}).append(Dense<10>{});
+    n.finish();
+    return n;
+  }();
+  const train_config cfg{.batch = 256, .optimizer = optimizer::adam};
+  EXPECT_FALSE(training_memory(mlp, devices::a100_40gb, cfg).out_of_domain);
+  EXPECT_TRUE(training_memory(mlp, devices::t4, cfg).out_of_domain);  // no measurements on a T4
+}
+
+TEST(Fits, AgreesWithTheEstimateAndTheDevice) {
+  const runtime_network bert = models::find_model("bert-large")->build(512);
+  const train_config b8{.batch = 8, .optimizer = optimizer::adam};
+  const bytes need = training_memory(bert, b8).total();
+  EXPECT_EQ(fits(bert, devices::a100_40gb, b8), need <= devices::a100_40gb.memory);
+  EXPECT_TRUE(fits(bert, devices::a100_80gb, b8));
+  const train_config b16{.batch = 16, .optimizer = optimizer::adam};
+  EXPECT_FALSE(fits(bert, devices::t4, b16));
+  EXPECT_EQ(memory_shortfall(bert, devices::t4, b16), training_memory(bert, b16).total() - devices::t4.memory);
+  EXPECT_EQ(memory_shortfall(bert, devices::a100_80gb, b8), 0_B);
+}
+
+TEST(MaxBatch, IsTheLargestBatchThatFits) {
+  for (const char* name : {"vgg16", "resnet50", "bert-base", "gpt2"}) {
+    const models::zoo_entry* e = models::find_model(name);
+    const runtime_network net = e->build(e->default_size);
+    for (const device_spec* d : {&devices::t4, &devices::v100, &devices::a100_80gb}) {
+      train_config cfg{.optimizer = optimizer::adam};
+      const std::int64_t b = max_batch(net, *d, cfg);
+      SCOPED_TRACE(std::string(name) + " on " + std::string(d->id));
+      ASSERT_GT(b, 0);
+      cfg.batch = b;
+      EXPECT_TRUE(fits(net, *d, cfg));
+      cfg.batch = b + 1;
+      EXPECT_FALSE(fits(net, *d, cfg));
+    }
+  }
+}
+
+TEST(MaxBatch, ZeroWhenNothingFitsAndCappedByTheLimit) {
+  const runtime_network gpt3 = models::find_model("gpt3-2.7b")->build(2048);
+  EXPECT_EQ(max_batch(gpt3, devices::t4, {.optimizer = optimizer::adam}), 0);
+  runtime_network tiny(vector_shape(4));
+  tiny.append(Dense<2>{});
+  tiny.finish();
+  EXPECT_EQ(max_batch(tiny, devices::h200, {.optimizer = optimizer::sgd}, 1000), 1000);
+}
+
+TEST(MemoryOverflow, HundredBillionParametersAndAbsurdBatches) {
+  // 100 layers of 32768 x 32768 (1.07B parameters each): 107B parameters, 430 GB of fp32 weights.
+  runtime_network big(vector_shape(32768));
+  for (int i = 0; i < 100; ++i) big.append(Dense<32768>{});
+  big.finish();
+  EXPECT_GT(big.params(), 100'000'000'000);
+  const memory_breakdown m = training_memory(big, {.batch = 8, .optimizer = optimizer::adam});
+  EXPECT_EQ(m.weights, bytes{big.params() * 4});
+  EXPECT_GT(m.total(), bytes{big.params() * 16});  // weights, gradients, two moments
+  EXPECT_GT(memory_shortfall(big, devices::h200, {.batch = 8, .optimizer = optimizer::adam}), 300_GiB);
+  EXPECT_EQ(max_batch(big, devices::h200, {.optimizer = optimizer::adam}), 0);
+  // A batch whose activations overflow 64 bits saturates instead of wrapping to a small or negative number.
+  const memory_breakdown absurd = training_memory(big, {.batch = std::int64_t{1} << 50, .optimizer = optimizer::adam});
+  EXPECT_GT(absurd.total(), 1_TiB * 1000);
+  EXPECT_FALSE(fits(big, devices::h200, {.batch = std::int64_t{1} << 50}));
+}
+
+}  // namespace

@@ -1,0 +1,156 @@
+// SPDX-License-Identifier: MIT
+// `prenet memory`: the predicted peak device memory of one model on one device, by part, whether it fits, by how
+// much it does not, and (with --max-batch) the largest batch that fits.
+#include <array>
+#include <optional>
+#include <string>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include <prenet/devices.hpp>
+#include <prenet/fits.hpp>
+#include <prenet/memory.hpp>
+
+#include "arguments.hpp"
+#include "commands.hpp"
+#include "estimate.hpp"
+#include "settings.hpp"
+#include "text_format.hpp"
+
+namespace prenet::cli {
+
+namespace {
+
+constexpr std::array<flag_spec, 10> memory_flags{{{"model"},
+                                                  {"device"},
+                                                  {"batch"},
+                                                  {"seq"},
+                                                  {"image"},
+                                                  {"optimizer"},
+                                                  {"mode"},
+                                                  {"dtype"},
+                                                  {"max-batch", false},
+                                                  {"json", false}}};
+
+struct memory_report {
+  std::int64_t batch = 1;
+  std::int64_t memory_bytes = 0;
+  memory_breakdown parts{};
+  bool train = true;
+  std::optional<std::int64_t> max_batch;
+  const device_spec* smallest_fitting_device = nullptr;  ///< the smallest catalogue GPU it fits on, if any
+  const device_spec* largest_device = nullptr;          ///< the catalogue's largest GPU
+};
+
+std::int64_t need_on(const runtime_network& net, const model_settings& s, std::int64_t batch) {
+  const train_config cfg{.batch = batch, .optimizer = s.optimizer, .dtype = s.dtype};
+  return s.mode == run_mode::train ? training_memory(net, cfg).total().value
+                                   : inference_memory(net.nodes(), cfg).value;
+}
+
+memory_report measure(const runtime_network& net, const device_spec& d, const model_settings& s, std::int64_t batch,
+                      bool want_max) {
+  const run_estimate e = estimate(net, d, s, batch, false);
+  memory_report r;
+  r.batch = batch;
+  r.memory_bytes = e.memory_bytes;
+  r.parts = e.memory;
+  r.train = s.mode == run_mode::train;
+  if (want_max) r.max_batch = largest_fitting_batch(net, d, s);
+  const std::int64_t need = need_on(net, s, batch);
+  for (const device_spec& gpu : devices::catalogue) {
+    const device_spec* g = &gpu;
+    if (g->id == devices::cpu.id) continue;
+    if (r.largest_device == nullptr || g->memory > r.largest_device->memory) r.largest_device = g;
+    if (need <= g->memory.value &&
+        (r.smallest_fitting_device == nullptr || g->memory < r.smallest_fitting_device->memory))
+      r.smallest_fitting_device = g;
+  }
+  return r;
+}
+
+std::string as_json(const model_settings& s, const device_spec& d, const memory_report& r) {
+  nlohmann::ordered_json j;
+  j["model"] = s.model->name;
+  j["device"] = d.id;
+  j["batch"] = r.batch;
+  j["mode"] = name(s.mode);
+  j[std::string(size_flag(*s.model))] = s.size;
+  j["optimizer"] = name(s.optimizer);
+  j["dtype"] = name(s.dtype);
+  j["memory_bytes"] = r.memory_bytes;
+  j["device_memory_bytes"] = d.memory.value;
+  j["fits_in_memory"] = r.memory_bytes <= d.memory.value;
+  j["shortfall_bytes"] = r.memory_bytes > d.memory.value ? r.memory_bytes - d.memory.value : 0;
+  const memory_breakdown& m = r.parts;
+  j["breakdown"] = {{"weights_bytes", m.weights.value},         {"gradients_bytes", m.gradients.value},
+                    {"optimizer_state_bytes", m.optimizer_state.value}, {"activations_bytes", m.activations.value},
+                    {"workspace_bytes", m.workspace.value},     {"allocator_bytes", m.allocator.value},
+                    {"framework_bytes", m.framework.value},     {"calibration_bytes", m.calibration.value}};
+  j["peak_phase"] = r.train ? (m.phase == memory_phase::backward ? "backward" : "optimizer_step") : "forward";
+  j["calibration"] = r.train ? predictors::generated::memory.name : "none";
+  j["out_of_domain"] = m.out_of_domain;
+  if (r.max_batch) j["max_batch"] = *r.max_batch;
+  j["smallest_fitting_device"] = r.smallest_fitting_device ? nlohmann::ordered_json(r.smallest_fitting_device->id)
+                                                          : nlohmann::ordered_json(nullptr);
+  return j.dump(2) + "\n";
+}
+
+std::string as_text(const model_settings& s, const device_spec& d, const memory_report& r) {
+  std::string t = fmt::format("{} on {} ({}): {}, batch {}, {} {}, {}, optimizer {}\n", s.model->name, d.id, d.name,
+                              name(s.mode), r.batch, size_flag(*s.model), s.size, name(s.dtype), name(s.optimizer));
+  const memory_breakdown& m = r.parts;
+  if (r.train) {
+    const auto line = [](std::string_view what, bytes b, std::string_view note = "") {
+      return fmt::format("  {:<17}{:>12}{}\n", what, gib(b.value), note);
+    };
+    t += line("weights", m.weights);
+    t += line("gradients", m.gradients, "   (alive at the peak)");
+    t += line("optimizer state", m.optimizer_state);
+    t += line("activations", m.activations, "   (saved tensors alive at the peak)");
+    t += line("workspace", m.workspace,
+              m.phase == memory_phase::backward ? "   (d(output) + d(input) at the peak layer)" : "   (update temporaries)");
+    t += line("allocator", m.allocator, "   (caching-allocator rounding)");
+    t += line("framework", m.framework, "   (CUDA context, library handles)");
+    t += line("calibration", m.calibration, "   (learned correction, GPUMemNet A100 peaks)");
+    t += fmt::format("  peak during      {:>12}\n", m.phase == memory_phase::backward ? "backward" : "update");
+  }
+  t += fmt::format("  total            {:>12}   (as nvidia-smi would show it)\n", gib(r.memory_bytes));
+  if (r.memory_bytes <= d.memory.value) {
+    t += fmt::format("  device           {:>12}   fits, {} to spare\n", gib(d.memory.value),
+                     gib(d.memory.value - r.memory_bytes));
+  } else {
+    t += fmt::format("  device           {:>12}   DOES NOT FIT: {} over\n", gib(d.memory.value),
+                     gib(r.memory_bytes - d.memory.value));
+    if (r.smallest_fitting_device != nullptr) {
+      t += fmt::format("  smallest GPU it fits on: {} ({})\n", r.smallest_fitting_device->id,
+                       gib(r.smallest_fitting_device->memory.value));
+    } else if (r.largest_device != nullptr) {
+      t += fmt::format("  fits on no GPU in the catalogue: {} over the largest, {} ({})\n",
+                       gib(r.memory_bytes - r.largest_device->memory.value), r.largest_device->id,
+                       gib(r.largest_device->memory.value));
+    }
+  }
+  if (r.max_batch) {
+    t += *r.max_batch > 0 ? fmt::format("  max batch        {:>12}{}\n", group_digits(*r.max_batch),
+                                        *r.max_batch >= max_batch ? "   (the CLI's limit)" : "")
+                          : "  max batch                   0   (not even batch 1 fits)\n";
+  }
+  if (m.out_of_domain) t += "  note: the memory calibration extrapolates (model or device unlike GPUMemNet's A100 MLPs)\n";
+  return t;
+}
+
+}  // namespace
+
+std::string memory_command(std::span<const std::string> args) {
+  const arguments a(args, memory_flags);
+  const model_settings s = read_model_settings(a);
+  const device_spec& d = read_device(a.required("device"));
+  const std::optional<std::string_view> batch = a.value("batch");
+  const runtime_network net = build_network(s);
+  const memory_report r = measure(net, d, s, batch ? read_batch(*batch) : 1, a.has("max-batch"));
+  return a.has("json") ? as_json(s, d, r) : as_text(s, d, r);
+}
+
+}  // namespace prenet::cli
