@@ -38,7 +38,7 @@ using namespace prenet::trainer;
 
 constexpr double mib = 1024.0 * 1024.0;
 constexpr double uncalibrated_context_mib = 512;  // the allowance before calibration (issue #3's default)
-const tree_params correction_params{.rounds = 100, .max_depth = 4, .eta = 0.1, .min_child_weight = 5};
+const tree_params correction_params{.rounds = 100, .max_depth = 4, .eta = 0.1, .min_child_weight = 5, .threads = 1};
 
 // --- the analytical estimate of one configuration ----------------------------------------------------------------
 
@@ -135,16 +135,22 @@ struct calibration {
   double max_correction_mib = 0;
   std::unique_ptr<xgb_model> correction;
 
-  [[nodiscard]] double predict(const prepared& p, bool corrected) const {
-    double v = p.analytic_mib + context_mib;
-    if (corrected && correction) {
-      matrix x(1, static_cast<Eigen::Index>(p.x.size()));
-      for (std::size_t j = 0; j < p.x.size(); ++j) x(0, static_cast<Eigen::Index>(j)) = p.x[j];
-      const double c = correction->predict(x)(0);
-      v += std::clamp(c, -max_correction_mib, max_correction_mib);
+  /// Predicted peaks (MiB) of `rows`, with or without the learned correction; one XGBoost call for all of them.
+  [[nodiscard]] std::vector<double> predict(const std::vector<const prepared*>& rows, bool corrected) const {
+    std::vector<double> out;
+    for (const prepared* p : rows) out.push_back(p->analytic_mib + context_mib);
+    if (!corrected || !correction || rows.empty()) return out;
+    matrix x(static_cast<Eigen::Index>(rows.size()), static_cast<Eigen::Index>(predictors::memory_feature_count));
+    for (std::size_t i = 0; i < rows.size(); ++i) {
+      for (std::size_t j = 0; j < predictors::memory_feature_count; ++j)
+        x(static_cast<Eigen::Index>(i), static_cast<Eigen::Index>(j)) = rows[i]->x[j];
     }
-    return v;
+    const vector c = correction->predict(x);
+    for (std::size_t i = 0; i < rows.size(); ++i)
+      out[i] += std::clamp(static_cast<double>(c(static_cast<Eigen::Index>(i))), -max_correction_mib, max_correction_mib);
+    return out;
   }
+  [[nodiscard]] double predict(const prepared& p, bool corrected) const { return predict({&p}, corrected).front(); }
 };
 
 calibration fit(const std::vector<const example*>& train) {
@@ -176,10 +182,14 @@ struct split_result {
 
 void evaluate(const std::vector<const example*>& train, const std::vector<const example*>& test, split_result& out) {
   const calibration c = fit(train);
-  for (const example* e : test) {
-    out.uncalibrated.push_back({e->row->measured_mib, e->p.analytic_mib + uncalibrated_context_mib});
-    out.context.push_back({e->row->measured_mib, c.predict(e->p, false)});
-    out.corrected.push_back({e->row->measured_mib, c.predict(e->p, true)});
+  std::vector<const prepared*> rows;
+  for (const example* e : test) rows.push_back(&e->p);
+  const std::vector<double> context = c.predict(rows, false), corrected = c.predict(rows, true);
+  for (std::size_t i = 0; i < test.size(); ++i) {
+    const double measured = test[i]->row->measured_mib;
+    out.uncalibrated.push_back({measured, test[i]->p.analytic_mib + uncalibrated_context_mib});
+    out.context.push_back({measured, context[i]});
+    out.corrected.push_back({measured, corrected[i]});
   }
 }
 

@@ -194,7 +194,7 @@ xgb_model::xgb_model(const matrix& x, const vector& y, const tree_params& p, std
   set("booster", "gbtree");
   set("objective", "reg:squarederror");
   set("tree_method", "hist");
-  set("nthread", "2");
+  set("nthread", std::to_string(p.threads));
   set("seed", std::to_string(seed));
   set("max_depth", std::to_string(p.max_depth));
   std::snprintf(buf, sizeof buf, "%.17g", p.eta);

@@ -35,6 +35,7 @@ struct tree_params {
   double subsample = 1.0;
   double colsample_bynode = 1.0;
   double min_child_weight = 1.0;
+  int threads = 2;  ///< 1 for small models: OpenMP's spinning threads crawl on a busy 2-core machine
 };
 
 class regressor {

@@ -8,6 +8,9 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include <prenet/devices.hpp>
+#include <prenet/fits.hpp>
+#include <prenet/memory.hpp>
 #include <prenet/models/zoo.hpp>
 
 #include "run_binary.hpp"
@@ -161,6 +164,53 @@ TEST(Cli, CompareDefaultsToEveryGpu) {
   EXPECT_EQ(r.out.find("\ncpu "), std::string::npos);
 }
 
+// --- memory and --max-batch -------------------------------------------------------------------------------------
+TEST(Cli, MemoryJsonMatchesTheLibraryAndItsParts) {
+  const json j = parsed(run({"memory", "--model", "bert-large", "--device", "a100-40gb", "--batch", "8", "--optimizer",
+                             "adam", "--max-batch", "--json"}));
+  const prenet::runtime_network net = prenet::models::find_model("bert-large")->build(512);
+  const prenet::train_config cfg{.batch = 8, .optimizer = prenet::optimizer::adam};
+  EXPECT_EQ(j["memory_bytes"].get<std::int64_t>(), prenet::training_memory(net, cfg).total().value);
+  std::int64_t sum = 0;
+  for (const auto& [key, value] : j["breakdown"].items()) sum += value.get<std::int64_t>();
+  EXPECT_EQ(sum, j["memory_bytes"].get<std::int64_t>());
+  EXPECT_EQ(j["max_batch"].get<std::int64_t>(), prenet::max_batch(net, prenet::devices::a100_40gb, cfg, 65'536));
+  EXPECT_TRUE(j["fits_in_memory"].get<bool>());
+  EXPECT_EQ(j["shortfall_bytes"].get<std::int64_t>(), 0);
+}
+
+TEST(Cli, MemorySaysByHowMuchItDoesNotFit) {
+  const process_result r = run({"memory", "--model", "gpt3-2.7b", "--device", "t4", "--batch", "4", "--optimizer",
+                                "adam"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("DOES NOT FIT"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("over"), std::string::npos) << r.out;
+  const json j = parsed(run({"memory", "--model", "gpt3-2.7b", "--device", "t4", "--batch", "4", "--optimizer",
+                             "adam", "--json"}));
+  EXPECT_EQ(j["shortfall_bytes"].get<std::int64_t>(),
+            j["memory_bytes"].get<std::int64_t>() - j["device_memory_bytes"].get<std::int64_t>());
+}
+
+TEST(Cli, MaxBatchOnPredictAndCompare) {
+  const json p = parsed(run({"predict", "--model", "resnet50", "--device", "v100", "--max-batch", "--json"}));
+  const std::int64_t mb = p["max_batch"].get<std::int64_t>();
+  EXPECT_GT(mb, 1);
+  const json fits = parsed(run({"predict", "--model", "resnet50", "--device", "v100", "--batch", std::to_string(mb),
+                                "--json"}));
+  const json over = parsed(run({"predict", "--model", "resnet50", "--device", "v100", "--batch",
+                                std::to_string(mb + 1), "--json"}));
+  EXPECT_TRUE(fits["fits_in_memory"].get<bool>());
+  EXPECT_FALSE(over["fits_in_memory"].get<bool>());
+  const json c = parsed(run({"compare", "--model", "resnet50", "--devices", "v100,t4", "--max-batch", "--json"}));
+  for (const json& row : c["rows"]) {
+    if (row["device"] == "v100") {
+      EXPECT_EQ(row["max_batch"].get<std::int64_t>(), mb);
+    } else {
+      EXPECT_LT(row["max_batch"].get<std::int64_t>(), mb);  // the T4's 16 GiB
+    }
+  }
+}
+
 TEST(Cli, HelpExitsZero) {
   const process_result r = run({"--help"});
   EXPECT_EQ(r.exit_code, 0);
@@ -219,6 +269,11 @@ const std::vector<args> bad_inputs{
     {"compare", "--model", "vgg16", "--price", "h100=-1"},
     {"compare", "--model", "vgg16", "--devices", "v100,nosuch"},
     {"compare", "--devices", "v100"},
+    {"memory", "--model", "vgg16"},
+    {"memory", "--model", "vgg16", "--device", "v100", "--samples", "10"},
+    {"memory", "--model", "vgg16", "--device", "v100", "--max-batch", "4"},
+    {"memory", "--model", "vgg16", "--device", "v100", "--batch", "0"},
+    {"predict", "--model", "vgg16", "--device", "v100", "--max-batch=1"},
     {"devices", "--bogus"},
     {"models", "extra"},
 };

@@ -26,11 +26,12 @@ constexpr std::uint32_t seed = 20240607;
 constexpr int max_iterations = 2000;
 constexpr auto max_duration = std::chrono::seconds(20);  // sanitizer builds stop here, before the count
 
-const std::vector<std::string> commands{"predict", "predict", "predict", "compare", "compare", "devices", "models",
+const std::vector<std::string> commands{"predict", "predict", "predict", "compare", "compare", "memory", "devices", "models",
                                         "help",    "bogus",   "",        "--json",  "-h"};
 const std::vector<std::string> flags{"--model", "--device", "--batch",   "--seq",   "--image", "--optimizer",
                                      "--mode",  "--samples", "--dtype",  "--json",  "--devices", "--price",
-                                     "--bogus", "-x",        "--",       "--model=", "--batch=8", "--json=1"};
+                                     "--bogus", "-x",        "--",       "--model=", "--batch=8", "--json=1",
+                                     "--max-batch"};
 const std::vector<std::string> garbage{"",     "0",         "-1",   "1",      "7",        "8",      "64",
                                        "2048", "2049",      "65536", "65537", "1000000000000", "1000000000001",
                                        "99999999999999999999999",     "1e3",    "1.5",      "abc",    "8,16",
@@ -140,7 +141,7 @@ int main() {
     };
     if (code == 0) {
       ++ok;
-      predicted += args.front() == "predict" || args.front() == "compare" ? 1 : 0;
+      predicted += args.front() == "predict" || args.front() == "compare" || args.front() == "memory" ? 1 : 0;
       if (!e.empty()) return fail("success wrote to stderr");
       if (o.empty()) return fail("success printed nothing");
       const auto is_help = [](const std::string& a) { return a == "--help" || a == "-h"; };
