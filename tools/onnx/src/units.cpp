@@ -168,7 +168,11 @@ class mapper {
       return n.input(0) == x ? alias() : unmapped(ni);
     }
     if (op == "Dropout") return layer(ni, dropout_spec(), x, y);
-    if (op == "Relu") return layer(ni, activation_spec(layer_kind::relu), x, y);
+    if (op == "Relu") {
+      // The only reader of its input: computable in place, as torchvision's ReLU(inplace=True) is.
+      const bool inplace = g_.at(x).consumers.size() == 1 && x != g_.main_input();
+      return layer(ni, activation_spec(layer_kind::relu, inplace), x, y);
+    }
     if (op == "Gelu") return layer(ni, activation_spec(layer_kind::gelu), x, y);
     if (op == "Tanh") return layer(ni, activation_spec(layer_kind::tanh), x, y);
     if (op == "Sigmoid") return layer(ni, activation_spec(layer_kind::sigmoid), x, y);
