@@ -3,6 +3,8 @@
 #include "graph.hpp"
 
 #include <algorithm>
+#include <cstdlib>
+#include <optional>
 #include <climits>
 #include <functional>
 #include <queue>
@@ -15,6 +17,9 @@
 namespace prenet::onnx_import_detail {
 
 namespace {
+
+/// Rounds of ONNX shape inference, each after filling one element-wise gap (fill_shape_gaps).
+constexpr int max_inference_rounds = 256;
 
 /// A name fit for a one-line message: control characters replaced, cut to 60 characters.
 std::string printable(std::string_view s) {
@@ -62,6 +67,197 @@ bool is_integer_type(std::int32_t t) {
   using tp = ::onnx::TensorProto;
   return t == tp::INT64 || t == tp::INT32 || t == tp::INT16 || t == tp::INT8 || t == tp::UINT8 || t == tp::UINT16 ||
          t == tp::UINT32 || t == tp::UINT64 || t == tp::BOOL;
+}
+
+
+/// Element-wise operators: their output has the broadcast shape of their operands.
+bool is_elementwise(std::string_view op) {
+  static constexpr std::string_view ops[] = {"Add", "Sub", "Mul", "Div", "Pow", "Where", "Max", "Min", "Relu", "Gelu",
+                                             "Tanh", "Sigmoid", "Erf", "Sqrt", "Exp", "Log", "Neg", "Abs", "Cast",
+                                             "Dropout", "Identity", "Softmax", "LayerNormalization", "LeakyRelu",
+                                             "Reciprocal", "Clip", "Not", "Equal", "Less", "Greater", "Mod"};
+  return std::find(std::begin(ops), std::end(ops), op) != std::end(ops);
+}
+
+/// Known full shapes by tensor name.
+std::unordered_map<std::string, std::vector<std::int64_t>> known_shapes(const ::onnx::GraphProto& g) {
+  std::unordered_map<std::string, std::vector<std::int64_t>> out;
+  const auto take = [&](const ::onnx::ValueInfoProto& v) {
+    if (!v.type().has_tensor_type() || !v.type().tensor_type().has_shape()) return;
+    std::vector<std::int64_t> d;
+    for (const auto& x : v.type().tensor_type().shape().dim()) {
+      if (!x.has_dim_value() || x.dim_value() <= 0) return;
+      d.push_back(x.dim_value());
+    }
+    out.emplace(v.name(), std::move(d));
+  };
+  for (const auto& v : g.input()) take(v);
+  for (const auto& v : g.value_info()) take(v);
+  for (const auto& v : g.output()) take(v);
+  return out;
+}
+
+
+/// Values of a small int64 tensor computed from shapes (Shape, Gather, Slice, Concat, Unsqueeze, arithmetic), as
+/// PyTorch's dynamic-axes exports compute Reshape targets; nullopt if unknown or larger than 64 values.
+class shape_evaluator {
+ public:
+  shape_evaluator(const ::onnx::GraphProto& g, const std::unordered_map<std::string, std::vector<std::int64_t>>& known)
+      : known_(known) {
+    for (const ::onnx::NodeProto& n : g.node()) {
+      for (const std::string& o : n.output()) producer_.emplace(o, &n);
+    }
+    for (const ::onnx::TensorProto& t : g.initializer()) initializer_.emplace(t.name(), &t);
+  }
+
+  std::optional<std::vector<std::int64_t>> eval(const std::string& name, int depth = 0) const {
+    if (depth > 24) return std::nullopt;
+    if (const auto it = initializer_.find(name); it != initializer_.end()) return values(*it->second);
+    const auto it = producer_.find(name);
+    if (it == producer_.end()) return std::nullopt;
+    const ::onnx::NodeProto& n = *it->second;
+    const std::string& op = n.op_type();
+    const auto arg = [&](int i) -> std::optional<std::vector<std::int64_t>> {
+      if (i >= n.input_size() || n.input(i).empty()) return std::nullopt;
+      return eval(n.input(i), depth + 1);
+    };
+    if (op == "Constant") {
+      for (const auto& a : n.attribute()) {
+        if (a.name() == "value" && a.has_t()) return values(a.t());
+      }
+      return std::nullopt;
+    }
+    if (op == "Shape") {
+      const auto k = n.input_size() > 0 ? known_.find(n.input(0)) : known_.end();
+      if (k == known_.end()) return std::nullopt;
+      return k->second;
+    }
+    if (op == "Unsqueeze" || op == "Squeeze" || op == "Cast" || op == "Identity") return arg(0);
+    if (op == "Gather") {
+      const auto data = arg(0), idx = arg(1);
+      if (!data || !idx) return std::nullopt;
+      std::vector<std::int64_t> out;
+      for (std::int64_t i : *idx) {
+        const auto size = static_cast<std::int64_t>(data->size());
+        if (i < 0) i += size;
+        if (i < 0 || i >= size) return std::nullopt;
+        out.push_back((*data)[static_cast<std::size_t>(i)]);
+      }
+      return out;
+    }
+    if (op == "Slice") {
+      const auto data = arg(0), starts = arg(1), ends = arg(2);
+      if (!data || !starts || !ends || starts->size() != 1 || ends->size() != 1) return std::nullopt;
+      const auto size = static_cast<std::int64_t>(data->size());
+      const auto clampi = [size](std::int64_t v) { return std::clamp<std::int64_t>(v < 0 ? v + size : v, 0, size); };
+      const std::int64_t b = clampi((*starts)[0]), e = clampi((*ends)[0]);
+      if (b >= e) return std::vector<std::int64_t>{};
+      return std::vector<std::int64_t>(data->begin() + b, data->begin() + e);
+    }
+    if (op == "Concat") {
+      std::vector<std::int64_t> out;
+      for (int i = 0; i < n.input_size(); ++i) {
+        const auto part = arg(i);
+        if (!part || out.size() + part->size() > 64) return std::nullopt;
+        out.insert(out.end(), part->begin(), part->end());
+      }
+      return out;
+    }
+    if (op == "Add" || op == "Sub" || op == "Mul" || op == "Div") {
+      const auto x = arg(0), y = arg(1);
+      if (!x || !y || x->empty() || y->empty() || (x->size() != y->size() && x->size() != 1 && y->size() != 1)) {
+        return std::nullopt;
+      }
+      std::vector<std::int64_t> out(std::max(x->size(), y->size()));
+      for (std::size_t i = 0; i < out.size(); ++i) {
+        const std::int64_t a = (*x)[x->size() == 1 ? 0 : i], c = (*y)[y->size() == 1 ? 0 : i];
+        if (std::abs(a) > max_dimension || std::abs(c) > max_dimension || (op == "Div" && c == 0)) return std::nullopt;
+        out[i] = op == "Add" ? a + c : op == "Sub" ? a - c : op == "Mul" ? a * c : a / c;
+      }
+      return out;
+    }
+    return std::nullopt;
+  }
+
+ private:
+  static std::optional<std::vector<std::int64_t>> values(const ::onnx::TensorProto& t) {
+    if (t.data_type() != ::onnx::TensorProto::INT64) return std::nullopt;
+    std::vector<std::int64_t> out(t.int64_data().begin(), t.int64_data().end());
+    if (out.empty() && !t.raw_data().empty()) {
+      out.resize(t.raw_data().size() / sizeof(std::int64_t));
+      std::copy_n(t.raw_data().data(), out.size() * sizeof(std::int64_t), reinterpret_cast<char*>(out.data()));
+    }
+    if (out.size() > 64) return std::nullopt;
+    return out;
+  }
+
+  const std::unordered_map<std::string, std::vector<std::int64_t>>& known_;
+  std::unordered_map<std::string, const ::onnx::NodeProto*> producer_;
+  std::unordered_map<std::string, const ::onnx::TensorProto*> initializer_;
+};
+
+/// Reshape's output from its input shape and target (0 copies a dimension, -1 takes the rest); nullopt if invalid.
+std::optional<std::vector<std::int64_t>> reshaped(const std::vector<std::int64_t>& in, std::vector<std::int64_t> to) {
+  std::int64_t total = 1, rest = 1;
+  for (const std::int64_t d : in) total *= d;
+  int infer = -1;
+  for (std::size_t i = 0; i < to.size(); ++i) {
+    if (to[i] == 0 && i < in.size()) to[i] = in[i];
+    if (to[i] == -1 && infer < 0) {
+      infer = static_cast<int>(i);
+      continue;
+    }
+    if (to[i] <= 0 || to[i] > max_dimension) return std::nullopt;
+    rest *= to[i];
+    if (rest > max_tensor_elements) return std::nullopt;
+  }
+  if (infer >= 0) {
+    if (rest == 0 || total % rest != 0) return std::nullopt;
+    to[static_cast<std::size_t>(infer)] = total / rest;
+  } else if (rest != total) {
+    return std::nullopt;
+  }
+  return to;
+}
+
+/// ONNX infers nothing past an operand whose shape comes from a Slice at run time (BERT's position ids): such
+/// element-wise nodes get the broadcast of their known operands, and inference runs again. Returns how many.
+int fill_shape_gaps(::onnx::GraphProto& g) {
+  auto known = known_shapes(g);
+  int filled = 0;
+  for (const ::onnx::NodeProto& n : g.node()) {
+    if (n.output_size() == 0 || n.output(0).empty() || known.count(n.output(0)) != 0) continue;
+    std::vector<std::int64_t> out;
+    bool any = false;
+    if (n.op_type() == "Reshape" && n.input_size() == 2 && known.count(n.input(0)) != 0) {
+      const auto target = shape_evaluator(g, known).eval(n.input(1));
+      const auto shape = target ? reshaped(known.at(n.input(0)), *target) : std::nullopt;
+      if (!shape) continue;
+      out = *shape;
+      any = true;
+    } else if (!is_elementwise(n.op_type())) {
+      continue;
+    }
+    for (const std::string& in : n.input()) {
+      const auto it = known.find(in);
+      if (it == known.end() || n.op_type() == "Reshape") continue;
+      any = true;
+      const std::vector<std::int64_t>& d = it->second;
+      if (d.size() > out.size()) out.insert(out.begin(), d.size() - out.size(), 1);
+      for (std::size_t i = 0; i < d.size(); ++i) {
+        std::int64_t& o = out[out.size() - d.size() + i];
+        o = std::max(o, d[i]);
+      }
+    }
+    if (!any || out.empty()) continue;
+    ::onnx::ValueInfoProto* v = g.add_value_info();
+    v->set_name(n.output(0));
+    v->mutable_type()->mutable_tensor_type()->set_elem_type(::onnx::TensorProto::FLOAT);
+    for (const std::int64_t d : out) v->mutable_type()->mutable_tensor_type()->mutable_shape()->add_dim()->set_dim_value(d);
+    known.emplace(n.output(0), std::move(out));
+    ++filled;
+  }
+  return filled;
 }
 
 }  // namespace
@@ -129,12 +325,48 @@ graph::graph(std::string_view bytes, const onnx_options& options) {
   }
   if (first) throw onnx_error("the ONNX graph has no data input (every input is a weight)");
 
-  try {
-    ::onnx::shape_inference::InferShapes(model_, ::onnx::OpSchemaRegistry::Instance(),
-                                         ::onnx::ShapeInferenceOptions(false, 0, true));
-  } catch (const std::exception& e) {
-    notes_.push_back("ONNX shape inference stopped (" + std::string(e.what()).substr(0, 80) +
-                     "); shapes come from the file where it gave none");
+  // Operators ONNX does not know (custom domains) stop its shape inference: for it, they stand in as Identity of
+  // their first input (the roofline fallback assumes the same), and are restored afterwards.
+  int opset = 0;
+  for (const auto& o : model_.opset_import()) {
+    if (o.domain().empty() || o.domain() == "ai.onnx") opset = static_cast<int>(std::clamp<std::int64_t>(o.version(), 1, 1000));
+  }
+  std::vector<std::pair<int, ::onnx::NodeProto>> patched;
+  for (int i = 0; i < g.node_size(); ++i) {
+    ::onnx::NodeProto& n = *g.mutable_node(i);
+    if (::onnx::OpSchemaRegistry::Schema(n.op_type(), opset, n.domain()) != nullptr || n.input_size() == 0 ||
+        n.output_size() == 0) {
+      continue;
+    }
+    patched.emplace_back(i, n);
+    n.set_op_type("Identity");
+    n.set_domain("");
+    n.mutable_input()->DeleteSubrange(1, n.input_size() - 1);
+    n.mutable_output()->DeleteSubrange(1, n.output_size() - 1);
+    n.clear_attribute();
+  }
+  int filled = 0;
+  for (int round = 0; round < max_inference_rounds; ++round) {
+    try {
+      ::onnx::shape_inference::InferShapes(model_, ::onnx::OpSchemaRegistry::Instance(),
+                                           ::onnx::ShapeInferenceOptions(false, 0, true));
+    } catch (const std::exception& e) {
+      notes_.push_back("ONNX shape inference stopped (" + std::string(e.what()).substr(0, 80) +
+                       "); shapes come from the file where it gave none");
+      break;
+    }
+    const int n = fill_shape_gaps(g);
+    if (n == 0) break;
+    filled += n;
+  }
+  if (filled > 0) {
+    notes_.push_back(std::to_string(filled) + " shapes ONNX could not infer (operands sliced at run time, Reshape " +
+                     "targets computed from Shape) were computed by prenet");
+  }
+  for (auto& [i, original] : patched) *g.mutable_node(i) = std::move(original);
+  if (!patched.empty()) {
+    notes_.push_back(std::to_string(patched.size()) + " nodes of operators unknown to ONNX are assumed to keep their " +
+                     "first input's shape");
   }
   index(model_.graph());
   sort_topologically(model_.graph());
@@ -358,6 +590,22 @@ void graph::track_batch_axes() {
         }
       }
       continue;
+    } else if ((n.op == "Squeeze" || n.op == "Unsqueeze") && axis >= 0 && n.input(0) == from) {
+      std::vector<std::int64_t> axes = attr_ints(n, "axes");
+      if (axes.empty()) axes = ints(n.input(1));
+      const std::int64_t out_rank = rank(from) + (n.op == "Unsqueeze" ? 1 : -1) * static_cast<std::int64_t>(axes.size());
+      for (std::int64_t& a : axes) a = a < 0 ? a + (n.op == "Unsqueeze" ? out_rank : rank(from)) : a;
+      std::sort(axes.begin(), axes.end());
+      if (n.op == "Squeeze") {
+        if (std::find(axes.begin(), axes.end(), axis) != axes.end()) axis = -1;
+        axis -= axis < 0 ? 0 : static_cast<int>(std::count_if(axes.begin(), axes.end(), [&](std::int64_t a) { return a < axis; }));
+      } else {
+        for (const std::int64_t a : axes) axis += a <= axis ? 1 : 0;
+      }
+      for (const int out : n.outputs) {
+        if (out >= 0) tensors_[static_cast<std::size_t>(out)].batch_axis = axis;
+      }
+      continue;
     } else if (n.op == "Gather" && n.input(1) == from) {
       axis = 0;  // embedding lookups keep the indices' leading batch axis
     }
@@ -418,6 +666,16 @@ std::optional<float> graph::attr_float(const node& n, std::string_view name) {
     if (a.name() == name && a.has_f()) return a.f();
   }
   return std::nullopt;
+}
+
+std::vector<std::int64_t> graph::ints(int id) const {
+  if (id < 0 || at(id).value == nullptr) return {};
+  const ::onnx::TensorProto& v = *at(id).value;
+  if (v.data_type() != ::onnx::TensorProto::INT64) return {};
+  if (v.int64_data_size() > 0) return {v.int64_data().begin(), v.int64_data().end()};
+  std::vector<std::int64_t> out(v.raw_data().size() / sizeof(std::int64_t));
+  std::copy_n(v.raw_data().data(), out.size() * sizeof(std::int64_t), reinterpret_cast<char*>(out.data()));
+  return out;
 }
 
 std::optional<double> graph::scalar(int id) const {

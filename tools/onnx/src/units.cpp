@@ -77,11 +77,16 @@ class mapper {
   [[nodiscard]] const std::vector<std::int64_t>* dims(int t) const {
     return t >= 0 && g_.at(t).has_shape ? &g_.at(t).dims : nullptr;
   }
-  /// The node reading `t` if exactly one does and it is not taken.
+  /// The node reading `t`'s values if exactly one does (Shape and Size read only its shape) and it is not taken.
   [[nodiscard]] int only_consumer(int t) const {
     if (t < 0) return -1;
-    const auto& c = g_.at(t).consumers;
-    return c.size() == 1 && !taken_[static_cast<std::size_t>(c[0])] ? c[0] : -1;
+    int found = -1;
+    for (const int c : g_.at(t).consumers) {
+      if (at(c).op == "Shape" || at(c).op == "Size") continue;
+      if (found >= 0) return -1;
+      found = c;
+    }
+    return found >= 0 && !taken_[static_cast<std::size_t>(found)] ? found : -1;
   }
   [[nodiscard]] int producer(int t) const { return t < 0 ? -1 : g_.at(t).producer; }
   [[nodiscard]] int main_input_of(const node& n) const {
@@ -257,6 +262,11 @@ class mapper {
                         (d.empty() || (d.size() == 2 && d[0] == d[1]));
     if (x != main_input_of(n) || !square || g_.sample_shape(x).rank != 3) return unmapped(ni);
     const std::int64_t stride = s.empty() ? 1 : s[0], pad = p.empty() ? 0 : p[0], dil = d.empty() ? 1 : d[0];
+    if (!max && k[0] == 1 && stride == 1 && pad == 0) {
+      // torch.onnx exports AdaptiveAvgPool2d whose output equals its input (VGG's 7x7) as a 1x1 AveragePool.
+      const shape in = g_.sample_shape(x);
+      return layer(ni, adaptive_avgpool2d_spec(in.dims[1], in.dims[2]), x, n.output(0));
+    }
     if (!in_window(k[0], 1) || !in_window(stride, 1) || !in_window(pad, 0) || !in_window(dil, 1) ||
         (!max && dil != 1)) {
       return unmapped(ni);
