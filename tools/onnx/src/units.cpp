@@ -51,6 +51,7 @@ class mapper {
         side += produces(nodes[i], role::side) ? 1 : 0;
         continue;
       }
+      if (merge_recurrent(static_cast<int>(i))) continue;
       keep(single(static_cast<int>(i)));
     }
     if (assumed_shapes_ > 0) {
@@ -345,6 +346,41 @@ class mapper {
     int out = n.output(0);
     if (out < 0 || g_.at(out).consumers.empty()) out = n.output(1) >= 0 ? n.output(1) : out;
     return layer(ni, recurrent_spec(k, hidden, {.bidirectional = dirs == 2, .bias = n.input(3) >= 0}), x, out);
+  }
+
+  /// A stacked nn.LSTM/GRU/RNN exports one node per layer, joined by Squeeze/Transpose/Reshape: a node reading the
+  /// previous layer's output becomes that layer's next layer (num_layers + 1), as PyTorch runs it.
+  bool merge_recurrent(int ni) {
+    const node& n = at(ni);
+    if (n.op != "LSTM" && n.op != "GRU" && n.op != "RNN") return false;
+    int t = n.input(0);
+    for (int hops = 0; hops < 4 && t >= 0; ++hops) {
+      const int p = producer(t);
+      if (p < 0) return false;
+      if (at(p).op == n.op) break;
+      if (!is_view(at(p).op) || g_.at(t).consumers.size() != 1) return false;
+      t = at(p).input(0);
+    }
+    const int p = producer(t);
+    if (p < 0 || at(p).op != n.op || at(p).output(0) != t) return false;
+    for (unit& u : units_) {
+      if (u.nodes.empty() || u.nodes.back() != p || u.out != t || u.specs.size() != 1) continue;
+      layer_spec& s = u.specs[0];
+      const auto* wd = dims(n.input(1));
+      const std::int64_t dirs = s.bidirectional != 0 ? 2 : 1;
+      if (wd == nullptr || wd->size() != 3 || (*wd)[0] != dirs || (*wd)[2] != dirs * s.out_features ||
+          graph::attr_int(n, "hidden_size", 0) != s.out_features || (n.input(3) >= 0) != (s.bias != 0) ||
+          s.num_layers >= max_window) {
+        return false;
+      }
+      ++s.num_layers;
+      u.nodes.push_back(ni);
+      u.out = n.output(0) >= 0 && !g_.at(n.output(0)).consumers.empty() ? n.output(0) : n.output(1);
+      u.fallback = roofline(u);
+      taken_[static_cast<std::size_t>(ni)] = true;
+      return u.out >= 0;
+    }
+    return false;
   }
 
   /// The Gather of a constant table whose rows `t` holds (through views), or -1.

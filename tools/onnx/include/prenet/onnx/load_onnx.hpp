@@ -22,10 +22,10 @@ class onnx_error : public std::runtime_error {
 
 struct onnx_options {
   /// The batch to predict for; nullopt = the input's batch dimension, or 1 where it is symbolic ("batch_size").
-  std::optional<std::int64_t> batch;
+  std::optional<std::int64_t> batch{};
   /// Value of every symbolic input dimension other than the batch (e.g. "sequence"); nullopt = such a dimension
   /// is an error that names it.
-  std::optional<std::int64_t> symbolic_dim;
+  std::optional<std::int64_t> symbolic_dim{};
   /// Eval-mode exports fold BatchNorm into the preceding Conv (its bias then has a generated "onnx::" name):
   /// restore Conv without bias + BatchNorm2d, which is what training runs.
   bool unfold_batchnorm = true;
