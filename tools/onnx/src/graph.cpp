@@ -482,7 +482,7 @@ void graph::read_shapes(const ::onnx::GraphProto& g) {
     t.dims = std::move(dims);
     t.has_shape = true;
   };
-  const auto take_tensor = [this](tensor& t, const ::onnx::TensorProto& v) {
+  const auto take_tensor = [](tensor& t, const ::onnx::TensorProto& v) {
     t.value = &v;
     t.elem_type = v.data_type();
     t.dims.assign(v.dims().begin(), v.dims().end());
