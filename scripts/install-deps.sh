@@ -3,7 +3,8 @@
 # Installs prenet's build and test dependencies from Debian 12 packages (as root); a no-op when all are present.
 set -euo pipefail
 packages=(cmake ninja-build g++ clang libboost1.81-dev libeigen3-dev librange-v3-dev googletest libgtest-dev libgmock-dev
-          libxgboost-dev nlohmann-json3-dev libfmt-dev libtorch-dev libopenblas0-openmp)
+          libxgboost-dev nlohmann-json3-dev libfmt-dev libonnx-dev libprotobuf-dev libclang-rt-14-dev
+          libtorch-dev libopenblas0-openmp)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

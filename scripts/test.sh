@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: MIT
 # The whole test suite: static, runtime, compile-fail, package and example tests with g++ 12, clang 14, and
 # g++ with AddressSanitizer + UndefinedBehaviorSanitizer; the g++ build also builds the LibTorch bench and runs a tiny
-# measurement. Exits non-zero on the first failing configuration.
+# measurement; then the ONNX importer's fuzzer for 45 s (clang libFuzzer). Exits non-zero on the first failing
+# configuration.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/install-deps.sh
@@ -17,3 +18,5 @@ run() {
 run gcc -DCMAKE_CXX_COMPILER=g++ -DCMAKE_BUILD_TYPE=Debug -DPRENET_BUILD_BENCH=ON
 run clang -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_BUILD_TYPE=Debug
 run gcc-asan-ubsan -DCMAKE_CXX_COMPILER=g++ -DCMAKE_BUILD_TYPE=Debug -DPRENET_SANITIZE=ON
+echo "=== fuzz-onnx (45 s) ==="
+bash scripts/fuzz-onnx.sh 45

@@ -186,6 +186,13 @@ class net_module : public nn::Module {
         return [m](const torch::Tensor& x) { return m->forward(x); };
       }
       case layer_kind::flatten: return [](const torch::Tensor& x) { return x.flatten(1); };
+      case layer_kind::reshape: {
+        std::vector<std::int64_t> dims{-1};
+        for (std::int64_t d = 0; d < n.output.rank; ++d) dims.push_back(n.output.dims[static_cast<std::size_t>(d)]);
+        return [dims](const torch::Tensor& x) { return x.reshape(dims); };
+      }
+      case layer_kind::opaque:
+        throw std::runtime_error("an opaque layer (an ONNX operator prenet does not map) has no torch module");
       case layer_kind::select_token: {
         const std::int64_t idx = s.token_index;
         return [idx](const torch::Tensor& x) { return x.select(1, idx); };

@@ -9,7 +9,8 @@
 
 namespace prenet {
 
-/// The kind of a `layer_spec`. Markers (`residual_*`) delimit skip connections in the flat layer list.
+/// The kind of a `layer_spec`. Markers (`residual_*`) delimit skip connections in the flat layer list. `reshape`
+/// (a view) and `opaque` (an operator prenet does not model, costed by its FLOPs and bytes) come from imported graphs.
 enum class layer_kind : std::uint8_t {
   input,
   dense,
@@ -35,10 +36,12 @@ enum class layer_kind : std::uint8_t {
   residual_begin,
   residual_shortcut,
   residual_add,
+  reshape,
+  opaque,
 };
 BOOST_DESCRIBE_ENUM(layer_kind, input, dense, conv2d, maxpool2d, avgpool2d, adaptive_avgpool2d, batchnorm2d,
                     layernorm, embedding, multihead_attention, rnn, lstm, gru, relu, gelu, tanh, sigmoid, softmax,
-                    dropout, flatten, select_token, residual_begin, residual_shortcut, residual_add)
+                    dropout, flatten, select_token, residual_begin, residual_shortcut, residual_add, reshape, opaque)
 
 /// Lower-case name of a kind, e.g. "conv2d"; usable in constant expressions.
 [[nodiscard]] constexpr std::string_view name(layer_kind k) noexcept {
@@ -67,6 +70,8 @@ BOOST_DESCRIBE_ENUM(layer_kind, input, dense, conv2d, maxpool2d, avgpool2d, adap
     case layer_kind::residual_begin: return "residual_begin";
     case layer_kind::residual_shortcut: return "residual_shortcut";
     case layer_kind::residual_add: return "residual_add";
+    case layer_kind::reshape: return "reshape";
+    case layer_kind::opaque: return "opaque";
   }
   return "unknown";
 }

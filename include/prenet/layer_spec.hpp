@@ -39,17 +39,21 @@ struct layer_spec {
   std::int64_t inplace = 0;
   std::int64_t ceil_mode = 0;
   std::int64_t token_index = 0;  ///< SelectToken: which position; negative counts from the end
-  std::int64_t rank = 0;         ///< Input: rank of the per-sample shape and its dims
+  std::int64_t rank = 0;         ///< Input, Reshape, Opaque: rank of the per-sample (output) shape and its dims
   std::int64_t dim0 = 0;
   std::int64_t dim1 = 0;
   std::int64_t dim2 = 0;
   std::int64_t tokens = 0;  ///< Input: token ids rather than features
+  std::int64_t opaque_flops = 0;   ///< Opaque: forward FLOPs per sample
+  std::int64_t opaque_elements = 0;  ///< Opaque: tensor elements read and written by the forward pass, per sample
+  std::int64_t opaque_params = 0;  ///< Opaque: trainable parameters (elements)
 
   friend constexpr bool operator==(const layer_spec&, const layer_spec&) = default;
 };
 BOOST_DESCRIBE_STRUCT(layer_spec, (),
                       (kind, in_features, out_features, num_embeddings, kernel, stride, padding, dilation, groups,
                        bias, heads, kdim, vdim, kv_seq, causal, num_layers, bidirectional, output_h, output_w, tied,
-                       additive, positional, inplace, ceil_mode, token_index, rank, dim0, dim1, dim2, tokens))
+                       additive, positional, inplace, ceil_mode, token_index, rank, dim0, dim1, dim2, tokens, opaque_flops,
+                       opaque_elements, opaque_params))
 
 }  // namespace prenet

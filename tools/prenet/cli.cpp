@@ -16,14 +16,14 @@ namespace {
 constexpr std::string_view usage = R"(usage: prenet <command> [options]
 
 commands:
-  predict --model NAME --device ID [--batch N] [--seq N | --image N]
+  predict --model NAME|--onnx FILE --device ID [--batch N] [--seq N | --image N]
           [--optimizer none|sgd|momentum|adam|adamw|rmsprop|adagrad] [--mode train|inference]
           [--samples N] [--dtype fp32|fp16|bf16] [--max-batch] [--json]
       iteration time (forward, backward, optimizer), epoch time, FLOPs, memory and a per-layer table
-  compare --model NAME [--batch N[,N...]] [--devices ID[,ID...]] [--price ID=USD[,...]]
+  compare --model NAME|--onnx FILE [--batch N[,N...]] [--devices ID[,ID...]] [--price ID=USD[,...]]
           [--samples N] [--seq N | --image N] [--optimizer ...] [--mode ...] [--dtype ...] [--max-batch] [--json]
       one table across devices (default: every GPU in the catalogue), sorted by epoch time, with cost per epoch
-  memory --model NAME --device ID [--batch N] [--max-batch] [--seq N | --image N] [--optimizer ...]
+  memory --model NAME|--onnx FILE --device ID [--batch N] [--max-batch] [--seq N | --image N] [--optimizer ...]
           [--mode ...] [--dtype ...] [--json]
       peak device memory as nvidia-smi shows it, by part; whether it fits, by how much not, the largest batch
   devices [--json]    the device catalogue (ids for --device)
@@ -31,7 +31,8 @@ commands:
 
 defaults: --batch 1, --mode train, --optimizer sgd (none for inference), --dtype fp32, the model's own
 image side or context length, --samples = ImageNet-1k's 1,281,167 images or WikiText-103's 103,227,021 tokens
-in sequences of --seq. Exit codes: 0 success, 2 bad input (one line on stderr), 1 internal error.
+in sequences of --seq. --onnx: the file's batch (1 if symbolic); --seq/--image size its symbolic dimensions;
+unmapped operators are listed and predicted by the roofline. Exit codes: 0 success, 2 bad input (one line on stderr), 1 internal error.
 )";
 
 std::string dispatch(std::string_view command, std::span<const std::string> rest) {

@@ -11,7 +11,7 @@ namespace prenet::cli {
 [[nodiscard]] std::string predict_command(std::span<const std::string> args);
 /// `prenet compare --model NAME [--batch 8,16] [--devices a,b] [--price id=usd,...] [...]`: one table of devices.
 [[nodiscard]] std::string compare_command(std::span<const std::string> args);
-/// `prenet memory --model NAME --device ID [--batch N] [--max-batch] [...]`: peak memory by part, fits or by how much not.
+/// `prenet memory --model NAME|--onnx FILE --device ID [--batch N] [--max-batch] [...]`: peak memory by part, fits or by how much not.
 [[nodiscard]] std::string memory_command(std::span<const std::string> args);
 /// `prenet devices [--json]`: the device catalogue and whether the predictors were trained on each.
 [[nodiscard]] std::string devices_command(std::span<const std::string> args);

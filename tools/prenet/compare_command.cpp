@@ -22,7 +22,8 @@ namespace prenet::cli {
 
 namespace {
 
-constexpr std::array<flag_spec, 12> compare_flags{{{"model"},
+constexpr std::array<flag_spec, 13> compare_flags{{{"model"},
+                                                   {"onnx"},
                                                    {"batch"},
                                                    {"devices"},
                                                    {"price"},
@@ -67,10 +68,10 @@ std::vector<const device_spec*> read_devices(const arguments& a) {
   return out;
 }
 
-std::vector<std::int64_t> read_batches(const arguments& a) {
+std::vector<std::int64_t> read_batches(const arguments& a, std::int64_t fallback) {
   std::vector<std::int64_t> out;
   const std::optional<std::string_view> list = a.value("batch");
-  if (!list) return {1};
+  if (!list) return {fallback};
   for (const std::string_view item : split_list("batch", *list)) {
     const std::int64_t b = read_batch(item);
     if (std::find(out.begin(), out.end(), b) == out.end()) out.push_back(b);
@@ -128,6 +129,7 @@ std::string as_json(const model_settings& s, const std::vector<compare_row>& row
                          {"out_of_domain", r.estimate.out_of_domain}});
     if (r.max_batch) j["rows"].back()["max_batch"] = *r.max_batch;
   }
+  if (s.onnx) add_onnx_json(j, *s.onnx);
   return j.dump(2) + "\n";
 }
 
@@ -149,6 +151,7 @@ std::string as_text(const model_settings& s, const std::vector<compare_row>& row
                      static_cast<double>(r.estimate.memory_bytes) / (1024.0 * 1024.0 * 1024.0), r.fits() ? "yes" : "NO",
                      r.max_batch ? fmt::format(" {:>10}", *r.max_batch) : "", flags);
   }
+  if (s.onnx) t += onnx_text(*s.onnx);
   t += "prices: assumed on-demand USD per GPU-hour (tools/prenet/README.md); override with --price id=usd,...\n";
   return t;
 }
@@ -159,7 +162,7 @@ std::string compare_command(std::span<const std::string> args) {
   const arguments a(args, compare_flags);
   const model_settings s = read_model_settings(a);
   const std::vector<const device_spec*> devices = read_devices(a);
-  const std::vector<std::int64_t> batches = read_batches(a);
+  const std::vector<std::int64_t> batches = read_batches(a, default_batch(s));
   const std::vector<std::pair<std::string_view, double>> prices = read_prices(a);
   const runtime_network net = build_network(s);
   std::vector<std::optional<std::int64_t>> max_batches(devices.size());

@@ -34,6 +34,17 @@ std::vector<layer_row> layer_rows(std::span<const layer_node> nodes, const devic
 
 run_estimate estimate(const runtime_network& net, const device_spec& device, const model_settings& s,
                       std::int64_t batch, bool with_layers) {
+  // Imported models can be larger than any zoo model: refuse a batch whose counts would leave 64 bits.
+  double per_sample = 0;
+  for (const layer_node& n : net.nodes()) {
+    const layer_cost c = n.cost();
+    per_sample += static_cast<double>(c.forward_flops) + static_cast<double>(c.backward_flops) +
+                  8.0 * static_cast<double>(n.output.numel() + c.saved_elements + c.saved_fixed_bytes);
+  }
+  if (per_sample * static_cast<double>(batch) > 1e18) {
+    throw usage_error("--batch " + std::to_string(batch) + " is too large for this model (its FLOP or byte counts " +
+                      "would overflow 64 bits)");
+  }
   const bool train = s.mode == run_mode::train;
   const train_config cfg{.batch = batch, .optimizer = s.optimizer, .dtype = s.dtype};
   const prediction p = predict(net.nodes(), device, cfg, s.mode);

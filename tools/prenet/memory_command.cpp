@@ -15,6 +15,7 @@
 #include "arguments.hpp"
 #include "commands.hpp"
 #include "estimate.hpp"
+#include "onnx_model.hpp"
 #include "settings.hpp"
 #include "text_format.hpp"
 
@@ -22,7 +23,8 @@ namespace prenet::cli {
 
 namespace {
 
-constexpr std::array<flag_spec, 10> memory_flags{{{"model"},
+constexpr std::array<flag_spec, 11> memory_flags{{{"model"},
+                                                  {"onnx"},
                                                   {"device"},
                                                   {"batch"},
                                                   {"seq"},
@@ -92,6 +94,7 @@ std::string as_json(const model_settings& s, const device_spec& d, const memory_
   j["calibration"] = r.train ? predictors::generated::memory.name : "none";
   j["out_of_domain"] = m.out_of_domain;
   if (r.max_batch) j["max_batch"] = *r.max_batch;
+  if (s.onnx) add_onnx_json(j, *s.onnx);
   j["smallest_fitting_device"] = r.smallest_fitting_device ? nlohmann::ordered_json(r.smallest_fitting_device->id)
                                                           : nlohmann::ordered_json(nullptr);
   return j.dump(2) + "\n";
@@ -137,6 +140,7 @@ std::string as_text(const model_settings& s, const device_spec& d, const memory_
                                         *r.max_batch >= max_batch ? "   (the CLI's limit)" : "")
                           : "  max batch                   0   (not even batch 1 fits)\n";
   }
+  if (s.onnx) t += onnx_text(*s.onnx);
   if (m.out_of_domain) t += "  note: the memory calibration extrapolates (model or device unlike GPUMemNet's A100 MLPs)\n";
   return t;
 }
@@ -149,7 +153,7 @@ std::string memory_command(std::span<const std::string> args) {
   const device_spec& d = read_device(a.required("device"));
   const std::optional<std::string_view> batch = a.value("batch");
   const runtime_network net = build_network(s);
-  const memory_report r = measure(net, d, s, batch ? read_batch(*batch) : 1, a.has("max-batch"));
+  const memory_report r = measure(net, d, s, batch ? read_batch(*batch) : default_batch(s), a.has("max-batch"));
   return a.has("json") ? as_json(s, d, r) : as_text(s, d, r);
 }
 

@@ -17,7 +17,8 @@ namespace prenet::cli {
 
 namespace {
 
-constexpr std::array<flag_spec, 11> predict_flags{{{"model"},
+constexpr std::array<flag_spec, 12> predict_flags{{{"model"},
+                                                   {"onnx"},
                                                    {"device"},
                                                    {"batch"},
                                                    {"seq"},
@@ -64,6 +65,7 @@ std::string as_json(const model_settings& s, const device_spec& d, const run_est
   j["roofline_share"] = r.roofline_share;
   j["unseen_device"] = r.unseen_device;
   j["out_of_domain"] = r.out_of_domain;
+  if (s.onnx) add_onnx_json(j, *s.onnx);
   return j.dump(2) + "\n";
 }
 
@@ -92,6 +94,7 @@ std::string as_text(const model_settings& s, const device_spec& d, const run_est
                    r.unseen_device ? "   (a predictor used has no measurements from this GPU)" : "");
   t += fmt::format("  out of domain    {:>15}{}\n", r.out_of_domain ? "yes" : "no",
                    r.out_of_domain ? "   (some kernel shapes lie outside the predictors' training data)" : "");
+  if (s.onnx) t += onnx_text(*s.onnx);
   t += fmt::format("\n{:<28} {:>12} {:>12}  {}\n", "layer", "forward_ms", "backward_ms", "predictor");
   for (const layer_row& l : r.layers) {
     t += fmt::format("{:<28} {:12.4f} {:12.4f}  {}\n", l.name, l.forward_ms, l.backward_ms, l.predictor);
@@ -106,7 +109,7 @@ std::string predict_command(std::span<const std::string> args) {
   const model_settings s = read_model_settings(a);
   const device_spec& d = read_device(a.required("device"));
   const std::optional<std::string_view> batch = a.value("batch");
-  const std::int64_t b = batch ? read_batch(*batch) : 1;
+  const std::int64_t b = batch ? read_batch(*batch) : default_batch(s);
   const runtime_network net = build_network(s);
   const run_estimate r = estimate(net, d, s, b, true);
   const std::optional<std::int64_t> mb =

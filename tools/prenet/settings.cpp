@@ -45,18 +45,29 @@ std::string_view size_flag(const models::zoo_entry& e) noexcept {
 
 model_settings read_model_settings(const arguments& args) {
   model_settings s;
-  const std::string_view model = args.required("model");
-  s.model = models::find_model(model);
-  if (s.model == nullptr) throw usage_error("unknown model " + quoted(model) + " (see `prenet models`)");
+  if (const std::optional<std::string_view> file = args.value("onnx")) {
+    if (args.has("model")) throw usage_error("--model and --onnx exclude each other");
+    if (args.has("seq") && args.has("image")) throw usage_error("--seq and --image exclude each other");
+    const std::optional<std::string_view> dim = args.has("seq") ? args.value("seq") : args.value("image");
+    s.onnx = read_onnx_model(*file, dim ? std::optional(parse_integer(args.has("seq") ? "seq" : "image", *dim, 1,
+                                                                      models::detail::zoo_max_image_side))
+                                        : std::nullopt);
+    s.model = &entry_of(*s.onnx);
+    s.size = input_size_of(*s.onnx);
+  } else {
+    const std::string_view model = args.required("model");
+    s.model = models::find_model(model);
+    if (s.model == nullptr) throw usage_error("unknown model " + quoted(model) + " (see `prenet models`)");
+  }
 
   const bool image = s.model->input == models::input_kind::image;
   const std::string_view own = image ? "image" : "seq", other = image ? "seq" : "image";
-  if (args.has(other)) {
+  if (!s.onnx && args.has(other)) {
     throw usage_error("--" + std::string(other) + " does not apply to " + std::string(s.model->name) + " (it reads " +
                       (image ? "images: use --image" : "tokens: use --seq") + ")");
   }
   const std::optional<std::string_view> size = args.value(own);
-  s.size = size ? parse_integer(own, *size, 1, s.model->max_size) : s.model->default_size;
+  if (!s.onnx) s.size = size ? parse_integer(own, *size, 1, s.model->max_size) : s.model->default_size;
 
   if (const std::optional<std::string_view> m = args.value("mode")) {
     if (*m == "train") {
@@ -86,6 +97,7 @@ model_settings read_model_settings(const arguments& args) {
 }
 
 runtime_network build_network(const model_settings& s) {
+  if (s.onnx) return network_of(*s.onnx);
   try {
     return s.model->build(s.size);
   } catch (const shape_error& e) {
@@ -98,6 +110,13 @@ const device_spec& read_device(std::string_view id) {
   const device_spec* d = devices::find(id);
   if (d == nullptr) throw usage_error("unknown device " + quoted(id) + " (see `prenet devices`)");
   return *d;
+}
+
+std::int64_t default_batch(const model_settings& s) {
+  if (!s.onnx) return 1;
+  const std::int64_t b = batch_of(*s.onnx);
+  if (b > max_batch) throw usage_error("the ONNX file's batch " + std::to_string(b) + " exceeds 65536: give --batch");
+  return b;
 }
 
 std::int64_t read_batch(std::string_view text) { return parse_integer("batch", text, 1, max_batch); }

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <string_view>
 #include <vector>
 
@@ -14,6 +15,7 @@
 #include <prenet/units.hpp>
 
 #include "arguments.hpp"
+#include "onnx_model.hpp"
 
 namespace prenet::cli {
 
@@ -34,13 +36,17 @@ struct model_settings {
   prenet::optimizer optimizer = prenet::optimizer::sgd;
   prenet::dtype dtype = prenet::dtype::fp32;
   std::int64_t samples = 0;  ///< per epoch
+  std::shared_ptr<const onnx_model> onnx;  ///< --onnx FILE: the imported model (`model` then points at its entry)
 };
 
-/// Reads --model, --seq/--image, --mode, --optimizer, --dtype and --samples; throws usage_error on bad input.
+/// Reads --model (or --onnx FILE), --seq/--image, --mode, --optimizer, --dtype and --samples; throws usage_error on bad input.
 [[nodiscard]] model_settings read_model_settings(const arguments& args);
 
 /// The model at the settings' size; a shape the model cannot take becomes a usage_error naming model and size.
 [[nodiscard]] runtime_network build_network(const model_settings& s);
+
+/// --batch's default: 1, or the batch an --onnx file fixes.
+[[nodiscard]] std::int64_t default_batch(const model_settings& s);
 
 /// The catalogue entry of `id` ("a100-40gb"); throws usage_error for unknown ids.
 [[nodiscard]] const device_spec& read_device(std::string_view id);

@@ -17,8 +17,10 @@
 #include <prenet/layers/input.hpp>
 #include <prenet/layers/layernorm.hpp>
 #include <prenet/layers/multihead_attention.hpp>
+#include <prenet/layers/opaque.hpp>
 #include <prenet/layers/pooling.hpp>
 #include <prenet/layers/recurrent.hpp>
+#include <prenet/layers/reshape.hpp>
 #include <prenet/layers/residual.hpp>
 #include <prenet/layers/select_token.hpp>
 #include <prenet/shape.hpp>
@@ -41,6 +43,8 @@ constexpr void validate(const layer_spec& s) {
     case layer_kind::rnn:
     case layer_kind::lstm:
     case layer_kind::gru: validate_recurrent(s); break;
+    case layer_kind::reshape: validate_reshape(s); break;
+    case layer_kind::opaque: validate_opaque(s); break;
     default: break;  // activations, dropout, flatten, select_token and markers have no hyperparameter rules
   }
 }
@@ -72,6 +76,8 @@ constexpr void validate(const layer_spec& s) {
     case layer_kind::residual_begin:
     case layer_kind::residual_shortcut:
     case layer_kind::residual_add: return in;
+    case layer_kind::reshape: return reshape_output(s, in, index);
+    case layer_kind::opaque: return opaque_output(s);
   }
   fail("layer_spec: unknown layer kind", index, in);
   return in;
@@ -101,6 +107,8 @@ constexpr void validate(const layer_spec& s) {
     case layer_kind::dropout: return dropout_cost(in);
     case layer_kind::select_token: return select_token_cost(in);
     case layer_kind::residual_add: return residual_add_cost(out);
+    case layer_kind::opaque: return opaque_cost(s);
+    case layer_kind::reshape:
     case layer_kind::flatten:
     case layer_kind::residual_begin:
     case layer_kind::residual_shortcut: return layer_cost{.aliases_input = 1};

@@ -176,7 +176,16 @@ constexpr void recurrent(kernel_list& out, const layer_node& n, pass p, const pa
     case layer_kind::residual_add:
       if (fwd) out.push(sized(elementwise_kernel(elementwise_op::add, out_elems), eb));
       break;  // backward: the gradient flows to both branches unchanged
+    case layer_kind::opaque:
+      // The roofline fallback: the operator's own FLOPs and bytes; backward reads the output's gradient and the
+      // saved input and writes the input's gradient (twice the traffic), with the cost rule's FLOPs.
+      if (s.opaque_flops > 0 || s.opaque_elements > 0) {
+        out.push(fwd ? memory_kernel(b * s.opaque_flops, b * s.opaque_elements * eb)
+                     : memory_kernel(b * n.cost().backward_flops, 2 * b * s.opaque_elements * eb));
+      }
+      break;
     case layer_kind::input:
+    case layer_kind::reshape:
     case layer_kind::flatten:
     case layer_kind::select_token:
     case layer_kind::residual_begin:

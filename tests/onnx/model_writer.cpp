@@ -1,0 +1,338 @@
+// SPDX-License-Identifier: MIT
+// A minimal ONNX graph builder and the test models written with it (node layouts follow torch.onnx.export).
+#include "model_writer.hpp"
+
+#include <cmath>
+#include <initializer_list>
+#include <utility>
+
+#include <onnx/onnx_pb.h>
+
+namespace prenet::onnx_test {
+
+namespace {
+
+using dims_t = std::vector<std::int64_t>;
+
+class builder {
+ public:
+  builder(const write_options& o, int opset) : o_(o) {
+    m_.set_ir_version(7);
+    m_.set_producer_name("prenet-test");
+    m_.set_producer_version("1.13-layout");
+    m_.add_opset_import()->set_version(opset);
+    g_ = m_.mutable_graph();
+    g_->set_name("main");
+  }
+
+  /// A data input; dimension 0 is the batch (symbolic unless the options fix it), `symbolic` names other dims.
+  std::string input(const std::string& name, int elem, const dims_t& dims, const std::string& symbolic = "") {
+    auto* v = g_->add_input();
+    v->set_name(name);
+    auto* t = v->mutable_type()->mutable_tensor_type();
+    t->set_elem_type(elem);
+    for (std::size_t i = 0; i < dims.size(); ++i) {
+      auto* d = t->mutable_shape()->add_dim();
+      if (i == 0 && o_.batch == 0) {
+        d->set_dim_param("batch_size");
+      } else if (i == 0) {
+        d->set_dim_value(o_.batch);
+      } else if (dims[i] < 0) {
+        d->set_dim_param(symbolic);
+      } else {
+        d->set_dim_value(dims[i]);
+      }
+    }
+    return name;
+  }
+
+  /// A float weight with dims and no data.
+  std::string weight(const std::string& name, const dims_t& dims) {
+    if (o_.weights_as_inputs) {
+      auto* v = g_->add_input();
+      v->set_name(name);
+      auto* t = v->mutable_type()->mutable_tensor_type();
+      t->set_elem_type(::onnx::TensorProto::FLOAT);
+      for (const std::int64_t d : dims) t->mutable_shape()->add_dim()->set_dim_value(d);
+    } else {
+      auto* t = g_->add_initializer();
+      t->set_name(name);
+      t->set_data_type(::onnx::TensorProto::FLOAT);
+      for (const std::int64_t d : dims) t->add_dims(d);
+    }
+    return name;
+  }
+
+  /// A Constant node holding int64 values (shape 1-D unless `scalar`).
+  std::string ints(const std::vector<std::int64_t>& values, bool scalar = false) {
+    ::onnx::TensorProto t;
+    t.set_data_type(::onnx::TensorProto::INT64);
+    if (!scalar) t.add_dims(static_cast<std::int64_t>(values.size()));
+    for (const std::int64_t v : values) t.add_int64_data(v);
+    return constant(std::move(t));
+  }
+  std::string scalar(float value) {
+    ::onnx::TensorProto t;
+    t.set_data_type(::onnx::TensorProto::FLOAT);
+    t.add_float_data(value);
+    return constant(std::move(t));
+  }
+
+  struct attr {
+    std::string name;
+    std::vector<std::int64_t> ints;
+    bool single = false;
+    std::string text;
+  };
+  static attr a(const std::string& n, std::int64_t v) { return {n, {v}, true, ""}; }
+  static attr as(const std::string& n, std::vector<std::int64_t> v) { return {n, std::move(v), false, ""}; }
+  static attr astr(const std::string& n, const std::string& s) { return {n, {}, false, s}; }
+
+  /// A node; returns its first output (more with `outputs`).
+  std::string node(const std::string& op, const std::vector<std::string>& inputs, const std::vector<attr>& attrs = {},
+                   int outputs = 1, const std::string& domain = "") {
+    auto* n = g_->add_node();
+    n->set_op_type(op);
+    n->set_name(op + "_" + std::to_string(next_));
+    if (!domain.empty()) n->set_domain(domain);
+    for (const std::string& i : inputs) n->add_input(i);
+    std::string first;
+    for (int k = 0; k < outputs; ++k) {
+      const std::string out = "onnx::" + op + "_" + std::to_string(next_++);
+      n->add_output(out);
+      if (k == 0) first = out;
+    }
+    for (const attr& at : attrs) {
+      auto* p = n->add_attribute();
+      p->set_name(at.name);
+      if (!at.text.empty()) {
+        p->set_type(::onnx::AttributeProto::STRING);
+        p->set_s(at.text);
+      } else if (at.single) {
+        p->set_type(::onnx::AttributeProto::INT);
+        p->set_i(at.ints[0]);
+      } else {
+        p->set_type(::onnx::AttributeProto::INTS);
+        for (const std::int64_t v : at.ints) p->add_ints(v);
+      }
+    }
+    return first;
+  }
+  /// The n-th output of the last node.
+  std::string last_output(int k) const { return g_->node(g_->node_size() - 1).output(k); }
+
+  void output(const std::string& name) { g_->add_output()->set_name(name); }
+  std::string bytes() const { return m_.SerializeAsString(); }
+  const write_options& options() const { return o_; }
+
+ private:
+  std::string constant(::onnx::TensorProto t) {
+    auto* n = g_->add_node();
+    n->set_op_type("Constant");
+    const std::string out = "onnx::Constant_" + std::to_string(next_++);
+    n->set_name(out.substr(6));
+    n->add_output(out);
+    auto* p = n->add_attribute();
+    p->set_name("value");
+    p->set_type(::onnx::AttributeProto::TENSOR);
+    *p->mutable_t() = std::move(t);
+    return out;
+  }
+
+  write_options o_;
+  ::onnx::ModelProto m_;
+  ::onnx::GraphProto* g_ = nullptr;
+  int next_ = 0;
+};
+
+using b = builder;
+
+std::string conv(builder& m, const std::string& x, const std::string& name, std::int64_t in, std::int64_t out,
+                 std::int64_t k, std::int64_t stride, std::int64_t pad, bool bias) {
+  std::vector<std::string> ins{x, m.weight(name + ".weight", {out, in, k, k})};
+  if (bias) ins.push_back(m.weight(name + ".bias", {out}));
+  return m.node("Conv", ins,
+                {b::as("dilations", {1, 1}), b::a("group", 1), b::as("kernel_shape", {k, k}),
+                 b::as("pads", {pad, pad, pad, pad}), b::as("strides", {stride, stride})});
+}
+std::string batchnorm(builder& m, const std::string& x, const std::string& name, std::int64_t c) {
+  return m.node("BatchNormalization", {x, m.weight(name + ".weight", {c}), m.weight(name + ".bias", {c}),
+                                       m.weight(name + ".running_mean", {c}), m.weight(name + ".running_var", {c})});
+}
+std::string gemm(builder& m, const std::string& x, const std::string& name, std::int64_t in, std::int64_t out) {
+  return m.node("Gemm", {x, m.weight(name + ".weight", {out, in}), m.weight(name + ".bias", {out})},
+                {b::a("transB", 1)});
+}
+std::string dropout(builder& m, const std::string& x) {
+  return m.options().dropout ? m.node("Dropout", {x}) : x;
+}
+
+/// Linear as PyTorch exports it on a sequence: MatMul by the transposed weight, then Add of the bias.
+std::string linear(builder& m, const std::string& x, const std::string& name, std::int64_t in, std::int64_t out) {
+  const std::string y = m.node("MatMul", {x, m.weight("onnx::MatMul_" + name, {in, out})});
+  return m.node("Add", {m.weight(name + ".bias", {out}), y});
+}
+
+/// PyTorch <= 1.13's LayerNorm over the last axis.
+std::string layernorm(builder& m, const std::string& x, const std::string& name, std::int64_t d) {
+  const std::string mean = m.node("ReduceMean", {x}, {b::as("axes", {-1})});
+  const std::string centered = m.node("Sub", {x, mean});
+  const std::string sq = m.node("Pow", {centered, m.scalar(2.0F)});
+  const std::string var = m.node("ReduceMean", {sq}, {b::as("axes", {-1})});
+  const std::string eps = m.node("Add", {var, m.scalar(1e-12F)});
+  const std::string den = m.node("Sqrt", {eps});
+  const std::string norm = m.node("Div", {centered, den});
+  const std::string scaled = m.node("Mul", {norm, m.weight(name + ".weight", {d})});
+  return m.node("Add", {scaled, m.weight(name + ".bias", {d})});
+}
+
+/// x * 0.5 * (1 + erf(x / sqrt 2)), as torch.onnx exports nn.GELU before opset 20.
+std::string gelu(builder& m, const std::string& x) {
+  const std::string e = m.node("Erf", {m.node("Div", {x, m.scalar(1.4142135F)})});
+  const std::string one = m.node("Add", {e, m.scalar(1.0F)});
+  return m.node("Mul", {m.node("Mul", {x, one}), m.scalar(0.5F)});
+}
+
+/// `t.view(t.size()[:-1] + tail)`: the new shape computed from Shape at run time (dynamic axes).
+std::string view_last(builder& m, const std::string& t, const std::vector<std::int64_t>& tail, bool drop_two = false) {
+  const std::string shape = m.node("Shape", {t});
+  const std::string head = m.node("Slice", {shape, m.ints({0}), m.ints({drop_two ? -2 : -1}), m.ints({0})});
+  return m.node("Reshape", {t, m.node("Concat", {head, m.ints(tail)}, {b::a("axis", 0)})});
+}
+
+}  // namespace
+
+std::string vgg16_onnx(const write_options& o) {
+  builder m(o, 13);
+  std::string x = m.input("input", ::onnx::TensorProto::FLOAT, {-1, 3, 224, 224});
+  const std::vector<std::vector<std::int64_t>> stages{{64, 64}, {128, 128}, {256, 256, 256}, {512, 512, 512},
+                                                      {512, 512, 512}};
+  std::int64_t in = 3;
+  int index = 0;
+  for (const auto& stage : stages) {
+    for (const std::int64_t c : stage) {
+      x = m.node("Relu", {conv(m, x, "features." + std::to_string(index), in, c, 3, 1, 1, true)});
+      index += 2;
+      in = c;
+    }
+    x = m.node("MaxPool", {x}, {b::as("kernel_shape", {2, 2}), b::as("pads", {0, 0, 0, 0}), b::as("strides", {2, 2})});
+    ++index;
+  }
+  x = m.node("AveragePool", {x}, {b::as("kernel_shape", {1, 1}), b::as("strides", {1, 1})});
+  x = m.node("Flatten", {x}, {b::a("axis", 1)});
+  x = dropout(m, m.node("Relu", {gemm(m, x, "classifier.0", 25088, 4096)}));
+  x = dropout(m, m.node("Relu", {gemm(m, x, "classifier.3", 4096, 4096)}));
+  x = gemm(m, x, "classifier.6", 4096, 1000);
+  m.output(x);
+  return m.bytes();
+}
+
+std::string resnet50_onnx(const write_options& o) {
+  builder m(o, 13);
+  std::string x = m.input("input", ::onnx::TensorProto::FLOAT, {-1, 3, 224, 224});
+  x = m.node("Relu", {batchnorm(m, conv(m, x, "conv1", 3, 64, 7, 2, 3, false), "bn1", 64)});
+  x = m.node("MaxPool", {x}, {b::as("kernel_shape", {3, 3}), b::as("pads", {1, 1, 1, 1}), b::as("strides", {2, 2})});
+  const std::int64_t blocks[4] = {3, 4, 6, 3};
+  std::int64_t in = 64;
+  for (int s = 0; s < 4; ++s) {
+    const std::int64_t width = 64 << s;
+    for (std::int64_t k = 0; k < blocks[s]; ++k) {
+      const std::string p = "layer" + std::to_string(s + 1) + "." + std::to_string(k) + ".";
+      const std::int64_t stride = (k == 0 && s > 0) ? 2 : 1;
+      std::string y = m.node("Relu", {batchnorm(m, conv(m, x, p + "conv1", in, width, 1, 1, 0, false), p + "bn1", width)});
+      y = m.node("Relu", {batchnorm(m, conv(m, y, p + "conv2", width, width, 3, stride, 1, false), p + "bn2", width)});
+      y = batchnorm(m, conv(m, y, p + "conv3", width, 4 * width, 1, 1, 0, false), p + "bn3", 4 * width);
+      std::string skip = x;
+      if (k == 0) {
+        skip = batchnorm(m, conv(m, x, p + "downsample.0", in, 4 * width, 1, stride, 0, false), p + "downsample.1",
+                         4 * width);
+      }
+      x = m.node("Relu", {m.node("Add", {y, skip})});
+      in = 4 * width;
+    }
+  }
+  x = m.node("Flatten", {m.node("GlobalAveragePool", {x})}, {b::a("axis", 1)});
+  m.output(gemm(m, x, "fc", 2048, 1000));
+  return m.bytes();
+}
+
+std::string bert_onnx(std::int64_t h, std::int64_t layers, std::int64_t heads, const write_options& o) {
+  builder m(o, 13);
+  const std::int64_t d = h / heads;
+  const std::string ids = m.input("input_ids", ::onnx::TensorProto::INT64, {-1, -1}, "sequence");
+  const std::string mask = m.input("attention_mask", ::onnx::TensorProto::INT64, {-1, -1}, "sequence");
+  // Embeddings: words by id; positions from the position_ids buffer sliced to the sequence; token type 0.
+  std::string x = m.node("Gather", {m.weight("embeddings.word_embeddings.weight", {30522, h}), ids});
+  const std::string seq = m.node("Gather", {m.node("Shape", {ids}), m.ints({1}, true)}, {b::a("axis", 0)});
+  const std::string seq_end = m.node("Unsqueeze", {seq, m.ints({0})});
+  std::vector<std::int64_t> range(512);
+  for (std::size_t i = 0; i < range.size(); ++i) range[i] = static_cast<std::int64_t>(i);
+  const std::string positions = m.node("Slice", {m.ints(range), m.ints({0}), seq_end, m.ints({0})});
+  const std::string zeros = m.node("Slice", {m.ints(std::vector<std::int64_t>(512, 0)), m.ints({0}), seq_end, m.ints({0})});
+  const std::string types = m.node("Gather", {m.weight("embeddings.token_type_embeddings.weight", {2, h}),
+                                              m.node("Unsqueeze", {zeros, m.ints({0})})});
+  x = m.node("Add", {x, types});
+  x = m.node("Add", {x, m.node("Gather", {m.weight("embeddings.position_embeddings.weight", {512, h}),
+                                          m.node("Unsqueeze", {positions, m.ints({0})})})});
+  x = dropout(m, layernorm(m, x, "embeddings.LayerNorm", h));
+  // The extended mask: (1 - mask[:, None, None, :]) * -10000, computed from the second data input.
+  const std::string ext = m.node("Unsqueeze", {m.node("Unsqueeze", {mask, m.ints({1})}), m.ints({2})});
+  const std::string inv = m.node("Sub", {m.scalar(1.0F), m.node("Cast", {ext}, {b::a("to", 1)})});
+  const std::string additive = m.node("Mul", {inv, m.scalar(-10000.0F)});
+  for (std::int64_t l = 0; l < layers; ++l) {
+    const std::string p = "encoder.layer." + std::to_string(l) + ".";
+    const auto split_heads = [&](const std::string& t, const std::vector<std::int64_t>& perm) {
+      return m.node("Transpose", {view_last(m, t, {heads, d})}, {b::as("perm", perm)});
+    };
+    const std::string q = split_heads(linear(m, x, p + "attention.self.query", h, h), {0, 2, 1, 3});
+    const std::string k = split_heads(linear(m, x, p + "attention.self.key", h, h), {0, 2, 3, 1});
+    const std::string v = split_heads(linear(m, x, p + "attention.self.value", h, h), {0, 2, 1, 3});
+    std::string scores = m.node("Div", {m.node("MatMul", {q, k}), m.scalar(std::sqrt(static_cast<float>(d)))});
+    scores = m.node("Add", {scores, additive});
+    const std::string probs = dropout(m, m.node("Softmax", {scores}, {b::a("axis", -1)}));
+    std::string ctx = m.node("Transpose", {m.node("MatMul", {probs, v})}, {b::as("perm", {0, 2, 1, 3})});
+    ctx = view_last(m, ctx, {h}, true);
+    std::string y = dropout(m, linear(m, ctx, p + "attention.output.dense", h, h));
+    x = layernorm(m, m.node("Add", {y, x}), p + "attention.output.LayerNorm", h);
+    y = dropout(m, gelu(m, linear(m, x, p + "intermediate.dense", h, 4 * h)));
+    y = dropout(m, linear(m, y, p + "output.dense", 4 * h, h));
+    x = layernorm(m, m.node("Add", {y, x}), p + "output.LayerNorm", h);
+  }
+  m.output(x);
+  const std::string first = m.node("Gather", {x, m.ints({0}, true)}, {b::a("axis", 1)});
+  m.output(m.node("Tanh", {gemm(m, first, "pooler.dense", h, h)}));
+  return m.bytes();
+}
+
+std::string lstm_onnx(const write_options& o) {
+  builder m(o, 13);
+  std::string x = m.input("input", ::onnx::TensorProto::FLOAT, {-1, 35, 128});
+  x = m.node("Transpose", {x}, {b::as("perm", {1, 0, 2})});
+  std::int64_t in = 128;
+  for (int l = 0; l < 2; ++l) {
+    const std::string s = std::to_string(l);
+    const std::string y = m.node("LSTM",
+                                 {x, m.weight("onnx::LSTM_W" + s, {1, 1024, in}), m.weight("onnx::LSTM_R" + s, {1, 1024, 256}),
+                                  m.weight("onnx::LSTM_B" + s, {1, 2048}), ""},
+                                 {b::a("hidden_size", 256)}, 3);
+    x = m.node("Squeeze", {y, m.ints({1})});
+    in = 256;
+  }
+  x = m.node("Transpose", {x}, {b::as("perm", {1, 0, 2})});
+  x = m.node("Gather", {x, m.ints({-1}, true)}, {b::a("axis", 1)});
+  m.output(gemm(m, x, "fc", 256, 10));
+  return m.bytes();
+}
+
+std::string custom_ops_onnx(const write_options& o) {
+  builder m(o, 13);
+  std::string x = m.input("input", ::onnx::TensorProto::FLOAT, {-1, 3, 32, 32});
+  x = m.node("LeakyRelu", {conv(m, x, "conv1", 3, 16, 3, 1, 1, true)});
+  x = m.node("FancyNorm", {x, m.weight("fancy.scale", {16})}, {}, 1, "com.example");
+  x = m.node("Relu", {conv(m, x, "conv2", 16, 16, 3, 1, 1, true)});
+  x = m.node("Flatten", {m.node("GlobalAveragePool", {x})}, {b::a("axis", 1)});
+  m.output(gemm(m, x, "fc", 16, 10));
+  return m.bytes();
+}
+
+}  // namespace prenet::onnx_test

@@ -1,0 +1,34 @@
+// SPDX-License-Identifier: MIT
+// Writes ONNX models the way torch.onnx.export lays them out (VGG16, ResNet-50, a BERT encoder, an LSTM), for tests.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace prenet::onnx_test {
+
+/// How a model is written. Weights are initializers with dims but no data (raw_data empty), so that files stay a
+/// few kB: shapes, parameters and FLOPs depend on dims only. `weights_as_inputs` writes them as graph inputs
+/// instead, as export_params=False does.
+struct write_options {
+  std::int64_t batch = 0;          ///< 0: a symbolic "batch_size" dimension, as with dynamic_axes
+  bool weights_as_inputs = false;
+  bool dropout = true;             ///< training-mode export: Dropout nodes stay in the graph
+};
+
+/// torchvision.models.vgg16() at 224x224, exported in training mode.
+[[nodiscard]] std::string vgg16_onnx(const write_options& o = {});
+/// torchvision.models.resnet50() at 224x224, exported in training mode (BatchNormalization kept).
+[[nodiscard]] std::string resnet50_onnx(const write_options& o = {});
+/// A Hugging Face BertModel (pooler included) as PyTorch 1.13 exports it at opset 13: decomposed LayerNorm and GELU,
+/// attention as MatMul-Div-Add(mask)-Softmax-MatMul with reshapes computed from Shape, a symbolic "sequence"
+/// dimension, and an attention_mask input.
+[[nodiscard]] std::string bert_onnx(std::int64_t hidden, std::int64_t layers, std::int64_t heads,
+                                    const write_options& o = {});
+/// A 2-layer LSTM(128 -> 256, batch_first) over 35 steps, the last step's output into Linear(256, 10).
+[[nodiscard]] std::string lstm_onnx(const write_options& o = {});
+/// A small CNN with operators prenet has no layer for: LeakyRelu and a custom-domain op.
+[[nodiscard]] std::string custom_ops_onnx(const write_options& o = {});
+
+}  // namespace prenet::onnx_test

@@ -1,0 +1,179 @@
+// SPDX-License-Identifier: MIT
+// prenet::load_onnx on files that are not usable models: each is one onnx_error with a clear line, never a crash.
+#include <cstdint>
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <onnx/onnx_pb.h>
+
+#include <prenet/onnx/load_onnx.hpp>
+
+#include "model_writer.hpp"
+
+namespace {
+
+using prenet::load_onnx_bytes;
+using prenet::onnx_error;
+using prenet::onnx_options;
+using testing::ContainsRegex;
+using testing::HasSubstr;
+using testing::Not;
+
+/// The message of the onnx_error `bytes` must raise; anything else (another exception, success) fails the test.
+std::string error_of(const std::string& bytes, const onnx_options& o = {}) {
+  try {
+    (void)load_onnx_bytes(bytes, o);
+  } catch (const onnx_error& e) {
+    return e.what();
+  }
+  ADD_FAILURE() << "no onnx_error";
+  return "";
+}
+
+void add_input(::onnx::GraphProto& g, const std::string& name, std::initializer_list<std::int64_t> dims) {
+  auto* v = g.add_input();
+  v->set_name(name);
+  auto* t = v->mutable_type()->mutable_tensor_type();
+  t->set_elem_type(::onnx::TensorProto::FLOAT);
+  for (const std::int64_t d : dims) t->mutable_shape()->add_dim()->set_dim_value(d);
+}
+void add_node(::onnx::GraphProto& g, const std::string& op, std::initializer_list<std::string> in, const std::string& out) {
+  auto* n = g.add_node();
+  n->set_op_type(op);
+  n->set_name(op + "_" + out);
+  for (const std::string& i : in) n->add_input(i);
+  n->add_output(out);
+}
+std::string model_of(const ::onnx::GraphProto& g) {
+  ::onnx::ModelProto m;
+  m.set_ir_version(7);
+  m.add_opset_import()->set_version(13);
+  *m.mutable_graph() = g;
+  return m.SerializeAsString();
+}
+
+TEST(OnnxBadInput, EmptyAndNonOnnxFiles) {
+  EXPECT_THAT(error_of(""), HasSubstr("empty file"));
+  EXPECT_THAT(error_of("name,value\n1,2\n"), ContainsRegex("not an ONNX model|no nodes|no data input"));
+  EXPECT_THAT(error_of(std::string(1000, '\xff')), HasSubstr("not an ONNX model"));
+  EXPECT_THAT(error_of(model_of(::onnx::GraphProto{})), HasSubstr("graph has no nodes"));
+}
+
+TEST(OnnxBadInput, TruncatedFiles) {
+  const std::string full = prenet::onnx_test::resnet50_onnx({.batch = 2});
+  for (const std::size_t keep : {std::size_t{1}, std::size_t{17}, full.size() / 3, full.size() / 2, full.size() - 1}) {
+    SCOPED_TRACE(keep);
+    try {
+      (void)load_onnx_bytes(full.substr(0, keep));
+    } catch (const onnx_error& e) {
+      EXPECT_THAT(e.what(), Not(HasSubstr("\n")));
+    }
+  }
+}
+
+TEST(OnnxBadInput, CorruptedBytesNeverCrash) {
+  const std::string full = prenet::onnx_test::bert_onnx(64, 2, 4);
+  std::uint32_t state = 12345;
+  for (int i = 0; i < 200; ++i) {
+    std::string bytes = full;
+    for (int k = 0; k < 1 + i % 8; ++k) {
+      state = state * 1664525U + 1013904223U;
+      bytes[state % bytes.size()] = static_cast<char>(state >> 24);
+    }
+    try {
+      (void)load_onnx_bytes(bytes, {.symbolic_dim = 16});
+    } catch (const onnx_error& e) {
+      EXPECT_THAT(e.what(), Not(HasSubstr("\n")));
+    }
+  }
+}
+
+TEST(OnnxBadInput, Cycle) {
+  ::onnx::GraphProto g;
+  add_input(g, "x", {1, 8});
+  add_node(g, "Add", {"x", "b"}, "a");
+  add_node(g, "Relu", {"a"}, "b");
+  g.add_output()->set_name("b");
+  EXPECT_THAT(error_of(model_of(g)), HasSubstr("cycle through node"));
+}
+
+TEST(OnnxBadInput, UndefinedTensor) {
+  ::onnx::GraphProto g;
+  add_input(g, "x", {1, 8});
+  add_node(g, "Add", {"x", "nowhere"}, "y");
+  g.add_output()->set_name("y");
+  EXPECT_THAT(error_of(model_of(g)), HasSubstr("'nowhere', which nothing defines"));
+}
+
+TEST(OnnxBadInput, MissingShapes) {
+  ::onnx::GraphProto g;
+  g.add_input()->set_name("x");
+  add_node(g, "Relu", {"x"}, "y");
+  g.add_output()->set_name("y");
+  EXPECT_THAT(error_of(model_of(g)), HasSubstr("data input 'x' has no shape"));
+}
+
+TEST(OnnxBadInput, AbsurdDimensions) {
+  ::onnx::GraphProto g;
+  add_input(g, "x", {1, 3, std::int64_t{1} << 40, 8});
+  add_node(g, "Relu", {"x"}, "y");
+  g.add_output()->set_name("y");
+  EXPECT_THAT(error_of(model_of(g)), HasSubstr("beyond the limit of 2^32"));
+
+  ::onnx::GraphProto h;
+  add_input(h, "x", {1, 4096});
+  auto* w = h.add_initializer();
+  w->set_name("w");
+  w->set_data_type(::onnx::TensorProto::FLOAT);
+  for (const std::int64_t d : {std::int64_t{4096}, std::int64_t{1} << 32}) w->add_dims(d);
+  add_node(h, "MatMul", {"x", "w"}, "y");
+  h.add_output()->set_name("y");
+  EXPECT_THAT(error_of(model_of(h)), HasSubstr("more than 2^36 elements"));
+
+  // Each tensor within the limits, but the convolution's work per sample is not.
+  ::onnx::GraphProto c;
+  add_input(c, "x", {1, 4096, 4096, 4096});
+  auto* k = c.add_initializer();
+  k->set_name("k");
+  k->set_data_type(::onnx::TensorProto::FLOAT);
+  for (const std::int64_t d : {4096, 4096, 3, 3}) k->add_dims(d);
+  add_node(c, "Conv", {"x", "k"}, "y");
+  c.add_output()->set_name("y");
+  EXPECT_THAT(error_of(model_of(c)), HasSubstr("multiply-adds per sample"));
+}
+
+TEST(OnnxBadInput, OptionsOutOfRange) {
+  const std::string vgg = prenet::onnx_test::vgg16_onnx();
+  EXPECT_THAT(error_of(vgg, {.batch = 0}), HasSubstr("batch must be in 1..2^20"));
+  EXPECT_THAT(error_of(vgg, {.batch = std::int64_t{1} << 40}), HasSubstr("batch must be in 1..2^20"));
+}
+
+TEST(OnnxBadInput, MissingFile) {
+  try {
+    (void)prenet::load_onnx("/nonexistent/model.onnx");
+    FAIL();
+  } catch (const onnx_error& e) {
+    EXPECT_THAT(e.what(), HasSubstr("cannot read /nonexistent/model.onnx"));
+  }
+}
+
+/// Inputs the fuzzer found (tests/onnx/regressions/), kept: each must load or fail cleanly.
+TEST(OnnxBadInput, FuzzerRegressions) {
+  const std::filesystem::path dir = PRENET_ONNX_REGRESSIONS;
+  for (const auto& f : std::filesystem::directory_iterator(dir)) {
+    SCOPED_TRACE(f.path().filename().string());
+    std::ifstream in(f.path(), std::ios::binary);
+    const std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    try {
+      (void)load_onnx_bytes(bytes, {.symbolic_dim = 16});
+    } catch (const onnx_error& e) {
+      EXPECT_THAT(e.what(), Not(HasSubstr("\n")));
+    }
+  }
+}
+
+}  // namespace

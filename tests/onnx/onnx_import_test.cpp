@@ -1,0 +1,147 @@
+// SPDX-License-Identifier: MIT
+// prenet::load_onnx on models written like torch.onnx.export's: parameters equal PyTorch's published counts and the
+// DSL's, and predicted time and memory equal the DSL network's.
+#include <cmath>
+#include <filesystem>
+#include <string>
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <prenet/devices.hpp>
+#include <prenet/memory.hpp>
+#include <prenet/models/bert.hpp>
+#include <prenet/models/resnet.hpp>
+#include <prenet/models/vgg.hpp>
+#include <prenet/onnx/load_onnx.hpp>
+#include <prenet/predict.hpp>
+#include <prenet/predictors/generated/all.hpp>
+
+#include "model_writer.hpp"
+
+namespace {
+
+using namespace prenet;
+using testing::HasSubstr;
+
+/// Predicted iteration time and training memory of the imported and the DSL network at the same batch. Both lists
+/// hold the same layers with the same shapes, so the numbers must agree to rounding (1e-9 relative); where the
+/// lists differ by design the test says so and widens the bound.
+void expect_same_predictions(const runtime_network& imported, const runtime_network& dsl, std::int64_t batch,
+                             double tolerance = 1e-9) {
+  const train_config cfg{.batch = batch, .optimizer = optimizer::adam};
+  for (const device_spec* d : {&devices::v100, &devices::a100_40gb, &devices::t4}) {
+    const prediction a = predict(imported.nodes(), *d, cfg), b = predict(dsl.nodes(), *d, cfg);
+    EXPECT_NEAR(a.iteration.count(), b.iteration.count(), tolerance * b.iteration.count()) << d->id;
+    EXPECT_NEAR(a.forward.count(), b.forward.count(), tolerance * b.forward.count()) << d->id;
+  }
+  const double ma = static_cast<double>(training_memory(imported, cfg).total().value);
+  const double mb = static_cast<double>(training_memory(dsl, cfg).total().value);
+  EXPECT_NEAR(ma, mb, tolerance * mb);
+}
+
+TEST(OnnxImport, Vgg16MatchesTorchvisionAndTheDsl) {
+  const onnx_import r = load_onnx_bytes(onnx_test::vgg16_onnx({.batch = 32}));
+  EXPECT_EQ(r.network.params(), 138'357'544);  // torchvision.models.vgg16(): sum(p.numel() for p in parameters())
+  EXPECT_EQ(r.network.params(), models::vgg16.params());
+  EXPECT_EQ(r.batch, 32);
+  EXPECT_TRUE(r.batch_from_file);
+  EXPECT_TRUE(r.unmapped.empty());
+  EXPECT_EQ(r.network.size(), models::vgg16.nodes().size());
+  for (std::size_t i = 0; i < r.network.size(); ++i) {
+    EXPECT_EQ(r.network.nodes()[i], models::vgg16.nodes()[i]) << "layer " << i;
+  }
+  expect_same_predictions(r.network, runtime_network(models::vgg16), r.batch);
+}
+
+TEST(OnnxImport, Resnet50WithSymbolicBatch) {
+  const onnx_import r = load_onnx_bytes(onnx_test::resnet50_onnx(), {.batch = 16});
+  EXPECT_EQ(r.network.params(), 25'557'032);  // torchvision.models.resnet50()
+  EXPECT_EQ(r.network.params(), models::resnet50.params());
+  EXPECT_EQ(r.batch, 16);
+  EXPECT_FALSE(r.batch_from_file);
+  EXPECT_TRUE(r.unmapped.empty());
+  EXPECT_EQ(r.network.output_shape(), vector_shape(1000));
+  expect_same_predictions(r.network, runtime_network(models::resnet50), 16);
+  // Without --batch a symbolic batch is 1.
+  EXPECT_EQ(load_onnx_bytes(onnx_test::resnet50_onnx()).batch, 1);
+}
+
+TEST(OnnxImport, Resnet50WeightsAsGraphInputs) {
+  const onnx_import r = load_onnx_bytes(onnx_test::resnet50_onnx({.batch = 8, .weights_as_inputs = true}));
+  EXPECT_EQ(r.network.params(), 25'557'032);
+  EXPECT_EQ(r.batch, 8);
+}
+
+TEST(OnnxImport, BertBaseAsPyTorch113ExportsIt) {
+  const onnx_import r = load_onnx_bytes(onnx_test::bert_onnx(768, 12, 12), {.batch = 4, .symbolic_dim = 128});
+  EXPECT_EQ(r.network.params(), 109'482'240);  // transformers BertModel(bert-base-uncased config), pooler included
+  const auto dsl = with_input(models::bert_base.nodes(), token_shape(128));
+  EXPECT_EQ(r.network.params(), dsl.params());
+  EXPECT_TRUE(r.unmapped.empty());
+  std::size_t attention = 0;
+  for (const layer_node& n : r.network.nodes()) attention += n.spec.kind == layer_kind::multihead_attention ? 1 : 0;
+  EXPECT_EQ(attention, 12U);
+  // The DSL orders the added embeddings positions-then-types; the export adds types first. Same layers, same costs.
+  EXPECT_EQ(r.network.size(), dsl.size());
+  expect_same_predictions(r.network, dsl, 4);
+}
+
+TEST(OnnxImport, BertNeedsTheSequenceLength) {
+  try {
+    (void)load_onnx_bytes(onnx_test::bert_onnx(256, 2, 4));
+    FAIL() << "a symbolic sequence length without a size must be an error";
+  } catch (const onnx_error& e) {
+    EXPECT_THAT(e.what(), HasSubstr("'input_ids' dimension 1 is symbolic ('sequence')"));
+  }
+}
+
+TEST(OnnxImport, LstmMatchesTheDsl) {
+  const onnx_import r = load_onnx_bytes(onnx_test::lstm_onnx(), {.batch = 64});
+  // torch.nn.LSTM(128, 256, num_layers=2): 4*256*(128+256+2) + 4*256*(256+256+2); Linear(256, 10): 2,570.
+  EXPECT_EQ(r.network.params(), 395'264 + 526'336 + 2'570);
+  constexpr auto dsl = Input<35, 128>{} | LSTM<256, rnn_options{.num_layers = 2}>{} | SelectToken<-1>{} | Dense<10>{};
+  EXPECT_EQ(r.network.params(), dsl.params());
+  EXPECT_TRUE(r.unmapped.empty());
+  // Two one-layer LSTMs run the same kernels as one two-layer LSTM; autograd keeps the same tensors.
+  expect_same_predictions(r.network, runtime_network(dsl), 64);
+}
+
+TEST(OnnxImport, UnknownOperatorsAreListedAndPredicted) {
+  const onnx_import r = load_onnx_bytes(onnx_test::custom_ops_onnx(), {.batch = 8});
+  ASSERT_EQ(r.unmapped.size(), 2U);
+  EXPECT_EQ(r.unmapped[0], (unmapped_operator{"FancyNorm", 1}));
+  EXPECT_EQ(r.unmapped[1], (unmapped_operator{"LeakyRelu", 1}));
+  std::int64_t opaque = 0;
+  for (const layer_node& n : r.network.nodes()) opaque += n.spec.kind == layer_kind::opaque ? 1 : 0;
+  EXPECT_EQ(opaque, 2);
+  // conv 448 + FancyNorm's 16-element scale + conv 2,320 + fc 170.
+  EXPECT_EQ(r.network.params(), 448 + 16 + 2'320 + 170);
+  // The roofline stand-ins take time: dropping them makes the prediction faster.
+  runtime_network without(r.network.input_shape());
+  for (std::size_t i = 1; i < r.network.size(); ++i) {
+    if (r.network.nodes()[i].spec.kind != layer_kind::opaque) without.append(r.network.nodes()[i].spec);
+  }
+  const train_config cfg{.batch = 8};
+  const prediction with = predict(r.network.nodes(), devices::v100, cfg);
+  EXPECT_GT(with.iteration.count(), predict(without.nodes(), devices::v100, cfg).iteration.count());
+  EXPECT_GT(with.roofline_share, 0);
+}
+
+/// ResNet-101 from TraPPM (timm, batch 32, exported with export_params=False: weights are graph inputs).
+TEST(OnnxImport, TrappmResnet101) {
+  const std::filesystem::path file = PRENET_DATASETS_DIR "/trappm/examples/resnet101_32.onnx";
+  if (!std::filesystem::exists(file)) GTEST_SKIP() << file << " not found";
+  const onnx_import r = load_onnx(file);
+  EXPECT_EQ(r.onnx_nodes, 368);
+  EXPECT_EQ(r.network.params(), 44'549'160);  // torchvision.models.resnet101()
+  EXPECT_EQ(r.batch, 32);
+  EXPECT_TRUE(r.unmapped.empty());
+  // BatchNorm was folded into the convolutions by the eval-mode export; restored, the network is the DSL's.
+  expect_same_predictions(r.network, runtime_network(models::resnet101), 32);
+  const onnx_import folded = load_onnx(file, {.unfold_batchnorm = false});
+  // One bias per channel replaces BatchNorm's weight and bias: ResNet-101 has 52,672 BatchNorm channels.
+  EXPECT_EQ(folded.network.params(), 44'549'160 - 52'672);
+}
+
+}  // namespace

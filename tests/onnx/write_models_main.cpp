@@ -1,0 +1,26 @@
+// SPDX-License-Identifier: MIT
+// Writes the test models to a directory: the CLI tests' inputs and the fuzzer's seed corpus.
+#include <fstream>
+#include <iostream>
+#include <string>
+
+#include "model_writer.hpp"
+
+int main(int argc, char** argv) {
+  if (argc != 2) {
+    std::cerr << "usage: prenet_onnx_write_models DIR\n";
+    return 2;
+  }
+  using namespace prenet::onnx_test;
+  const std::string dir = argv[1];
+  const auto write = [&](const std::string& name, const std::string& bytes) {
+    std::ofstream out(dir + "/" + name, std::ios::binary);
+    out << bytes;
+    return static_cast<bool>(out);
+  };
+  const bool ok = write("vgg16.onnx", vgg16_onnx({.batch = 32})) && write("resnet50.onnx", resnet50_onnx()) &&
+                  write("bert_small.onnx", bert_onnx(64, 2, 4)) && write("lstm.onnx", lstm_onnx()) &&
+                  write("custom_ops.onnx", custom_ops_onnx());
+  if (!ok) std::cerr << "cannot write to " << dir << "\n";
+  return ok ? 0 : 1;
+}

@@ -1,0 +1,700 @@
+// SPDX-License-Identifier: MIT
+// Parsing an ONNX model into the importer's graph: data inputs, fixed dimensions, shape inference, roles, batch axes.
+#include "graph.hpp"
+
+#include <algorithm>
+#include <cstdlib>
+#include <optional>
+#include <climits>
+#include <functional>
+#include <queue>
+#include <string>
+#include <unordered_set>
+
+#include <onnx/defs/schema.h>
+#include <onnx/shape_inference/implementation.h>
+
+namespace prenet::onnx_import_detail {
+
+namespace {
+
+/// Rounds of ONNX shape inference, each after filling one element-wise gap (fill_shape_gaps).
+constexpr int max_inference_rounds = 256;
+
+/// A name fit for a one-line message: control characters replaced, cut to 60 characters.
+std::string printable(std::string_view s) {
+  std::string out(s.substr(0, 60));
+  std::replace_if(out.begin(), out.end(), [](char c) { return static_cast<unsigned char>(c) < 0x20; }, '?');
+  return "'" + out + (s.size() > 60 ? "...'" : "'");
+}
+
+/// Input slots that hold weights rather than activations, per operator (a graph input used only there is a weight,
+/// as in files exported with export_params=False).
+bool is_weight_slot(std::string_view op, int slot) {
+  if (op == "Conv" || op == "ConvTranspose" || op == "Gemm" || op == "LayerNormalization" ||
+      op == "InstanceNormalization") {
+    return slot == 1 || slot == 2;
+  }
+  if (op == "BatchNormalization") return slot >= 1 && slot <= 4;
+  if (op == "MatMul" || op == "Add" || op == "Mul" || op == "Sub" || op == "Div" || op == "PRelu") return slot == 1;
+  if (op == "Gather") return slot == 0;
+  if (op == "LSTM" || op == "GRU" || op == "RNN") return slot == 1 || slot == 2 || slot == 3 || slot >= 5;
+  return false;
+}
+bool passes_through(std::string_view op) {
+  return op == "Identity" || op == "Cast" || op == "Transpose" || op == "Unsqueeze" || op == "Squeeze" ||
+         op == "Reshape";
+}
+
+using uses_map = std::unordered_map<std::string, std::vector<std::pair<const ::onnx::NodeProto*, int>>>;
+
+/// True when every use of `name` (following pass-through operators a few levels) is a weight slot.
+bool only_weight_uses(const uses_map& uses, const std::string& name, int depth) {
+  const auto it = uses.find(name);
+  if (it == uses.end() || it->second.empty()) return depth > 0;
+  for (const auto& [n, slot] : it->second) {
+    if (is_weight_slot(n->op_type(), slot)) continue;
+    if (depth < 4 && slot == 0 && passes_through(n->op_type()) && n->output_size() > 0 &&
+        only_weight_uses(uses, n->output(0), depth + 1)) {
+      continue;
+    }
+    return false;
+  }
+  return true;
+}
+
+bool is_integer_type(std::int32_t t) {
+  using tp = ::onnx::TensorProto;
+  return t == tp::INT64 || t == tp::INT32 || t == tp::INT16 || t == tp::INT8 || t == tp::UINT8 || t == tp::UINT16 ||
+         t == tp::UINT32 || t == tp::UINT64 || t == tp::BOOL;
+}
+
+
+/// Element-wise operators: their output has the broadcast shape of their operands.
+bool is_elementwise(std::string_view op) {
+  static constexpr std::string_view ops[] = {"Add", "Sub", "Mul", "Div", "Pow", "Where", "Max", "Min", "Relu", "Gelu",
+                                             "Tanh", "Sigmoid", "Erf", "Sqrt", "Exp", "Log", "Neg", "Abs", "Cast",
+                                             "Dropout", "Identity", "Softmax", "LayerNormalization", "LeakyRelu",
+                                             "Reciprocal", "Clip", "Not", "Equal", "Less", "Greater", "Mod"};
+  return std::find(std::begin(ops), std::end(ops), op) != std::end(ops);
+}
+
+/// Known full shapes by tensor name.
+std::unordered_map<std::string, std::vector<std::int64_t>> known_shapes(const ::onnx::GraphProto& g) {
+  std::unordered_map<std::string, std::vector<std::int64_t>> out;
+  const auto take = [&](const ::onnx::ValueInfoProto& v) {
+    if (!v.type().has_tensor_type() || !v.type().tensor_type().has_shape()) return;
+    std::vector<std::int64_t> d;
+    for (const auto& x : v.type().tensor_type().shape().dim()) {
+      if (!x.has_dim_value() || x.dim_value() <= 0) return;
+      d.push_back(x.dim_value());
+    }
+    out.emplace(v.name(), std::move(d));
+  };
+  for (const auto& v : g.input()) take(v);
+  for (const auto& v : g.value_info()) take(v);
+  for (const auto& v : g.output()) take(v);
+  return out;
+}
+
+
+/// Values of a small int64 tensor computed from shapes (Shape, Gather, Slice, Concat, Unsqueeze, arithmetic), as
+/// PyTorch's dynamic-axes exports compute Reshape targets; nullopt if unknown or larger than 64 values.
+class shape_evaluator {
+ public:
+  shape_evaluator(const ::onnx::GraphProto& g, const std::unordered_map<std::string, std::vector<std::int64_t>>& known)
+      : known_(known) {
+    for (const ::onnx::NodeProto& n : g.node()) {
+      for (const std::string& o : n.output()) producer_.emplace(o, &n);
+    }
+    for (const ::onnx::TensorProto& t : g.initializer()) initializer_.emplace(t.name(), &t);
+  }
+
+  std::optional<std::vector<std::int64_t>> eval(const std::string& name, int depth = 0) const {
+    if (depth > 24) return std::nullopt;
+    if (const auto it = initializer_.find(name); it != initializer_.end()) return values(*it->second);
+    const auto it = producer_.find(name);
+    if (it == producer_.end()) return std::nullopt;
+    const ::onnx::NodeProto& n = *it->second;
+    const std::string& op = n.op_type();
+    const auto arg = [&](int i) -> std::optional<std::vector<std::int64_t>> {
+      if (i >= n.input_size() || n.input(i).empty()) return std::nullopt;
+      return eval(n.input(i), depth + 1);
+    };
+    if (op == "Constant") {
+      for (const auto& a : n.attribute()) {
+        if (a.name() == "value" && a.has_t()) return values(a.t());
+      }
+      return std::nullopt;
+    }
+    if (op == "Shape") {
+      const auto k = n.input_size() > 0 ? known_.find(n.input(0)) : known_.end();
+      if (k == known_.end()) return std::nullopt;
+      return k->second;
+    }
+    if (op == "Unsqueeze" || op == "Squeeze" || op == "Cast" || op == "Identity") return arg(0);
+    if (op == "Gather") {
+      const auto data = arg(0), idx = arg(1);
+      if (!data || !idx) return std::nullopt;
+      std::vector<std::int64_t> out;
+      for (std::int64_t i : *idx) {
+        const auto size = static_cast<std::int64_t>(data->size());
+        if (i < 0) i += size;
+        if (i < 0 || i >= size) return std::nullopt;
+        out.push_back((*data)[static_cast<std::size_t>(i)]);
+      }
+      return out;
+    }
+    if (op == "Slice") {
+      const auto data = arg(0), starts = arg(1), ends = arg(2);
+      if (!data || !starts || !ends || starts->size() != 1 || ends->size() != 1) return std::nullopt;
+      const auto size = static_cast<std::int64_t>(data->size());
+      const auto clampi = [size](std::int64_t v) { return std::clamp<std::int64_t>(v < 0 ? v + size : v, 0, size); };
+      const std::int64_t b = clampi((*starts)[0]), e = clampi((*ends)[0]);
+      if (b >= e) return std::vector<std::int64_t>{};
+      return std::vector<std::int64_t>(data->begin() + b, data->begin() + e);
+    }
+    if (op == "Concat") {
+      std::vector<std::int64_t> out;
+      for (int i = 0; i < n.input_size(); ++i) {
+        const auto part = arg(i);
+        if (!part || out.size() + part->size() > 64) return std::nullopt;
+        out.insert(out.end(), part->begin(), part->end());
+      }
+      return out;
+    }
+    if (op == "Add" || op == "Sub" || op == "Mul" || op == "Div") {
+      const auto x = arg(0), y = arg(1);
+      if (!x || !y || x->empty() || y->empty() || (x->size() != y->size() && x->size() != 1 && y->size() != 1)) {
+        return std::nullopt;
+      }
+      std::vector<std::int64_t> out(std::max(x->size(), y->size()));
+      for (std::size_t i = 0; i < out.size(); ++i) {
+        const std::int64_t a = (*x)[x->size() == 1 ? 0 : i], c = (*y)[y->size() == 1 ? 0 : i];
+        if (std::abs(a) > max_dimension || std::abs(c) > max_dimension || (op == "Div" && c == 0)) return std::nullopt;
+        out[i] = op == "Add" ? a + c : op == "Sub" ? a - c : op == "Mul" ? a * c : a / c;
+      }
+      return out;
+    }
+    return std::nullopt;
+  }
+
+ private:
+  static std::optional<std::vector<std::int64_t>> values(const ::onnx::TensorProto& t) {
+    if (t.data_type() != ::onnx::TensorProto::INT64) return std::nullopt;
+    std::vector<std::int64_t> out(t.int64_data().begin(), t.int64_data().end());
+    if (out.empty() && !t.raw_data().empty()) {
+      out.resize(t.raw_data().size() / sizeof(std::int64_t));
+      std::copy_n(t.raw_data().data(), out.size() * sizeof(std::int64_t), reinterpret_cast<char*>(out.data()));
+    }
+    if (out.size() > 64) return std::nullopt;
+    return out;
+  }
+
+  const std::unordered_map<std::string, std::vector<std::int64_t>>& known_;
+  std::unordered_map<std::string, const ::onnx::NodeProto*> producer_;
+  std::unordered_map<std::string, const ::onnx::TensorProto*> initializer_;
+};
+
+/// Reshape's output from its input shape and target (0 copies a dimension, -1 takes the rest); nullopt if invalid.
+std::optional<std::vector<std::int64_t>> reshaped(const std::vector<std::int64_t>& in, std::vector<std::int64_t> to) {
+  std::int64_t total = 1, rest = 1;
+  for (const std::int64_t d : in) total *= d;
+  int infer = -1;
+  for (std::size_t i = 0; i < to.size(); ++i) {
+    if (to[i] == 0 && i < in.size()) to[i] = in[i];
+    if (to[i] == -1 && infer < 0) {
+      infer = static_cast<int>(i);
+      continue;
+    }
+    if (to[i] <= 0 || to[i] > max_dimension) return std::nullopt;
+    rest *= to[i];
+    if (rest > max_tensor_elements) return std::nullopt;
+  }
+  if (infer >= 0) {
+    if (rest == 0 || total % rest != 0) return std::nullopt;
+    to[static_cast<std::size_t>(infer)] = total / rest;
+  } else if (rest != total) {
+    return std::nullopt;
+  }
+  return to;
+}
+
+/// ONNX infers nothing past an operand whose shape comes from a Slice at run time (BERT's position ids): such
+/// element-wise nodes get the broadcast of their known operands, and inference runs again. Returns how many.
+int fill_shape_gaps(::onnx::GraphProto& g) {
+  auto known = known_shapes(g);
+  int filled = 0;
+  for (const ::onnx::NodeProto& n : g.node()) {
+    if (n.output_size() == 0 || n.output(0).empty() || known.count(n.output(0)) != 0) continue;
+    std::vector<std::int64_t> out;
+    bool any = false;
+    if (n.op_type() == "Reshape" && n.input_size() == 2 && known.count(n.input(0)) != 0) {
+      const auto target = shape_evaluator(g, known).eval(n.input(1));
+      const auto shape = target ? reshaped(known.at(n.input(0)), *target) : std::nullopt;
+      if (!shape) continue;
+      out = *shape;
+      any = true;
+    } else if (!is_elementwise(n.op_type())) {
+      continue;
+    }
+    for (const std::string& in : n.input()) {
+      const auto it = known.find(in);
+      if (it == known.end() || n.op_type() == "Reshape") continue;
+      any = true;
+      const std::vector<std::int64_t>& d = it->second;
+      if (d.size() > out.size()) out.insert(out.begin(), d.size() - out.size(), 1);
+      for (std::size_t i = 0; i < d.size(); ++i) {
+        std::int64_t& o = out[out.size() - d.size() + i];
+        o = std::max(o, d[i]);
+      }
+    }
+    if (!any || out.empty()) continue;
+    ::onnx::ValueInfoProto* v = g.add_value_info();
+    v->set_name(n.output(0));
+    v->mutable_type()->mutable_tensor_type()->set_elem_type(::onnx::TensorProto::FLOAT);
+    for (const std::int64_t d : out) v->mutable_type()->mutable_tensor_type()->mutable_shape()->add_dim()->set_dim_value(d);
+    known.emplace(n.output(0), std::move(out));
+    ++filled;
+  }
+  return filled;
+}
+
+}  // namespace
+
+std::int64_t tensor::numel() const noexcept {
+  std::int64_t n = 1;
+  for (const std::int64_t d : dims) n *= d;  // bounded: read_shapes rejects tensors above max_tensor_elements
+  return n;
+}
+bool tensor::is_integer() const noexcept { return is_integer_type(elem_type); }
+
+graph::graph(std::string_view bytes, const onnx_options& options) {
+  if (bytes.empty()) throw onnx_error("empty file: not an ONNX model");
+  if (bytes.size() > static_cast<std::size_t>(INT_MAX)) throw onnx_error("file larger than 2 GiB: not an ONNX model");
+  if (!model_.ParseFromArray(bytes.data(), static_cast<int>(bytes.size()))) {
+    throw onnx_error("not an ONNX model (truncated or corrupted protobuf)");
+  }
+  if (!model_.has_graph() || model_.graph().node_size() == 0) throw onnx_error("the ONNX model's graph has no nodes");
+  if (model_.graph().node_size() > max_nodes) {
+    throw onnx_error("the ONNX graph has " + std::to_string(model_.graph().node_size()) + " nodes, more than " +
+                     std::to_string(max_nodes));
+  }
+  producer_ = model_.producer_name() + (model_.producer_version().empty() ? "" : " " + model_.producer_version());
+  file_nodes_ = model_.graph().node_size();
+
+  ::onnx::GraphProto& g = *model_.mutable_graph();
+  std::unordered_set<std::string> initializers;
+  for (const ::onnx::TensorProto& t : g.initializer()) initializers.insert(t.name());
+  uses_map uses;
+  for (const ::onnx::NodeProto& n : g.node()) {
+    for (int i = 0; i < n.input_size(); ++i) uses[n.input(i)].emplace_back(&n, i);
+  }
+
+  // Data inputs get concrete dimensions before shape inference: the batch, and --seq-like values for the rest.
+  bool first = true;
+  for (::onnx::ValueInfoProto& in : *g.mutable_input()) {
+    if (initializers.count(in.name()) != 0 || only_weight_uses(uses, in.name(), 0)) continue;
+    if (!in.type().has_tensor_type() || !in.type().tensor_type().has_shape()) {
+      throw onnx_error("data input " + printable(in.name()) + " has no shape");
+    }
+    auto& shape = *in.mutable_type()->mutable_tensor_type()->mutable_shape();
+    if (shape.dim_size() == 0) throw onnx_error("data input " + printable(in.name()) + " is a scalar: no batch dimension");
+    for (int d = 0; d < shape.dim_size(); ++d) {
+      auto& dim = *shape.mutable_dim(d);
+      const bool known = dim.has_dim_value() && dim.dim_value() > 0;
+      if (known && dim.dim_value() > max_dimension) {
+        throw onnx_error("data input " + printable(in.name()) + " dimension " + std::to_string(d) + " is " +
+                         std::to_string(dim.dim_value()) + ", beyond the limit of 2^32");
+      }
+      if (d == 0) {
+        if (first) {
+          batch_from_file_ = known;
+          batch_ = known ? dim.dim_value() : options.batch.value_or(1);
+        }
+        dim.set_dim_value(batch_);
+      } else if (!known) {
+        if (!options.symbolic_dim) {
+          throw onnx_error("data input " + printable(in.name()) + " dimension " + std::to_string(d) + " is symbolic (" +
+                           printable(dim.dim_param()) + "): give its size (--seq N)");
+        }
+        dim.set_dim_value(*options.symbolic_dim);
+      }
+    }
+    first = false;
+  }
+  if (first) throw onnx_error("the ONNX graph has no data input (every input is a weight)");
+
+  // Operators ONNX does not know (custom domains) stop its shape inference: for it, they stand in as Identity of
+  // their first input (the roofline fallback assumes the same), and are restored afterwards.
+  int opset = 0;
+  for (const auto& o : model_.opset_import()) {
+    if (o.domain().empty() || o.domain() == "ai.onnx") opset = static_cast<int>(std::clamp<std::int64_t>(o.version(), 1, 1000));
+  }
+  std::vector<std::pair<int, ::onnx::NodeProto>> patched;
+  for (int i = 0; i < g.node_size(); ++i) {
+    ::onnx::NodeProto& n = *g.mutable_node(i);
+    if (::onnx::OpSchemaRegistry::Schema(n.op_type(), opset, n.domain()) != nullptr || n.input_size() == 0 ||
+        n.output_size() == 0) {
+      continue;
+    }
+    patched.emplace_back(i, n);
+    n.set_op_type("Identity");
+    n.set_domain("");
+    n.mutable_input()->DeleteSubrange(1, n.input_size() - 1);
+    n.mutable_output()->DeleteSubrange(1, n.output_size() - 1);
+    n.clear_attribute();
+  }
+  int filled = 0;
+  for (int round = 0; round < max_inference_rounds; ++round) {
+    try {
+      ::onnx::shape_inference::InferShapes(model_, ::onnx::OpSchemaRegistry::Instance(),
+                                           ::onnx::ShapeInferenceOptions(false, 0, true));
+    } catch (const std::exception& e) {
+      notes_.push_back("ONNX shape inference stopped (" + std::string(e.what()).substr(0, 80) +
+                       "); shapes come from the file where it gave none");
+      break;
+    }
+    const int n = fill_shape_gaps(g);
+    if (n == 0) break;
+    filled += n;
+  }
+  if (filled > 0) {
+    notes_.push_back(std::to_string(filled) + " shapes ONNX could not infer (operands sliced at run time, Reshape " +
+                     "targets computed from Shape) were computed by prenet");
+  }
+  for (auto& [i, original] : patched) *g.mutable_node(i) = std::move(original);
+  if (!patched.empty()) {
+    notes_.push_back(std::to_string(patched.size()) + " nodes of operators unknown to ONNX are assumed to keep their " +
+                     "first input's shape");
+  }
+  index(model_.graph());
+  sort_topologically(model_.graph());
+  read_shapes(model_.graph());
+  classify(model_.graph(), options);
+  track_batch_axes();
+}
+
+int graph::tensor_id(const std::string& name) {
+  const auto [it, inserted] = ids_.try_emplace(name, static_cast<int>(tensors_.size()));
+  if (inserted) {
+    tensor t;
+    t.name = name;
+    tensors_.push_back(std::move(t));
+  }
+  return it->second;
+}
+
+void graph::index(const ::onnx::GraphProto& g) {
+  for (const ::onnx::ValueInfoProto& v : g.input()) tensor_id(v.name());
+  for (const ::onnx::TensorProto& t : g.initializer()) {
+    tensor& x = tensors_[static_cast<std::size_t>(tensor_id(t.name()))];
+    x.value = &t;
+    x.is_weight = true;
+  }
+  nodes_.reserve(static_cast<std::size_t>(g.node_size()));
+  for (const ::onnx::NodeProto& p : g.node()) {
+    node n;
+    n.proto = &p;
+    n.op = p.op_type();
+    for (const std::string& in : p.input()) n.inputs.push_back(in.empty() ? -1 : tensor_id(in));
+    for (const std::string& out : p.output()) n.outputs.push_back(out.empty() ? -1 : tensor_id(out));
+    nodes_.push_back(std::move(n));
+  }
+}
+
+void graph::sort_topologically(const ::onnx::GraphProto& g) {
+  std::vector<int> producer(tensors_.size(), -1);
+  for (std::size_t i = 0; i < nodes_.size(); ++i) {
+    for (const int out : nodes_[i].outputs) {
+      if (out < 0) continue;
+      if (producer[static_cast<std::size_t>(out)] >= 0 || tensors_[static_cast<std::size_t>(out)].value != nullptr) {
+        throw onnx_error("tensor " + printable(tensors_[static_cast<std::size_t>(out)].name) + " is produced twice");
+      }
+      producer[static_cast<std::size_t>(out)] = static_cast<int>(i);
+    }
+  }
+  std::unordered_set<std::string> inputs;
+  for (const ::onnx::ValueInfoProto& v : g.input()) inputs.insert(v.name());
+  // Kahn's algorithm, keeping the file's order among ready nodes.
+  std::vector<int> waiting(nodes_.size(), 0);
+  std::vector<std::vector<int>> after(nodes_.size());
+  for (std::size_t i = 0; i < nodes_.size(); ++i) {
+    for (const int in : nodes_[i].inputs) {
+      if (in < 0) continue;
+      const int p = producer[static_cast<std::size_t>(in)];
+      if (p >= 0) {
+        ++waiting[i];
+        after[static_cast<std::size_t>(p)].push_back(static_cast<int>(i));
+      } else if (tensors_[static_cast<std::size_t>(in)].value == nullptr &&
+                 inputs.count(tensors_[static_cast<std::size_t>(in)].name) == 0) {
+        throw onnx_error("node " + printable(nodes_[i].proto->name()) + " (" + printable(nodes_[i].op) +
+                         ") reads " + printable(tensors_[static_cast<std::size_t>(in)].name) +
+                         ", which nothing defines");
+      }
+    }
+  }
+  std::priority_queue<int, std::vector<int>, std::greater<>> ready;
+  for (std::size_t i = 0; i < nodes_.size(); ++i) {
+    if (waiting[i] == 0) ready.push(static_cast<int>(i));
+  }
+  std::vector<node> sorted;
+  sorted.reserve(nodes_.size());
+  while (!ready.empty()) {
+    const int i = ready.top();
+    ready.pop();
+    sorted.push_back(nodes_[static_cast<std::size_t>(i)]);
+    for (const int j : after[static_cast<std::size_t>(i)]) {
+      if (--waiting[static_cast<std::size_t>(j)] == 0) ready.push(j);
+    }
+  }
+  if (sorted.size() != nodes_.size()) {
+    for (std::size_t i = 0; i < nodes_.size(); ++i) {
+      if (waiting[i] > 0) {
+        throw onnx_error("the ONNX graph has a cycle through node " + printable(nodes_[i].proto->name()) + " (" +
+                         printable(nodes_[i].op) + ")");
+      }
+    }
+  }
+  nodes_ = std::move(sorted);
+  for (std::size_t i = 0; i < nodes_.size(); ++i) {
+    for (const int in : nodes_[i].inputs) {
+      if (in >= 0) tensors_[static_cast<std::size_t>(in)].consumers.push_back(static_cast<int>(i));
+    }
+    for (const int out : nodes_[i].outputs) {
+      if (out >= 0) tensors_[static_cast<std::size_t>(out)].producer = static_cast<int>(i);
+    }
+  }
+}
+
+void graph::read_shapes(const ::onnx::GraphProto& g) {
+  const auto take = [this](const std::string& name, const ::onnx::TypeProto& type) {
+    const auto it = ids_.find(name);
+    if (it == ids_.end() || !type.has_tensor_type()) return;
+    tensor& t = tensors_[static_cast<std::size_t>(it->second)];
+    t.elem_type = type.tensor_type().elem_type();
+    if (t.has_shape || !type.tensor_type().has_shape()) return;
+    std::vector<std::int64_t> dims;
+    for (const auto& d : type.tensor_type().shape().dim()) {
+      if (!d.has_dim_value() || d.dim_value() <= 0) return;  // symbolic or unknown: not a usable shape
+      dims.push_back(d.dim_value());
+    }
+    t.dims = std::move(dims);
+    t.has_shape = true;
+  };
+  const auto take_tensor = [](tensor& t, const ::onnx::TensorProto& v) {
+    t.value = &v;
+    t.elem_type = v.data_type();
+    t.dims.assign(v.dims().begin(), v.dims().end());
+    t.has_shape = std::all_of(t.dims.begin(), t.dims.end(), [](std::int64_t d) { return d >= 0; });
+  };
+  for (tensor& t : tensors_) {
+    if (t.value != nullptr) take_tensor(t, *t.value);
+  }
+  for (const node& n : nodes_) {
+    if (n.op != "Constant" || n.outputs.empty() || n.outputs[0] < 0) continue;
+    for (const ::onnx::AttributeProto& a : n.proto->attribute()) {
+      if (a.name() == "value" && a.has_t()) take_tensor(tensors_[static_cast<std::size_t>(n.outputs[0])], a.t());
+    }
+  }
+  for (const ::onnx::ValueInfoProto& v : g.input()) take(v.name(), v.type());
+  for (const ::onnx::ValueInfoProto& v : g.value_info()) take(v.name(), v.type());
+  for (const ::onnx::ValueInfoProto& v : g.output()) take(v.name(), v.type());
+  for (tensor& t : tensors_) {
+    if (!t.has_shape) continue;
+    std::int64_t n = 1;
+    for (const std::int64_t d : t.dims) {
+      if (d > max_dimension) {
+        throw onnx_error("tensor " + printable(t.name) + " has dimension " + std::to_string(d) +
+                         ", beyond the limit of 2^32");
+      }
+      if (d > 0 && n > max_tensor_elements / d) {
+        throw onnx_error("tensor " + printable(t.name) + " has more than 2^36 elements");
+      }
+      n *= d;
+    }
+  }
+}
+
+void graph::classify(const ::onnx::GraphProto& g, const onnx_options& options) {
+  (void)options;
+  std::unordered_set<std::string> initializers;
+  for (const ::onnx::TensorProto& t : g.initializer()) initializers.insert(t.name());
+  uses_map uses;
+  for (const ::onnx::NodeProto& n : g.node()) {
+    for (int i = 0; i < n.input_size(); ++i) uses[n.input(i)].emplace_back(&n, i);
+  }
+  for (const ::onnx::ValueInfoProto& v : g.input()) {
+    tensor& t = tensors_[static_cast<std::size_t>(ids_.at(v.name()))];
+    if (initializers.count(v.name()) != 0) continue;
+    if (only_weight_uses(uses, v.name(), 0)) {
+      t.is_weight = true;
+      continue;
+    }
+    if (main_input_ < 0) {
+      main_input_ = ids_.at(v.name());
+      t.kind = role::main;
+      if (!t.has_shape) throw onnx_error("data input " + printable(v.name()) + " has no usable shape");
+    } else {
+      t.kind = role::side;
+    }
+  }
+  for (const node& n : nodes_) {
+    role r = role::constant;
+    if (n.op != "Shape" && n.op != "Size") {
+      for (const int in : n.inputs) {
+        if (in < 0) continue;
+        const role k = tensors_[static_cast<std::size_t>(in)].kind;
+        if (k == role::main) r = role::main;
+        if (k == role::side && r == role::constant) r = role::side;
+      }
+    }
+    for (const int out : n.outputs) {
+      if (out >= 0) tensors_[static_cast<std::size_t>(out)].kind = r;
+    }
+  }
+  for (const ::onnx::ValueInfoProto& v : g.output()) {
+    const auto it = ids_.find(v.name());
+    if (it == ids_.end() || tensors_[static_cast<std::size_t>(it->second)].kind != role::main) continue;
+    const int p = tensors_[static_cast<std::size_t>(it->second)].producer;
+    if (p < 0) continue;
+    if (main_output_ < 0 || p > tensors_[static_cast<std::size_t>(main_output_)].producer) main_output_ = it->second;
+  }
+  if (main_output_ < 0) throw onnx_error("no graph output is computed from the data input " +
+                                         printable(tensors_[static_cast<std::size_t>(main_input_)].name));
+}
+
+void graph::track_batch_axes() {
+  tensors_[static_cast<std::size_t>(main_input_)].batch_axis = 0;
+  for (const node& n : nodes_) {
+    int from = -1;
+    for (const int in : n.inputs) {
+      if (in >= 0 && tensors_[static_cast<std::size_t>(in)].kind == role::main) {
+        from = in;
+        break;
+      }
+    }
+    if (from < 0) continue;
+    const tensor& src = tensors_[static_cast<std::size_t>(from)];
+    int axis = src.batch_axis;
+    const auto rank = [this](int id) { return static_cast<int>(tensors_[static_cast<std::size_t>(id)].dims.size()); };
+    if (n.op == "Transpose" && axis >= 0) {
+      const std::vector<std::int64_t> perm = attr_ints(n, "perm");
+      const auto it = std::find(perm.begin(), perm.end(), axis);
+      axis = perm.empty() ? rank(from) - 1 - axis : it == perm.end() ? -1 : static_cast<int>(it - perm.begin());
+    } else if (n.op == "LSTM" || n.op == "GRU" || n.op == "RNN") {
+      const bool batch_first = attr_int(n, "layout", 0) == 1;
+      for (std::size_t o = 0; o < n.outputs.size(); ++o) {
+        if (n.outputs[o] >= 0) {
+          tensors_[static_cast<std::size_t>(n.outputs[o])].batch_axis = batch_first ? 0 : (o == 0 ? 2 : 1);
+        }
+      }
+      continue;
+    } else if ((n.op == "Squeeze" || n.op == "Unsqueeze") && axis >= 0 && n.input(0) == from) {
+      std::vector<std::int64_t> axes = attr_ints(n, "axes");
+      if (axes.empty()) axes = ints(n.input(1));
+      const std::int64_t out_rank = rank(from) + (n.op == "Unsqueeze" ? 1 : -1) * static_cast<std::int64_t>(axes.size());
+      for (std::int64_t& a : axes) a = a < 0 ? a + (n.op == "Unsqueeze" ? out_rank : rank(from)) : a;
+      std::sort(axes.begin(), axes.end());
+      if (n.op == "Squeeze") {
+        if (std::find(axes.begin(), axes.end(), axis) != axes.end()) axis = -1;
+        axis -= axis < 0 ? 0 : static_cast<int>(std::count_if(axes.begin(), axes.end(), [&](std::int64_t a) { return a < axis; }));
+      } else {
+        for (const std::int64_t a : axes) axis += a <= axis ? 1 : 0;
+      }
+      for (const int out : n.outputs) {
+        if (out >= 0) tensors_[static_cast<std::size_t>(out)].batch_axis = axis;
+      }
+      continue;
+    } else if (n.op == "Gather" && n.input(1) == from) {
+      axis = 0;  // embedding lookups keep the indices' leading batch axis
+    }
+    for (const int out : n.outputs) {
+      if (out < 0) continue;
+      tensor& t = tensors_[static_cast<std::size_t>(out)];
+      int a = axis;
+      if (a >= 0 && t.has_shape) {
+        const bool fits = a < static_cast<int>(t.dims.size()) && t.dims[static_cast<std::size_t>(a)] == batch_;
+        if (!fits || (src.has_shape && t.dims.size() != src.dims.size() && n.op != "Transpose")) {
+          a = !t.dims.empty() && t.dims[0] == batch_ ? 0 : -1;  // reshapes keep a leading batch or merge it
+        }
+      }
+      t.batch_axis = a;
+    }
+  }
+}
+
+shape graph::sample_shape(int id) const {
+  const tensor& t = at(id);
+  std::vector<std::int64_t> d = t.dims;
+  if (t.batch_axis >= 0 && t.batch_axis < static_cast<int>(d.size()) &&
+      d[static_cast<std::size_t>(t.batch_axis)] == batch_) {
+    d.erase(d.begin() + t.batch_axis);
+  } else if (!d.empty() && d[0] % batch_ == 0) {
+    d[0] /= batch_;
+  } else {
+    d = {std::max<std::int64_t>(1, t.numel() / batch_)};
+  }
+  while (d.size() > 3) {
+    d[1] *= d[0];  // bounded by the tensor's element count
+    d.erase(d.begin());
+  }
+  if (d.empty()) d.push_back(1);
+  shape s{static_cast<std::int64_t>(d.size()), {d[0], d.size() > 1 ? d[1] : 0, d.size() > 2 ? d[2] : 0}, false};
+  if (t.kind == role::main && t.is_integer() && s.rank == 1) s.tokens = true;
+  return s;
+}
+
+std::int64_t graph::sample_numel(int id) const { return sample_shape(id).numel(); }
+
+std::int64_t graph::attr_int(const node& n, std::string_view name, std::int64_t fallback) {
+  for (const ::onnx::AttributeProto& a : n.proto->attribute()) {
+    if (a.name() == name && a.has_i()) return a.i();
+  }
+  return fallback;
+}
+
+std::vector<std::int64_t> graph::attr_ints(const node& n, std::string_view name) {
+  for (const ::onnx::AttributeProto& a : n.proto->attribute()) {
+    if (a.name() == name) return {a.ints().begin(), a.ints().end()};
+  }
+  return {};
+}
+
+std::optional<float> graph::attr_float(const node& n, std::string_view name) {
+  for (const ::onnx::AttributeProto& a : n.proto->attribute()) {
+    if (a.name() == name && a.has_f()) return a.f();
+  }
+  return std::nullopt;
+}
+
+std::vector<std::int64_t> graph::ints(int id) const {
+  if (id < 0 || at(id).value == nullptr) return {};
+  const ::onnx::TensorProto& v = *at(id).value;
+  if (v.data_type() != ::onnx::TensorProto::INT64) return {};
+  if (v.int64_data_size() > 0) return {v.int64_data().begin(), v.int64_data().end()};
+  std::vector<std::int64_t> out(v.raw_data().size() / sizeof(std::int64_t));
+  std::copy_n(v.raw_data().data(), out.size() * sizeof(std::int64_t), reinterpret_cast<char*>(out.data()));
+  return out;
+}
+
+std::optional<double> graph::scalar(int id) const {
+  if (id < 0) return std::nullopt;
+  const tensor& t = at(id);
+  if (t.value == nullptr || !t.has_shape || t.numel() != 1) return std::nullopt;
+  const ::onnx::TensorProto& v = *t.value;
+  using tp = ::onnx::TensorProto;
+  if (v.data_type() == tp::FLOAT) {
+    if (v.float_data_size() == 1) return v.float_data(0);
+    if (v.raw_data().size() == sizeof(float)) {
+      float f = 0;
+      std::copy_n(v.raw_data().data(), sizeof(float), reinterpret_cast<char*>(&f));
+      return f;
+    }
+  }
+  if (v.data_type() == tp::DOUBLE && v.double_data_size() == 1) return v.double_data(0);
+  if (v.data_type() == tp::INT64 && v.int64_data_size() == 1) return static_cast<double>(v.int64_data(0));
+  return std::nullopt;
+}
+
+}  // namespace prenet::onnx_import_detail

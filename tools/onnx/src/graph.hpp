@@ -1,0 +1,107 @@
+// SPDX-License-Identifier: MIT
+// The importer's view of an ONNX graph: tensors with shapes and roles, nodes in topological order.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include <onnx/onnx_pb.h>
+
+#include <prenet/onnx/load_onnx.hpp>
+#include <prenet/shape.hpp>
+
+namespace prenet::onnx_import_detail {
+
+/// Largest dimension and largest tensor (elements) accepted; beyond them a file is "absurd" (docs/onnx.md).
+inline constexpr std::int64_t max_dimension = std::int64_t{1} << 32;
+inline constexpr std::int64_t max_tensor_elements = std::int64_t{1} << 36;
+/// Most nodes in a graph (BERT-large exports ~2,800; GPT-3 175B ~9,000).
+inline constexpr int max_nodes = 200'000;
+
+enum class role : std::uint8_t {
+  constant,  ///< an initializer, a weight passed as a graph input, a Constant, or computed from those and shapes
+  main,      ///< computed from the main data input: the stream prenet's layers follow
+  side,      ///< computed from another data input only (attention masks, token type ids)
+};
+
+struct tensor {
+  std::string name;
+  int producer = -1;           ///< node index, -1 for graph inputs and initializers
+  std::vector<int> consumers;  ///< node indices (a node reading it twice appears twice)
+  role kind = role::constant;
+  bool has_shape = false;
+  std::vector<std::int64_t> dims;  ///< full shape, batch included; valid when has_shape
+  std::int32_t elem_type = 0;      ///< onnx::TensorProto::DataType
+  bool is_weight = false;          ///< an initializer or a weight graph input (counts as parameters)
+  int batch_axis = -1;             ///< the axis that is the batch, -1 when unknown or merged
+  const ::onnx::TensorProto* value = nullptr;  ///< initializer or Constant value, when known
+
+  [[nodiscard]] std::int64_t numel() const noexcept;
+  [[nodiscard]] bool is_integer() const noexcept;
+};
+
+struct node {
+  const ::onnx::NodeProto* proto = nullptr;
+  std::string_view op;
+  std::vector<int> inputs;  ///< tensor ids; -1 for an omitted optional input
+  std::vector<int> outputs;
+  [[nodiscard]] int input(std::size_t i) const noexcept { return i < inputs.size() ? inputs[i] : -1; }
+  [[nodiscard]] int output(std::size_t i) const noexcept { return i < outputs.size() ? outputs[i] : -1; }
+};
+
+class graph {
+ public:
+  /// Parses, fixes symbolic input dimensions, runs ONNX shape inference and classifies every tensor.
+  graph(std::string_view bytes, const onnx_options& options);
+
+  [[nodiscard]] const std::vector<node>& nodes() const noexcept { return nodes_; }  ///< topological order
+  [[nodiscard]] const std::vector<tensor>& tensors() const noexcept { return tensors_; }
+  [[nodiscard]] const tensor& at(int id) const { return tensors_.at(static_cast<std::size_t>(id)); }
+  [[nodiscard]] int main_input() const noexcept { return main_input_; }
+  /// The graph output the prediction follows: the main-lineage output computed last.
+  [[nodiscard]] int main_output() const noexcept { return main_output_; }
+  [[nodiscard]] std::int64_t batch() const noexcept { return batch_; }
+  [[nodiscard]] bool batch_from_file() const noexcept { return batch_from_file_; }
+  [[nodiscard]] const std::string& producer() const noexcept { return producer_; }
+  [[nodiscard]] std::int64_t file_nodes() const noexcept { return file_nodes_; }
+  [[nodiscard]] const std::vector<std::string>& notes() const noexcept { return notes_; }
+
+  /// Per-sample shape of `id` (batch axis removed, leading dimensions merged to rank <= 3).
+  [[nodiscard]] shape sample_shape(int id) const;
+  /// Elements per sample of `id`.
+  [[nodiscard]] std::int64_t sample_numel(int id) const;
+  /// Integer attribute of node `n`, or `fallback`.
+  [[nodiscard]] static std::int64_t attr_int(const node& n, std::string_view name, std::int64_t fallback);
+  [[nodiscard]] static std::vector<std::int64_t> attr_ints(const node& n, std::string_view name);
+  [[nodiscard]] static std::optional<float> attr_float(const node& n, std::string_view name);
+  /// The values of a constant int64 tensor (initializer or Constant); empty if unknown.
+  [[nodiscard]] std::vector<std::int64_t> ints(int id) const;
+  /// The scalar value of a constant tensor (initializer or Constant), if it holds one number.
+  [[nodiscard]] std::optional<double> scalar(int id) const;
+
+ private:
+  void index(const ::onnx::GraphProto& g);
+  void sort_topologically(const ::onnx::GraphProto& g);
+  void read_shapes(const ::onnx::GraphProto& g);
+  void classify(const ::onnx::GraphProto& g, const onnx_options& options);
+  void track_batch_axes();
+  int tensor_id(const std::string& name);
+
+  ::onnx::ModelProto model_;
+  std::vector<node> nodes_;
+  std::vector<tensor> tensors_;
+  std::unordered_map<std::string, int> ids_;
+  int main_input_ = -1;
+  int main_output_ = -1;
+  std::int64_t batch_ = 1;
+  bool batch_from_file_ = false;
+  std::string producer_;
+  std::int64_t file_nodes_ = 0;
+  std::vector<std::string> notes_;
+};
+
+}  // namespace prenet::onnx_import_detail

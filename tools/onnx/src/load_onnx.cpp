@@ -1,0 +1,90 @@
+// SPDX-License-Identifier: MIT
+// prenet::load_onnx: parse, group into units, linearise, and report what could not be mapped.
+#include <prenet/onnx/load_onnx.hpp>
+
+#include <algorithm>
+#include <fstream>
+#include <map>
+#include <system_error>
+
+#include "graph.hpp"
+#include "linearize.hpp"
+#include "units.hpp"
+
+namespace prenet {
+
+namespace {
+/// Largest batch or symbolic dimension accepted from the caller.
+constexpr std::int64_t max_option_value = std::int64_t{1} << 20;
+}  // namespace
+
+onnx_import load_onnx_bytes(std::string_view bytes, const onnx_options& options) {
+  using namespace onnx_import_detail;
+  if (options.batch && (*options.batch < 1 || *options.batch > max_option_value)) {
+    throw onnx_error("batch must be in 1..2^20");
+  }
+  if (options.symbolic_dim && (*options.symbolic_dim < 1 || *options.symbolic_dim > max_option_value)) {
+    throw onnx_error("the size of symbolic dimensions must be in 1..2^20");
+  }
+  const graph g(bytes, options);
+  std::vector<std::string> notes = g.notes();
+  const std::vector<unit> units = build_units(g, options, notes);
+  std::vector<std::uint8_t> emitted;
+  std::optional<runtime_network> net;
+  try {
+    net.emplace(linearize(g, units, emitted, notes));
+  } catch (const shape_error& e) {
+    throw onnx_error(std::string("the data input cannot start a network: ") + e.what());
+  }
+
+  std::map<std::string, std::int64_t> unmapped;
+  std::map<std::string, std::int64_t> unreached;
+  for (std::size_t i = 0; i < units.size(); ++i) {
+    const unit& u = units[i];
+    if (emitted[i] == 0) {
+      if (u.kind != unit_kind::alias) unreached[u.op] += static_cast<std::int64_t>(u.nodes.size());
+    } else if (u.unmapped || emitted[i] == 2) {
+      unmapped[u.unmapped ? u.op : u.op + " (rejected)"] += static_cast<std::int64_t>(u.nodes.size());
+    }
+  }
+  if (!unreached.empty()) {
+    std::string list;
+    std::int64_t total = 0;
+    for (const auto& [op, n] : unreached) {
+      list += (list.empty() ? "" : ", ") + op + " x" + std::to_string(n);
+      total += n;
+    }
+    notes.push_back(std::to_string(total) + " nodes are not on the path from the data input to output '" +
+                    g.at(g.main_output()).name.substr(0, 60) + "' and are not predicted: " + list);
+  }
+  onnx_import r{.network = std::move(*net),
+                .batch = options.batch.value_or(g.batch()),
+                .batch_from_file = !options.batch && g.batch_from_file(),
+                .unmapped = {},
+                .notes = std::move(notes),
+                .onnx_nodes = g.file_nodes(),
+                .producer = g.producer()};
+  for (const auto& [op, n] : unmapped) r.unmapped.push_back({op, n});
+  return r;
+}
+
+onnx_import load_onnx(const std::filesystem::path& path, const onnx_options& options) {
+  std::error_code ec;
+  const std::uintmax_t size = std::filesystem::file_size(path, ec);
+  if (ec) throw onnx_error("cannot read " + path.string() + ": " + ec.message());
+  if (size > static_cast<std::uintmax_t>(max_onnx_file_bytes)) {
+    throw onnx_error(path.string() + " is larger than 2 GiB: not an ONNX model prenet can read");
+  }
+  std::ifstream in(path, std::ios::binary);
+  std::string bytes(static_cast<std::size_t>(size), '\0');
+  if (!in || !in.read(bytes.data(), static_cast<std::streamsize>(size))) {
+    throw onnx_error("cannot read " + path.string());
+  }
+  try {
+    return load_onnx_bytes(bytes, options);
+  } catch (const onnx_error& e) {
+    throw onnx_error(path.filename().string() + ": " + e.what());
+  }
+}
+
+}  // namespace prenet

@@ -1,0 +1,661 @@
+// SPDX-License-Identifier: MIT
+// Mapping ONNX operators and PyTorch export patterns (LayerNorm, GELU, attention) to prenet layers.
+#include "units.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <optional>
+
+#include <prenet/layers/activation.hpp>
+#include <prenet/layers/batchnorm2d.hpp>
+#include <prenet/layers/conv2d.hpp>
+#include <prenet/layers/dense.hpp>
+#include <prenet/layers/dropout.hpp>
+#include <prenet/layers/embedding.hpp>
+#include <prenet/layers/layernorm.hpp>
+#include <prenet/layers/multihead_attention.hpp>
+#include <prenet/layers/opaque.hpp>
+#include <prenet/layers/pooling.hpp>
+#include <prenet/layers/recurrent.hpp>
+#include <prenet/layers/select_token.hpp>
+
+namespace prenet::onnx_import_detail {
+
+namespace {
+
+/// Largest kernel, stride, padding or dilation mapped to a prenet layer (larger ones take the roofline).
+constexpr std::int64_t max_window = 1 << 20;
+
+bool in_window(std::int64_t v, std::int64_t lo) { return v >= lo && v <= max_window; }
+
+class mapper {
+ public:
+  mapper(const graph& g, const onnx_options& o, std::vector<std::string>& notes)
+      : g_(g), options_(o), notes_(notes), taken_(g.nodes().size(), false) {}
+
+  std::vector<unit> run() {
+    const auto& nodes = g_.nodes();
+    // Multi-node patterns first, so that their first nodes are not mapped on their own.
+    for (std::size_t i = 0; i < nodes.size(); ++i) {
+      if (taken_[i] || !computes_main(nodes[i])) continue;
+      std::optional<unit> u;
+      if (nodes[i].op == "Softmax") u = attention(static_cast<int>(i));
+      else if (nodes[i].op == "ReduceMean") u = decomposed_layernorm(static_cast<int>(i));
+      else if (nodes[i].op == "Erf") u = decomposed_gelu(static_cast<int>(i));
+      if (u) keep(std::move(*u));
+    }
+    std::int64_t side = 0;
+    for (std::size_t i = 0; i < nodes.size(); ++i) {
+      if (taken_[i]) continue;
+      if (!computes_main(nodes[i])) {
+        side += produces(nodes[i], role::side) ? 1 : 0;
+        continue;
+      }
+      if (merge_recurrent(static_cast<int>(i))) continue;
+      keep(single(static_cast<int>(i)));
+    }
+    if (assumed_shapes_ > 0) {
+      notes_.push_back(std::to_string(assumed_shapes_) + " unmapped nodes have no inferred output shape; their input's "
+                       "shape is assumed");
+    }
+    if (side > 0) {
+      notes_.push_back(std::to_string(side) + " nodes compute only from other data inputs (masks, token types) and are " +
+                       "not predicted on their own");
+    }
+    return std::move(units_);
+  }
+
+ private:
+  // --- small queries -------------------------------------------------------------------------------------------
+  [[nodiscard]] const node& at(int i) const { return g_.nodes()[static_cast<std::size_t>(i)]; }
+  [[nodiscard]] role kind(int t) const { return t < 0 ? role::constant : g_.at(t).kind; }
+  [[nodiscard]] bool is_main(int t) const { return t >= 0 && kind(t) == role::main; }
+  [[nodiscard]] bool is_const(int t) const { return t >= 0 && kind(t) == role::constant; }
+  [[nodiscard]] bool produces(const node& n, role r) const {
+    return std::any_of(n.outputs.begin(), n.outputs.end(), [&](int t) { return t >= 0 && kind(t) == r; });
+  }
+  [[nodiscard]] bool computes_main(const node& n) const { return produces(n, role::main); }
+  [[nodiscard]] const std::vector<std::int64_t>* dims(int t) const {
+    return t >= 0 && g_.at(t).has_shape ? &g_.at(t).dims : nullptr;
+  }
+  /// The node reading `t`'s values if exactly one does (Shape and Size read only its shape) and it is not taken.
+  [[nodiscard]] int only_consumer(int t) const {
+    if (t < 0) return -1;
+    int found = -1;
+    for (const int c : g_.at(t).consumers) {
+      if (at(c).op == "Shape" || at(c).op == "Size") continue;
+      if (found >= 0) return -1;
+      found = c;
+    }
+    return found >= 0 && !taken_[static_cast<std::size_t>(found)] ? found : -1;
+  }
+  [[nodiscard]] int producer(int t) const { return t < 0 ? -1 : g_.at(t).producer; }
+  [[nodiscard]] int main_input_of(const node& n) const {
+    for (const int t : n.inputs) {
+      if (is_main(t)) return t;
+    }
+    return -1;
+  }
+  /// The constant operand of a binary node whose other operand is `t`, or -1.
+  [[nodiscard]] int const_partner(const node& n, int t) const {
+    if (n.inputs.size() != 2) return -1;
+    if (n.inputs[0] == t && is_const(n.inputs[1])) return n.inputs[1];
+    if (n.inputs[1] == t && is_const(n.inputs[0])) return n.inputs[0];
+    return -1;
+  }
+  /// Elements of a float weight (initializer or weight input) `t`; 0 for scalars, shapes and other constants.
+  [[nodiscard]] std::int64_t weight_elements(int t) const {
+    if (t < 0 || !g_.at(t).is_weight || !g_.at(t).has_shape || g_.at(t).is_integer()) return 0;
+    const std::int64_t n = g_.at(t).numel();
+    return n > 1 ? n : 0;
+  }
+
+  void keep(unit u) {
+    for (const int n : u.nodes) taken_[static_cast<std::size_t>(n)] = true;
+    if (u.fallback.kind != layer_kind::opaque) u.fallback = roofline(u);
+    units_.push_back(std::move(u));
+  }
+
+  /// The roofline stand-in of a unit: output elements as FLOPs, inputs + outputs as traffic, float weights as params.
+  [[nodiscard]] layer_spec roofline(const unit& u) const {
+    std::int64_t elements = 0, params = 0, flops = 0;
+    for (const int ni : u.nodes) {
+      const node& n = at(ni);
+      for (const int t : n.inputs) {
+        if (is_main(t) && g_.at(t).has_shape) elements += g_.sample_numel(t);
+        params += weight_elements(t);
+      }
+      for (const int t : n.outputs) {
+        if (is_main(t) && g_.at(t).has_shape) {
+          elements += g_.sample_numel(t);
+          flops += g_.sample_numel(t);
+        }
+      }
+    }
+    const shape out = u.out >= 0 && g_.at(u.out).has_shape ? g_.sample_shape(u.out) : vector_shape(1);
+    return opaque_spec(out, std::max<std::int64_t>(flops, 1), elements, params);
+  }
+
+  unit layer(int n, const layer_spec& s, int in, int out) const {
+    return unit{.in = in, .out = out, .nodes = {n}, .specs = {s}, .op = std::string(at(n).op)};
+  }
+
+  unit unmapped(int n) {
+    unit u{.in = main_input_of(at(n)), .out = at(n).output(0), .nodes = {n}, .specs = {}, .op = std::string(at(n).op)};
+    // Two operands from the data input (an unrecognised attention product, a gate): follow the later one.
+    for (const int t : at(n).inputs) {
+      if (is_main(t) && producer(t) > producer(u.in)) u.in = t;
+    }
+    u.unmapped = true;
+    u.fallback = roofline(u);
+    if (u.out >= 0 && !g_.at(u.out).has_shape && u.in >= 0 && g_.at(u.in).has_shape) {
+      const shape s = g_.sample_shape(u.in);
+      u.fallback.rank = s.rank;
+      u.fallback.dim0 = s.dims[0];
+      u.fallback.dim1 = s.dims[1];
+      u.fallback.dim2 = s.dims[2];
+      ++assumed_shapes_;
+    }
+    u.specs = {u.fallback};
+    return u;
+  }
+
+  // --- one node ------------------------------------------------------------------------------------------------
+  unit single(int ni) {
+    const node& n = at(ni);
+    const std::string_view op = n.op;
+    const int x = main_input_of(n), y = n.output(0);
+    const auto alias = [&] { return unit{.kind = unit_kind::alias, .in = x, .out = y, .nodes = {ni}, .specs = {}, .op = std::string(op)};
+    };
+    if (y < 0 || x < 0) return unmapped(ni);
+    if (!g_.at(x).has_shape || !g_.at(y).has_shape) return unmapped(ni);
+    if (op == "Identity" || op == "Reshape" || op == "Flatten" || op == "Transpose" || op == "Squeeze" ||
+        op == "Unsqueeze" || (op == "Cast" && !g_.at(y).is_integer())) {
+      return n.input(0) == x ? alias() : unmapped(ni);
+    }
+    if (op == "Dropout") return layer(ni, dropout_spec(), x, y);
+    if (op == "Relu") {
+      // The only reader of its input: computable in place, as torchvision's ReLU(inplace=True) is.
+      const bool inplace = g_.at(x).consumers.size() == 1 && x != g_.main_input();
+      return layer(ni, activation_spec(layer_kind::relu, inplace), x, y);
+    }
+    if (op == "Gelu") return layer(ni, activation_spec(layer_kind::gelu), x, y);
+    if (op == "Tanh") return layer(ni, activation_spec(layer_kind::tanh), x, y);
+    if (op == "Sigmoid") return layer(ni, activation_spec(layer_kind::sigmoid), x, y);
+    if (op == "Softmax" || op == "LogSoftmax") {
+      const std::int64_t rank = static_cast<std::int64_t>(g_.at(x).dims.size());
+      const std::int64_t axis = graph::attr_int(n, "axis", -1);
+      if (axis == -1 || axis == rank - 1) return layer(ni, activation_spec(layer_kind::softmax), x, y);
+      return unmapped(ni);
+    }
+    if (op == "Conv") return conv(ni);
+    if (op == "BatchNormalization") return batchnorm(ni);
+    if (op == "MaxPool" || op == "AveragePool") return pool(ni);
+    if (op == "GlobalAveragePool" && g_.sample_shape(x).rank == 3) {
+      return layer(ni, adaptive_avgpool2d_spec(1, 1), x, y);
+    }
+    if (op == "Gemm" || op == "MatMul") return matmul(ni);
+    if (op == "Gather") return gather(ni);
+    if (op == "LayerNormalization") return layernorm(ni);
+    if (op == "LSTM" || op == "GRU" || op == "RNN") return recurrent(ni);
+    if (op == "Add") return add(ni);
+    return unmapped(ni);
+  }
+
+  unit conv(int ni) {
+    const node& n = at(ni);
+    const int x = n.input(0), w = n.input(1), b = n.input(2);
+    const auto* wd = dims(w);
+    if (x < 0 || !is_main(x) || !is_const(w) || wd == nullptr || wd->size() != 4) return unmapped(ni);
+    const std::vector<std::int64_t> k = graph::attr_ints(n, "kernel_shape"), s = graph::attr_ints(n, "strides"),
+                                    p = graph::attr_ints(n, "pads"), d = graph::attr_ints(n, "dilations");
+    const std::int64_t kh = (*wd)[2], kw = (*wd)[3];
+    const bool square = kh == kw && (k.empty() || (k.size() == 2 && k[0] == kh && k[1] == kw)) &&
+                        (s.empty() || (s.size() == 2 && s[0] == s[1])) &&
+                        (p.empty() || (p.size() == 4 && p[0] == p[1] && p[1] == p[2] && p[2] == p[3])) &&
+                        (d.empty() || (d.size() == 2 && d[0] == d[1]));
+    const std::string pad_mode = [&] {
+      for (const auto& a : n.proto->attribute()) {
+        if (a.name() == "auto_pad") return a.s();
+      }
+      return std::string("NOTSET");
+    }();
+    const std::int64_t stride = s.empty() ? 1 : s[0], pad = p.empty() ? 0 : p[0], dil = d.empty() ? 1 : d[0];
+    const std::int64_t groups = graph::attr_int(n, "group", 1);
+    if (!square || (pad_mode != "NOTSET" && pad_mode != "VALID") || g_.sample_shape(x).rank != 3 ||
+        !in_window(kh, 1) || !in_window(stride, 1) || !in_window(pad, 0) || !in_window(dil, 1) ||
+        !in_window(groups, 1)) {
+      return unmapped(ni);
+    }
+    const std::int64_t out = (*wd)[0];
+    const bool folded = b >= 0 && options_.unfold_batchnorm && g_.at(b).name.rfind("onnx::", 0) == 0;
+    unit u = layer(ni, conv2d_spec(out, kh, {.stride = stride, .padding = pad, .dilation = dil, .groups = groups,
+                                             .bias = b >= 0 && !folded}),
+                   x, n.output(0));
+    if (folded) {
+      u.specs.push_back(batchnorm2d_spec(out));
+      u.op = "Conv (BatchNorm folded in)";
+      ++unfolded_;
+      if (unfolded_ == 1) {
+        notes_.push_back("Conv layers whose bias has a generated name (BatchNorm folded in by an eval-mode export) are "
+                         "predicted as Conv2d without bias + BatchNorm2d, as training runs them");
+      }
+    }
+    return u;
+  }
+
+  unit batchnorm(int ni) {
+    const node& n = at(ni);
+    const int x = n.input(0);
+    const shape s = g_.sample_shape(x);
+    if (x != main_input_of(n) || s.rank != 3) return unmapped(ni);
+    return layer(ni, batchnorm2d_spec(s.dims[0]), x, n.output(0));
+  }
+
+  unit pool(int ni) {
+    const node& n = at(ni);
+    const int x = n.input(0);
+    const std::vector<std::int64_t> k = graph::attr_ints(n, "kernel_shape"), s = graph::attr_ints(n, "strides"),
+                                    p = graph::attr_ints(n, "pads"), d = graph::attr_ints(n, "dilations");
+    const bool max = n.op == "MaxPool";
+    const bool square = k.size() == 2 && k[0] == k[1] && (s.empty() || (s.size() == 2 && s[0] == s[1])) &&
+                        (p.empty() || (p.size() == 4 && p[0] == p[1] && p[1] == p[2] && p[2] == p[3])) &&
+                        (d.empty() || (d.size() == 2 && d[0] == d[1]));
+    if (x != main_input_of(n) || !square || g_.sample_shape(x).rank != 3) return unmapped(ni);
+    const std::int64_t stride = s.empty() ? 1 : s[0], pad = p.empty() ? 0 : p[0], dil = d.empty() ? 1 : d[0];
+    if (!max && k[0] == 1 && stride == 1 && pad == 0) {
+      // torch.onnx exports AdaptiveAvgPool2d whose output equals its input (VGG's 7x7) as a 1x1 AveragePool.
+      const shape in = g_.sample_shape(x);
+      return layer(ni, adaptive_avgpool2d_spec(in.dims[1], in.dims[2]), x, n.output(0));
+    }
+    if (!in_window(k[0], 1) || !in_window(stride, 1) || !in_window(pad, 0) || !in_window(dil, 1) ||
+        (!max && dil != 1)) {
+      return unmapped(ni);
+    }
+    return layer(ni,
+                 pool2d_spec(max ? layer_kind::maxpool2d : layer_kind::avgpool2d, k[0],
+                             {.stride = stride, .padding = pad, .dilation = dil,
+                              .ceil_mode = graph::attr_int(n, "ceil_mode", 0) != 0}),
+                 x, n.output(0));
+  }
+
+  /// Gemm, or MatMul by a constant matrix with an optional constant bias Add after it: Dense.
+  unit matmul(int ni) {
+    const node& n = at(ni);
+    const int x = n.input(0), w = n.input(1);
+    const auto* wd = dims(w);
+    if (!is_main(x) || !is_const(w) || wd == nullptr || wd->size() != 2) return unmapped(ni);
+    if (n.op == "Gemm") {
+      if (graph::attr_int(n, "transA", 0) != 0) return unmapped(ni);
+      const std::int64_t out = graph::attr_int(n, "transB", 0) != 0 ? (*wd)[0] : (*wd)[1];
+      return layer(ni, dense_spec(out, {.bias = n.input(2) >= 0}), x, n.output(0));
+    }
+    unit u = layer(ni, dense_spec((*wd)[1], {.bias = false}), x, n.output(0));
+    const int next = only_consumer(n.output(0));
+    if (next >= 0 && at(next).op == "Add") {
+      const int b = const_partner(at(next), n.output(0));
+      const auto* bd = dims(b);
+      if (bd != nullptr && bd->size() == 1 && (*bd)[0] == (*wd)[1]) {
+        u.specs[0].bias = 1;
+        u.nodes.push_back(next);
+        u.out = at(next).output(0);
+      }
+    }
+    return u;
+  }
+
+  /// Gather rows of a constant table by token ids: Embedding; Gather of one position of a sequence: SelectToken.
+  unit gather(int ni) {
+    const node& n = at(ni);
+    const int table = n.input(0), idx = n.input(1);
+    const auto* td = dims(table);
+    if (is_const(table) && is_main(idx) && td != nullptr && td->size() == 2 && g_.sample_shape(idx).tokens) {
+      return layer(ni, embedding_spec((*td)[0], (*td)[1]), idx, n.output(0));
+    }
+    const std::optional<double> pos = g_.scalar(idx);
+    const shape s = is_main(table) ? g_.sample_shape(table) : shape{};
+    const std::int64_t axis = graph::attr_int(n, "axis", 0);
+    if (is_main(table) && pos && s.rank == 2 && axis == 1 && g_.at(table).batch_axis == 0 && std::abs(*pos) < 1e9) {
+      return layer(ni, select_token_spec(static_cast<std::int64_t>(*pos)), table, n.output(0));
+    }
+    return unmapped(ni);
+  }
+
+  unit layernorm(int ni) {
+    const node& n = at(ni);
+    const int x = n.input(0);
+    const shape s = g_.sample_shape(x);
+    const std::int64_t axis = graph::attr_int(n, "axis", -1);
+    if (x != main_input_of(n) || (axis != -1 && axis != static_cast<std::int64_t>(g_.at(x).dims.size()) - 1)) {
+      return unmapped(ni);
+    }
+    return layer(ni, layernorm_spec(s.last(), n.input(1) >= 0), x, n.output(0));
+  }
+
+  unit recurrent(int ni) {
+    const node& n = at(ni);
+    const int x = n.input(0), w = n.input(1);
+    const auto* wd = dims(w);
+    const std::int64_t hidden = graph::attr_int(n, "hidden_size", 0);
+    const std::int64_t dirs = wd != nullptr && !wd->empty() ? (*wd)[0] : 0;
+    if (x != main_input_of(n) || wd == nullptr || wd->size() != 3 || hidden <= 0 || hidden > max_dimension ||
+        (dirs != 1 && dirs != 2) || g_.sample_shape(x).rank != 2) {
+      return unmapped(ni);
+    }
+    const layer_kind k = n.op == "LSTM" ? layer_kind::lstm : n.op == "GRU" ? layer_kind::gru : layer_kind::rnn;
+    int out = n.output(0);
+    if (out < 0 || g_.at(out).consumers.empty()) out = n.output(1) >= 0 ? n.output(1) : out;
+    return layer(ni, recurrent_spec(k, hidden, {.bidirectional = dirs == 2, .bias = n.input(3) >= 0}), x, out);
+  }
+
+  /// A stacked nn.LSTM/GRU/RNN exports one node per layer, joined by Squeeze/Transpose/Reshape: a node reading the
+  /// previous layer's output becomes that layer's next layer (num_layers + 1), as PyTorch runs it.
+  bool merge_recurrent(int ni) {
+    const node& n = at(ni);
+    if (n.op != "LSTM" && n.op != "GRU" && n.op != "RNN") return false;
+    int t = n.input(0);
+    for (int hops = 0; hops < 4 && t >= 0; ++hops) {
+      const int p = producer(t);
+      if (p < 0) return false;
+      if (at(p).op == n.op) break;
+      if (!is_view(at(p).op) || g_.at(t).consumers.size() != 1) return false;
+      t = at(p).input(0);
+    }
+    const int p = producer(t);
+    if (p < 0 || at(p).op != n.op || at(p).output(0) != t) return false;
+    for (unit& u : units_) {
+      if (u.nodes.empty() || u.nodes.back() != p || u.out != t || u.specs.size() != 1) continue;
+      layer_spec& s = u.specs[0];
+      const auto* wd = dims(n.input(1));
+      const std::int64_t dirs = s.bidirectional != 0 ? 2 : 1;
+      if (wd == nullptr || wd->size() != 3 || (*wd)[0] != dirs || (*wd)[2] != dirs * s.out_features ||
+          graph::attr_int(n, "hidden_size", 0) != s.out_features || (n.input(3) >= 0) != (s.bias != 0) ||
+          s.num_layers >= max_window) {
+        return false;
+      }
+      ++s.num_layers;
+      u.nodes.push_back(ni);
+      u.out = n.output(0) >= 0 && !g_.at(n.output(0)).consumers.empty() ? n.output(0) : n.output(1);
+      u.fallback = roofline(u);
+      taken_[static_cast<std::size_t>(ni)] = true;
+      return u.out >= 0;
+    }
+    return false;
+  }
+
+  /// The Gather of a constant table whose rows `t` holds (through views), or -1.
+  int embedding_table(int t) const {
+    for (int hops = 0; hops < 4 && t >= 0; ++hops) {
+      const int p = producer(t);
+      if (p < 0) return -1;
+      const node& n = at(p);
+      if (n.op == "Gather") {
+        const auto* td = dims(n.input(0));
+        return is_const(n.input(0)) && td != nullptr && td->size() == 2 ? n.input(0) : -1;
+      }
+      if (n.op != "Unsqueeze" && n.op != "Identity" && n.op != "Reshape" && n.op != "Expand") return -1;
+      t = n.input(0);
+    }
+    return -1;
+  }
+
+  unit add(int ni) {
+    const node& n = at(ni);
+    const int a = n.input(0), b = n.input(1);
+    if (is_main(a) && is_main(b)) {
+      if (a == b) return unmapped(ni);
+      return unit{.kind = unit_kind::add_join, .in = a, .in2 = b, .out = n.output(0), .nodes = {ni}, .specs = {},
+                  .op = "Add"};
+    }
+    const int x = is_main(a) ? a : b, other = x == a ? b : a;
+    const int table = embedding_table(other);
+    const auto* td = dims(table);
+    const shape s = g_.sample_shape(x);
+    if (table >= 0 && td != nullptr && s.rank == 2 && s.last() == (*td)[1]) {
+      // Positions or token types looked up from a table and added to the stream (BERT): AddedEmbedding.
+      unit u = layer(ni, embedding_spec((*td)[0], (*td)[1], true), x, n.output(0));
+      const int p = producer(other);
+      if (p >= 0 && !taken_[static_cast<std::size_t>(p)] && !computes_main(at(p))) u.nodes.push_back(p);
+      u.op = "Gather+Add (added embedding)";
+      return u;
+    }
+    return unmapped(ni);
+  }
+
+  // --- patterns ------------------------------------------------------------------------------------------------
+  /// PyTorch <= 1.13's LayerNorm: ReduceMean, Sub, Pow, ReduceMean, Add eps, Sqrt, Div, [Mul gamma, Add beta].
+  std::optional<unit> decomposed_layernorm(int r1) {
+    const node& mean = at(r1);
+    const int x = mean.input(0);
+    if (!is_main(x) || mean.output(0) < 0) return std::nullopt;
+    int sub = -1;
+    for (const int c : g_.at(x).consumers) {
+      const node& n = at(c);
+      if (n.op == "Sub" && n.input(0) == x && n.input(1) == mean.output(0) && !taken_[static_cast<std::size_t>(c)]) sub = c;
+    }
+    if (sub < 0) return std::nullopt;
+    const int centered = at(sub).output(0);
+    if (centered < 0 || g_.at(centered).consumers.size() != 2) return std::nullopt;
+    int pow = -1, div = -1;
+    for (const int c : g_.at(centered).consumers) {
+      if (at(c).op == "Pow" && at(c).input(0) == centered) pow = c;
+      if (at(c).op == "Div" && at(c).input(0) == centered) div = c;
+    }
+    if (pow < 0 || div < 0) return std::nullopt;
+    std::vector<int> nodes{r1, sub, pow};
+    int t = at(pow).output(0);
+    for (const std::string_view step : {"ReduceMean", "Add", "Sqrt"}) {
+      const int c = only_consumer(t);
+      if (c < 0 || at(c).op != step) return std::nullopt;
+      nodes.push_back(c);
+      t = at(c).output(0);
+    }
+    if (at(div).input(1) != t) return std::nullopt;
+    nodes.push_back(div);
+    int out = at(div).output(0);
+    bool affine = false;
+    const int mul = only_consumer(out);
+    if (mul >= 0 && at(mul).op == "Mul" && const_partner(at(mul), out) >= 0) {
+      nodes.push_back(mul);
+      out = at(mul).output(0);
+      const int bias = only_consumer(out);
+      if (bias >= 0 && at(bias).op == "Add" && const_partner(at(bias), out) >= 0) {
+        nodes.push_back(bias);
+        out = at(bias).output(0);
+        affine = true;
+      }
+    }
+    if (out < 0 || !g_.at(x).has_shape) return std::nullopt;
+    return unit{.in = x, .out = out, .nodes = nodes, .specs = {layernorm_spec(g_.sample_shape(x).last(), affine)},
+                .op = "LayerNorm (decomposed)"};
+  }
+
+  /// PyTorch's exact GELU before opset 20: x * 0.5 * (1 + erf(x / sqrt 2)), in either multiplication order.
+  std::optional<unit> decomposed_gelu(int e) {
+    const int scaled = at(e).input(0);
+    const int d = producer(scaled);
+    if (d < 0 || taken_[static_cast<std::size_t>(d)] || (at(d).op != "Div" && at(d).op != "Mul")) return std::nullopt;
+    const int x = at(d).input(0);
+    if (!is_main(x) || const_partner(at(d), x) < 0 || g_.at(scaled).consumers.size() != 1) return std::nullopt;
+    std::vector<int> nodes{d, e};
+    int t = at(e).output(0);
+    bool used_x = false;
+    for (int c = only_consumer(t); c >= 0; c = only_consumer(t)) {
+      const node& n = at(c);
+      if (n.op != "Add" && n.op != "Mul") break;
+      const int other = n.input(0) == t ? n.input(1) : n.input(0);
+      if (is_const(other)) {
+        // 1 + erf(...) or * 0.5
+      } else if (n.op == "Mul" && other == x) {
+        used_x = true;
+      } else if (n.op == "Mul" && producer(other) >= 0 && at(producer(other)).op == "Mul" &&
+                 const_partner(at(producer(other)), x) >= 0 && g_.at(other).consumers.size() == 1) {
+        used_x = true;  // (x * 0.5) * (1 + erf(...))
+        nodes.push_back(producer(other));
+      } else {
+        break;
+      }
+      nodes.push_back(c);
+      t = n.output(0);
+    }
+    if (!used_x || !g_.at(x).has_shape) return std::nullopt;
+    return unit{.in = x, .out = t, .nodes = nodes, .specs = {activation_spec(layer_kind::gelu)},
+                .op = "GELU (decomposed)"};
+  }
+
+  struct projection {
+    int x = -1;                 ///< the projected stream
+    std::int64_t in = 0, out = 0;
+    bool bias = false;
+  };
+  static bool is_view(std::string_view op) {
+    return op == "Reshape" || op == "Transpose" || op == "Squeeze" || op == "Unsqueeze" || op == "Identity" ||
+           op == "Cast";
+  }
+  /// Walks back from `t` through views and scalings to a Dense-like projection of a stream.
+  std::optional<projection> trace_projection(int t, std::vector<int>& nodes) const {
+    for (int hops = 0; hops < 8; ++hops) {
+      const int p = producer(t);
+      if (p < 0 || taken_[static_cast<std::size_t>(p)]) return std::nullopt;
+      const node& n = at(p);
+      if (is_view(n.op) || ((n.op == "Div" || n.op == "Mul") && g_.scalar(const_partner(n, n.input(0))))) {
+        nodes.push_back(p);
+        t = n.input(0);
+        continue;
+      }
+      projection r;
+      int mm = p;
+      if (n.op == "Add") {
+        const int lhs = is_main(n.input(0)) ? n.input(0) : n.input(1);
+        if (const_partner(n, lhs) < 0) return std::nullopt;
+        r.bias = true;
+        nodes.push_back(p);
+        mm = producer(lhs);
+        if (mm < 0 || taken_[static_cast<std::size_t>(mm)] || at(mm).op != "MatMul") return std::nullopt;
+      } else if (n.op == "Gemm") {
+        r.bias = n.input(2) >= 0;
+        if (graph::attr_int(n, "transA", 0) != 0) return std::nullopt;
+      } else if (n.op != "MatMul") {
+        return std::nullopt;
+      }
+      const node& m = at(mm);
+      const auto* wd = dims(m.input(1));
+      if (!is_main(m.input(0)) || !is_const(m.input(1)) || wd == nullptr || wd->size() != 2) return std::nullopt;
+      const bool trans = m.op == "Gemm" && graph::attr_int(m, "transB", 0) != 0;
+      r.x = m.input(0);
+      r.in = trans ? (*wd)[1] : (*wd)[0];
+      r.out = trans ? (*wd)[0] : (*wd)[1];
+      nodes.push_back(mm);
+      return r;
+    }
+    return std::nullopt;
+  }
+
+  /// Q K^T -> [scale, mask] -> Softmax -> [Dropout] -> P V with Dense projections around it: MultiheadAttention.
+  std::optional<unit> attention(int sm) {
+    std::vector<int> nodes{sm};
+    bool causal = false;
+    int t = at(sm).input(0);
+    int scores_mm = -1;
+    for (int hops = 0; hops < 6 && scores_mm < 0; ++hops) {
+      const int p = producer(t);
+      if (p < 0 || taken_[static_cast<std::size_t>(p)]) return std::nullopt;
+      const node& n = at(p);
+      nodes.push_back(p);
+      if (n.op == "MatMul" && is_main(n.input(0)) && is_main(n.input(1))) {
+        scores_mm = p;
+      } else if (n.op == "Where" && n.inputs.size() == 3) {
+        causal = true;
+        t = is_main(n.input(2)) ? n.input(2) : n.input(1);
+      } else if ((n.op == "Add" || n.op == "Div" || n.op == "Mul" || n.op == "Sub") && n.inputs.size() == 2) {
+        const int main = is_main(n.input(0)) ? n.input(0) : n.input(1);
+        const int other = main == n.input(0) ? n.input(1) : n.input(0);
+        if (is_main(other)) return std::nullopt;
+        if (n.op == "Add" && is_const(other) && dims(other) != nullptr && dims(other)->size() >= 2) causal = true;
+        t = main;
+      } else if (n.op == "Cast" || n.op == "Identity") {
+        t = n.input(0);
+      } else {
+        return std::nullopt;
+      }
+    }
+    if (scores_mm < 0) return std::nullopt;
+    int probs = at(sm).output(0), pv = -1;
+    for (int hops = 0; hops < 3 && pv < 0; ++hops) {
+      const int c = only_consumer(probs);
+      if (c < 0) return std::nullopt;
+      nodes.push_back(c);
+      if (at(c).op == "MatMul" && at(c).input(0) == probs && is_main(at(c).input(1))) {
+        pv = c;
+      } else if (at(c).op == "Dropout" || at(c).op == "Cast" || at(c).op == "Identity") {
+        probs = at(c).output(0);
+      } else {
+        return std::nullopt;
+      }
+    }
+    if (pv < 0) return std::nullopt;
+    const auto q = trace_projection(at(scores_mm).input(0), nodes);
+    const auto k = trace_projection(at(scores_mm).input(1), nodes);
+    const auto v = trace_projection(at(pv).input(1), nodes);
+    if (!q || !k || !v || k->x != v->x || q->out != k->out || q->out != v->out) return std::nullopt;
+    // Forward from P V through views to the output projection.
+    int o = at(pv).output(0), out = -1;
+    bool out_bias = false;
+    for (int hops = 0; hops < 6 && out < 0; ++hops) {
+      const int c = only_consumer(o);
+      if (c < 0) return std::nullopt;
+      const node& n = at(c);
+      nodes.push_back(c);
+      if (is_view(n.op)) {
+        o = n.output(0);
+        continue;
+      }
+      const auto* wd = dims(n.input(1));
+      if ((n.op != "MatMul" && n.op != "Gemm") || n.input(0) != o || !is_const(n.input(1)) || wd == nullptr ||
+          wd->size() != 2) {
+        return std::nullopt;
+      }
+      out = n.output(0);
+      out_bias = n.op == "Gemm" && n.input(2) >= 0;
+      const int b = only_consumer(out);
+      if (n.op == "MatMul" && b >= 0 && at(b).op == "Add" && const_partner(at(b), out) >= 0) {
+        nodes.push_back(b);
+        out = at(b).output(0);
+        out_bias = true;
+      }
+    }
+    if (out < 0 || !g_.at(q->x).has_shape || !g_.at(k->x).has_shape) return std::nullopt;
+    const auto* sd = dims(at(scores_mm).output(0));
+    if (sd == nullptr || sd->size() < 3) return std::nullopt;
+    const std::int64_t heads = sd->size() == 4 ? (*sd)[1] : (*sd)[0] / g_.batch();
+    const std::int64_t e = q->out;
+    if (heads <= 0 || e % heads != 0 || q->in != e) return std::nullopt;
+    const bool self = q->x == k->x;
+    const shape mem = g_.sample_shape(k->x);
+    if (mem.rank != 2) return std::nullopt;
+    unit u{.in = q->x, .out = out, .nodes = nodes,
+           .specs = {attention_spec(e, heads, {.bias = q->bias && out_bias, .causal = causal,
+                                               .kdim = self ? 0 : k->in, .vdim = self ? 0 : v->in,
+                                               .kv_seq = self ? 0 : mem.dims[0]})},
+           .op = "attention (MatMul-Softmax-MatMul)"};
+    std::sort(u.nodes.begin(), u.nodes.end());
+    u.nodes.erase(std::unique(u.nodes.begin(), u.nodes.end()), u.nodes.end());
+    return u;
+  }
+
+  const graph& g_;
+  const onnx_options& options_;
+  std::vector<std::string>& notes_;
+  std::vector<bool> taken_;
+  std::vector<unit> units_;
+  int unfolded_ = 0;
+  int assumed_shapes_ = 0;
+};
+
+}  // namespace
+
+std::vector<unit> build_units(const graph& g, const onnx_options& options, std::vector<std::string>& notes) {
+  return mapper(g, options, notes).run();
+}
+
+}  // namespace prenet::onnx_import_detail

@@ -1,0 +1,68 @@
+// SPDX-License-Identifier: MIT
+// `--onnx FILE`: prenet::load_onnx behind the CLI's settings, its errors as usage errors.
+#include "onnx_model.hpp"
+
+#include <prenet/onnx/load_onnx.hpp>
+
+#include "arguments.hpp"
+
+namespace prenet::cli {
+
+struct onnx_model {
+  onnx_import imported;
+  std::string name;
+  models::zoo_entry entry;
+  std::int64_t size = 0;
+};
+
+std::shared_ptr<const onnx_model> read_onnx_model(std::string_view path, std::optional<std::int64_t> symbolic_dim) {
+  try {
+    onnx_import r = load_onnx(std::filesystem::path(path), {.batch = std::nullopt, .symbolic_dim = symbolic_dim});
+    auto m = std::make_shared<onnx_model>(onnx_model{.imported = std::move(r), .name = {}, .entry = {}, .size = 0});
+    m->name = std::filesystem::path(path).filename().string();
+    const shape& in = m->imported.network.input_shape();
+    const bool tokens = in.tokens || in.rank == 2;
+    m->size = in.rank == 3 ? in.dims[1] : in.dims[0];
+    m->entry = models::zoo_entry{.name = m->name,
+                                 .description = "imported from ONNX",
+                                 .input = tokens ? models::input_kind::tokens : models::input_kind::image,
+                                 .default_size = m->size,
+                                 .max_size = m->size,
+                                 .build = nullptr};
+    return m;
+  } catch (const onnx_error& e) {
+    throw usage_error("cannot import " + quoted(path) + ": " + e.what());
+  }
+}
+
+const models::zoo_entry& entry_of(const onnx_model& m) noexcept { return m.entry; }
+std::int64_t input_size_of(const onnx_model& m) noexcept { return m.size; }
+const runtime_network& network_of(const onnx_model& m) noexcept { return m.imported.network; }
+std::int64_t batch_of(const onnx_model& m) noexcept { return m.imported.batch; }
+
+void add_onnx_json(nlohmann::ordered_json& j, const onnx_model& m) {
+  j["onnx_nodes"] = m.imported.onnx_nodes;
+  j["unmapped_operators"] = nlohmann::ordered_json::array();
+  for (const unmapped_operator& u : m.imported.unmapped) {
+    j["unmapped_operators"].push_back({{"op_type", u.op_type}, {"count", u.count}});
+  }
+  j["notes"] = m.imported.notes;
+}
+
+std::string onnx_text(const onnx_model& m) {
+  std::string t = "  onnx             " + std::to_string(m.imported.onnx_nodes) + " nodes -> " +
+                  std::to_string(m.imported.network.size()) + " layers\n";
+  if (m.imported.unmapped.empty()) {
+    t += "  unmapped         none\n";
+  } else {
+    t += "  unmapped         ";
+    for (std::size_t i = 0; i < m.imported.unmapped.size(); ++i) {
+      t += (i > 0 ? ", " : "") + m.imported.unmapped[i].op_type + " x" + std::to_string(m.imported.unmapped[i].count);
+    }
+    t += "   (predicted by the roofline fallback)\n";
+  }
+  for (const std::string& n : m.imported.notes) t += "  note             " + n + "\n";
+  return t;
+}
+
+}  // namespace prenet::cli

@@ -1,0 +1,36 @@
+// SPDX-License-Identifier: MIT
+// `--onnx FILE` for predict and compare: the imported network, its zoo-like entry, and its unmapped operators.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include <nlohmann/json.hpp>
+
+#include <prenet/models/zoo.hpp>
+#include <prenet/runtime_network.hpp>
+
+namespace prenet::cli {
+
+/// An imported model (defined where the ONNX importer is built; without it, --onnx is a usage_error).
+struct onnx_model;
+
+/// Imports `path`, with `symbolic_dim` (from --seq or --image) for symbolic input dimensions other than the batch.
+/// Failures become a usage_error: "cannot import FILE: <reason>".
+[[nodiscard]] std::shared_ptr<const onnx_model> read_onnx_model(std::string_view path,
+                                                               std::optional<std::int64_t> symbolic_dim);
+/// The model as a zoo entry: name = file name, input kind and size from its data input.
+[[nodiscard]] const models::zoo_entry& entry_of(const onnx_model& m) noexcept;
+[[nodiscard]] std::int64_t input_size_of(const onnx_model& m) noexcept;
+[[nodiscard]] const runtime_network& network_of(const onnx_model& m) noexcept;
+/// The batch the file fixes, or 1 where it is symbolic: the default --batch.
+[[nodiscard]] std::int64_t batch_of(const onnx_model& m) noexcept;
+/// "unmapped_operators": [{op_type, count}], "notes": [...] added to a JSON report.
+void add_onnx_json(nlohmann::ordered_json& j, const onnx_model& m);
+/// The same as text lines, "" when there is nothing to say.
+[[nodiscard]] std::string onnx_text(const onnx_model& m);
+
+}  // namespace prenet::cli

@@ -1,0 +1,23 @@
+// SPDX-License-Identifier: MIT
+// `--onnx FILE` in a prenet built without the ONNX importer (PRENET_BUILD_ONNX=OFF): a usage error.
+#include "arguments.hpp"
+#include "onnx_model.hpp"
+
+namespace prenet::cli {
+
+struct onnx_model {};
+
+std::shared_ptr<const onnx_model> read_onnx_model(std::string_view, std::optional<std::int64_t>) {
+  throw usage_error("--onnx: this prenet was built without the ONNX importer (PRENET_BUILD_ONNX=OFF)");
+}
+const models::zoo_entry& entry_of(const onnx_model&) noexcept { return models::zoo().front(); }
+std::int64_t input_size_of(const onnx_model&) noexcept { return 0; }
+const runtime_network& network_of(const onnx_model&) noexcept {
+  static const runtime_network none(vector_shape(1));
+  return none;
+}
+std::int64_t batch_of(const onnx_model&) noexcept { return 1; }
+void add_onnx_json(nlohmann::ordered_json&, const onnx_model&) {}
+std::string onnx_text(const onnx_model&) { return ""; }
+
+}  // namespace prenet::cli
