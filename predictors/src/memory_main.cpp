@@ -212,11 +212,12 @@ std::string experiments_section(const std::vector<example>& all) {
       if (f(e)) v.push_back(&e);
     return v;
   };
-  for (const auto& [from, to] : {std::pair{"step1", "step2"}, std::pair{"step2", "step1"}}) {
+  for (const auto& direction : {std::pair{"step1", "step2"}, std::pair{"step2", "step1"}}) {
+    const std::string from = direction.first, to = direction.second;  // named: clang 14 cannot capture bindings
     split_result s;
     evaluate(select([&](const example& e) { return e.row->source == from; }),
              select([&](const example& e) { return e.row->source == to; }), s);
-    r += split_rows(std::string(from) + " → " + to, s);
+    r += split_rows(from + " → " + to, s);
   }
   split_result arch;
   for (const char* a : {"pyramid", "uniform", "bottleneck", "gradual"}) {

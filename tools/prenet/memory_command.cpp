@@ -149,12 +149,9 @@ std::string as_text(const model_settings& s, const device_spec& d, const memory_
 
 std::string memory_command(std::span<const std::string> args) {
   const arguments a(args, memory_flags);
-  const model_settings s = read_model_settings(a);
-  const device_spec& d = read_device(a.required("device"));
-  const std::optional<std::string_view> batch = a.value("batch");
-  const runtime_network net = build_network(s);
-  const memory_report r = measure(net, d, s, batch ? read_batch(*batch) : default_batch(s), a.has("max-batch"));
-  return a.has("json") ? as_json(s, d, r) : as_text(s, d, r);
+  const single_run run = read_single_run(a);
+  const memory_report r = measure(run.network, *run.device, run.settings, run.batch, a.has("max-batch"));
+  return a.has("json") ? as_json(run.settings, *run.device, r) : as_text(run.settings, *run.device, r);
 }
 
 }  // namespace prenet::cli

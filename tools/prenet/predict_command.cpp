@@ -106,14 +106,12 @@ std::string as_text(const model_settings& s, const device_spec& d, const run_est
 
 std::string predict_command(std::span<const std::string> args) {
   const arguments a(args, predict_flags);
-  const model_settings s = read_model_settings(a);
-  const device_spec& d = read_device(a.required("device"));
-  const std::optional<std::string_view> batch = a.value("batch");
-  const std::int64_t b = batch ? read_batch(*batch) : default_batch(s);
-  const runtime_network net = build_network(s);
-  const run_estimate r = estimate(net, d, s, b, true);
+  const single_run run = read_single_run(a);
+  const model_settings& s = run.settings;
+  const device_spec& d = *run.device;
+  const run_estimate r = estimate(run.network, d, s, run.batch, true);
   const std::optional<std::int64_t> mb =
-      a.has("max-batch") ? std::optional<std::int64_t>(largest_fitting_batch(net, d, s)) : std::nullopt;
+      a.has("max-batch") ? std::optional<std::int64_t>(largest_fitting_batch(run.network, d, s)) : std::nullopt;
   return a.has("json") ? as_json(s, d, r, mb) : as_text(s, d, r, mb);
 }
 

@@ -3,7 +3,9 @@
 #include "settings.hpp"
 
 #include <array>
+#include <optional>
 #include <string>
+#include <utility>
 
 #include <prenet/devices.hpp>
 #include <prenet/errors.hpp>
@@ -120,5 +122,14 @@ std::int64_t default_batch(const model_settings& s) {
 }
 
 std::int64_t read_batch(std::string_view text) { return parse_integer("batch", text, 1, max_batch); }
+
+single_run read_single_run(const arguments& args) {
+  model_settings s = read_model_settings(args);
+  const device_spec& d = read_device(args.required("device"));
+  const std::optional<std::string_view> batch = args.value("batch");
+  const std::int64_t b = batch ? read_batch(*batch) : default_batch(s);
+  runtime_network net = build_network(s);
+  return single_run{std::move(s), &d, b, std::move(net)};
+}
 
 }  // namespace prenet::cli

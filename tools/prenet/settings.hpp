@@ -54,6 +54,15 @@ struct model_settings {
 /// One --batch value in 1..max_batch.
 [[nodiscard]] std::int64_t read_batch(std::string_view text);
 
+/// What predict and memory read alike: the model settings, --device, --batch (or its default) and the network.
+struct single_run {
+  model_settings settings;
+  const device_spec* device = nullptr;
+  std::int64_t batch = 1;
+  runtime_network network;
+};
+[[nodiscard]] single_run read_single_run(const arguments& args);
+
 /// Printable names: "train"/"inference", "fp32"/"fp16"/"bf16", "image"/"seq".
 [[nodiscard]] std::string_view name(run_mode m) noexcept;
 [[nodiscard]] std::string_view name(prenet::dtype t) noexcept;
