@@ -4,7 +4,9 @@
 #include <cctype>
 #include <cmath>
 #include <exception>
-#include <regex>
+#include <charconv>
+#include <optional>
+#include <system_error>
 
 #include <prenet/dsl.hpp>
 
@@ -18,14 +20,43 @@ struct tuple_item {
   std::int64_t size = 0, params = 0;
 };
 
+/// The tuples of a Python literal list "[('linear', 629, 792540), ('ReLU', 629, 0)]". Hand-parsed: std::regex
+/// trips GCC 12's -Wmaybe-uninitialized under -O2 with the sanitizers.
 std::vector<tuple_item> parse_tuples(std::string_view s) {
-  static const std::regex item(R"(\(\s*'([A-Za-z_0-9]+)'\s*,\s*(-?\d+)\s*,\s*(-?\d+)\s*\))");
   std::vector<tuple_item> out;
-  const std::string text(s);
-  for (auto it = std::sregex_iterator(text.begin(), text.end(), item); it != std::sregex_iterator(); ++it) {
-    out.push_back({(*it)[1].str(), std::stoll((*it)[2].str()), std::stoll((*it)[3].str())});
+  const auto number = [](std::string_view t) -> std::int64_t {
+    while (!t.empty() && t.front() == ' ') t.remove_prefix(1);
+    while (!t.empty() && t.back() == ' ') t.remove_suffix(1);
+    std::int64_t v = 0;
+    const auto [end, ec] = std::from_chars(t.data(), t.data() + t.size(), v);
+    if (ec != std::errc() || end != t.data() + t.size()) throw data_error("not a number: '" + std::string(t) + "'");
+    return v;
+  };
+  for (std::size_t open = s.find('('); open != std::string_view::npos; open = s.find('(', open + 1)) {
+    const std::size_t close = s.find(')', open);
+    if (close == std::string_view::npos) throw data_error("unclosed tuple in the layer list");
+    const std::string_view body = s.substr(open + 1, close - open - 1);
+    const std::size_t q1 = body.find('\''), q2 = body.find('\'', q1 + 1);
+    const std::size_t c1 = body.find(',', q2), c2 = body.find(',', c1 + 1);
+    if (q1 == std::string_view::npos || q2 == std::string_view::npos || c1 == std::string_view::npos ||
+        c2 == std::string_view::npos) {
+      throw data_error("malformed tuple '(" + std::string(body) + ")'");
+    }
+    out.push_back({std::string(body.substr(q1 + 1, q2 - q1 - 1)), number(body.substr(c1 + 1, c2 - c1 - 1)),
+                   number(body.substr(c2 + 1))});
   }
   return out;
+}
+
+/// The number after "key:" in a GPUMemNet file name ("input:1259_output:79_..."), or nullopt.
+std::optional<std::string> field(const std::string& name, std::string_view key) {
+  const std::size_t at = name.find(key);
+  if (at == std::string::npos) return std::nullopt;
+  const std::size_t begin = at + key.size();
+  std::size_t end = begin;
+  while (end < name.size() && std::isalnum(static_cast<unsigned char>(name[end])) != 0) ++end;
+  if (end == begin) return std::nullopt;
+  return name.substr(begin, end - begin);
 }
 
 layer_spec spec_of(layer_kind k) { return layer_spec{.kind = k}; }
@@ -68,7 +99,6 @@ runtime_network gpumemnet_mlp(std::int64_t input, std::string_view layers) {
 std::vector<memory_row> load_gpumemnet_mlp(const std::filesystem::path& datasets,
                                            std::map<std::string, memory_ingest>& counts) {
   std::vector<memory_row> rows;
-  static const std::regex input_re(R"(input:(\d+))"), arch_re(R"(arch:([a-z]+))");
   for (const char* step : {"step1", "step2"}) {
     const std::string rel = std::string("gpumemnet/Datasets/MLP/mlp_data_") + step + ".csv";
     const csv_table t(datasets / rel);
@@ -78,21 +108,21 @@ std::vector<memory_row> load_gpumemnet_mlp(const std::filesystem::path& datasets
     memory_ingest& n = counts[rel];
     for (std::size_t r = 0; r < t.rows(); ++r) {
       ++n.read;
-      std::smatch in, arch;
       const std::string& file = t.at(r, c_file);
+      const std::optional<std::string> in = field(file, "input:"), arch = field(file, "arch:");
       const double batch = t.number_or_nan(r, c_batch), mem = t.number_or_nan(r, c_mem),
                    params = t.number_or_nan(r, c_params);
-      if (!std::regex_search(file, in, input_re) || !std::regex_search(file, arch, arch_re) ||
+      if (!in || !arch || in->find_first_not_of("0123456789") != std::string::npos || in->size() > 9 ||
           !(batch >= 1 && batch < 1e7) || !(mem > 0 && mem < 1e7) || !std::isfinite(params)) {
         ++n.bad;
         continue;
       }
       try {
         memory_row row{.source = step,
-                       .arch = arch[1].str(),
+                       .arch = *arch,
                        .batch = static_cast<std::int64_t>(batch),
                        .measured_mib = mem,
-                       .net = gpumemnet_mlp(std::stoll(in[1].str()), t.at(r, c_layers))};
+                       .net = gpumemnet_mlp(std::stoll(*in), t.at(r, c_layers))};
         // PReLU's one weight per layer is the only parameter the stand-in layers drop.
         if (std::abs(static_cast<double>(row.net.params()) - params) > 64) throw data_error("parameter total disagrees");
         rows.push_back(std::move(row));
