@@ -133,8 +133,8 @@ constexpr backward_peak find_backward_peak(std::span<const layer_node> nodes, dt
   for (std::size_t i = nodes.size(); i-- > 1;) {
     const layer_node& n = nodes[i];
     if (i + 1 < nodes.size()) {  // layer i+1's backward is done: what it alone kept is freed
-      act_raw -= w.drop_raw[i + 1];
-      act_block -= w.drop_block[i + 1];
+      act_raw = sat_sub(act_raw, w.drop_raw[i + 1]);
+      act_block = sat_sub(act_block, w.drop_block[i + 1]);
     }
     if (!has_backward(n)) continue;
     const std::int64_t g = sat_mul(n.cost().params, elem);
@@ -149,7 +149,7 @@ constexpr backward_peak find_backward_peak(std::span<const layer_node> nodes, dt
       best.activations_bytes = act_raw;
       best.gradients_bytes = grad_raw;
       best.workspace_bytes = ws_raw;
-      best.allocator_bytes = live - sat_add(sat_add(act_raw, grad_raw), ws_raw);
+      best.allocator_bytes = sat_sub(live, sat_add(sat_add(act_raw, grad_raw), ws_raw));
       best.layer = i;
     }
   }

@@ -46,8 +46,8 @@ struct memory_breakdown {
     std::int64_t sum = 0;
     for (const bytes b : {weights, gradients, optimizer_state, activations, workspace, allocator, framework})
       sum = detail::sat_add(sum, b.value);
-    const std::int64_t t = sum == detail::saturated ? sum : sum + calibration.value;
-    return bytes{t < 0 ? 0 : t};
+    const std::int64_t c = calibration.value;
+    return bytes{c >= 0 ? detail::sat_add(sum, c) : detail::sat_sub(sum, c == INT64_MIN ? detail::saturated : -c)};
   }
   [[nodiscard]] constexpr operator bytes() const noexcept { return total(); }  // NOLINT(google-explicit-constructor)
   [[nodiscard]] friend constexpr auto operator<=>(const memory_breakdown& m, bytes b) noexcept { return m.total() <=> b; }
@@ -106,7 +106,7 @@ template <class Ints>
     raw_sum = sat_add(raw_sum, sat_add(sat_add(bw.activations_bytes, bw.gradients_bytes), bw.workspace_bytes));
     block_sum = sat_add(block_sum, bw.total());
   }
-  m.allocator = bytes{block_sum - raw_sum};
+  m.allocator = bytes{sat_sub(block_sum, raw_sum)};
   m.framework = framework_bytes(cfg);
   return {m,
           {.weights_bytes = w_raw,

@@ -21,4 +21,11 @@ inline constexpr std::int64_t saturated = std::numeric_limits<std::int64_t>::max
   return a > saturated / b ? saturated : a * b;
 }
 
+/// a - b for 0 <= b, 0 <= a: a saturated a stays saturated (what was subtracted from "too much" is unknown), and
+/// the result is at least 0.
+[[nodiscard]] constexpr std::int64_t sat_sub(std::int64_t a, std::int64_t b) noexcept {
+  if (a == saturated) return saturated;
+  return a - b < 0 ? 0 : a - b;
+}
+
 }  // namespace prenet::detail
