@@ -110,8 +110,9 @@ std::string predict_command(std::span<const std::string> args) {
   const model_settings& s = run.settings;
   const device_spec& d = *run.device;
   const run_estimate r = estimate(run.network, d, s, run.batch, true);
-  const std::optional<std::int64_t> mb =
-      a.has("max-batch") ? std::optional<std::int64_t>(largest_fitting_batch(run.network, d, s)) : std::nullopt;
+  // Filled in place rather than from a conditional expression: GCC 12 at -O3 calls the latter maybe-uninitialized.
+  std::optional<std::int64_t> mb;
+  if (a.has("max-batch")) mb.emplace(largest_fitting_batch(run.network, d, s));
   return a.has("json") ? as_json(s, d, r, mb) : as_text(s, d, r, mb);
 }
 
