@@ -2,6 +2,7 @@
 # SPDX-License-Identifier: MIT
 # Fuzzes the ONNX importer with libFuzzer (clang, ASan + UBSan) for a bounded time, seeded with the test models.
 # usage: scripts/fuzz-onnx.sh [seconds=300] [jobs=1]
+#        FUZZ_RUNS=N scripts/fuzz-onnx.sh   # exactly N inputs from seed 1: reproducible, what CI runs
 # Crashes land in build-test/fuzz-onnx/artifacts/; copy the interesting ones to tests/onnx/regressions/.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -26,5 +27,12 @@ if ((jobs > 1)); then parallel=(-jobs="$jobs" -workers="$jobs"); fi  # libFuzzer
 # -rss_limit_mb: protobuf may allocate for a large declared length before failing; -timeout: one input per 10 s.
 root=$PWD
 cd "$build"
-./tools/onnx/prenet_onnx_fuzzer -max_total_time="$seconds" "${parallel[@]}" -max_len=1100000 -rss_limit_mb=4096 \
-    -timeout=10 -print_final_stats=1 -artifact_prefix=artifacts/ corpus seeds "$root/tests/onnx/regressions"
+budget=(-max_total_time="$seconds")
+corpus=corpus
+if [[ -n "${FUZZ_RUNS:-}" ]]; then  # the same inputs on every machine: fixed seed, count, and an empty corpus
+  budget=(-runs="$FUZZ_RUNS" -seed=1)
+  corpus=corpus-fixed
+  rm -rf "$corpus" && mkdir -p "$corpus"
+fi
+./tools/onnx/prenet_onnx_fuzzer "${budget[@]}" "${parallel[@]}" -max_len=1100000 -rss_limit_mb=4096 \
+    -timeout=10 -print_final_stats=1 -artifact_prefix=artifacts/ "$corpus" seeds "$root/tests/onnx/regressions"

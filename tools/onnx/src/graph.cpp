@@ -9,7 +9,9 @@
 #include <functional>
 #include <queue>
 #include <string>
+#include <unordered_map>
 #include <unordered_set>
+#include <vector>
 
 #include <onnx/defs/schema.h>
 #include <onnx/shape_inference/implementation.h>
@@ -260,6 +262,68 @@ int fill_shape_gaps(::onnx::GraphProto& g) {
   return filled;
 }
 
+/// ONNX 1.12's shape inference walks the nodes in file order and dereferences the type of every input without a
+/// check: a node reading a tensor nothing defines, or one defined only by a later node, crashes it (found by the
+/// fuzzer: a Shape of an undefined tensor). So before inference the nodes are put in topological order, and an
+/// undefined tensor, a tensor produced twice or a cycle is reported here.
+void order_for_inference(::onnx::GraphProto& g) {
+  std::unordered_map<std::string, int> producer;
+  std::unordered_set<std::string> defined;
+  for (const ::onnx::ValueInfoProto& v : g.input()) defined.insert(v.name());
+  for (const ::onnx::TensorProto& t : g.initializer()) defined.insert(t.name());
+  for (int i = 0; i < g.node_size(); ++i) {
+    for (const std::string& out : g.node(i).output()) {
+      if (out.empty()) continue;
+      if (defined.count(out) != 0 || !producer.emplace(out, i).second) {
+        throw onnx_error("tensor " + printable(out) + " is produced twice");
+      }
+    }
+  }
+  std::vector<int> waiting(static_cast<std::size_t>(g.node_size()), 0);
+  std::vector<std::vector<int>> after(static_cast<std::size_t>(g.node_size()));
+  for (int i = 0; i < g.node_size(); ++i) {
+    const ::onnx::NodeProto& n = g.node(i);
+    for (const std::string& in : n.input()) {
+      if (in.empty() || defined.count(in) != 0) continue;
+      const auto p = producer.find(in);
+      if (p == producer.end()) {
+        throw onnx_error("node " + printable(n.name()) + " (" + printable(n.op_type()) + ") reads " + printable(in) +
+                         ", which nothing defines");
+      }
+      ++waiting[static_cast<std::size_t>(i)];
+      after[static_cast<std::size_t>(p->second)].push_back(i);
+    }
+  }
+  std::priority_queue<int, std::vector<int>, std::greater<>> ready;  // the file's order among ready nodes
+  for (int i = 0; i < g.node_size(); ++i) {
+    if (waiting[static_cast<std::size_t>(i)] == 0) ready.push(i);
+  }
+  std::vector<int> order;
+  order.reserve(static_cast<std::size_t>(g.node_size()));
+  while (!ready.empty()) {
+    const int i = ready.top();
+    ready.pop();
+    order.push_back(i);
+    for (const int j : after[static_cast<std::size_t>(i)]) {
+      if (--waiting[static_cast<std::size_t>(j)] == 0) ready.push(j);
+    }
+  }
+  if (order.size() != static_cast<std::size_t>(g.node_size())) {
+    for (int i = 0; i < g.node_size(); ++i) {
+      if (waiting[static_cast<std::size_t>(i)] > 0) {
+        throw onnx_error("the ONNX graph has a cycle through node " + printable(g.node(i).name()) + " (" +
+                         printable(g.node(i).op_type()) + ")");
+      }
+    }
+  }
+  bool in_order = true;
+  for (std::size_t k = 0; k < order.size(); ++k) in_order = in_order && order[k] == static_cast<int>(k);
+  if (in_order) return;
+  google::protobuf::RepeatedPtrField<::onnx::NodeProto> nodes;
+  for (const int i : order) *nodes.Add() = g.node(i);
+  g.mutable_node()->Swap(&nodes);
+}
+
 }  // namespace
 
 std::int64_t tensor::numel() const noexcept {
@@ -284,6 +348,7 @@ graph::graph(std::string_view bytes, const onnx_options& options) {
   file_nodes_ = model_.graph().node_size();
 
   ::onnx::GraphProto& g = *model_.mutable_graph();
+  order_for_inference(g);
   std::unordered_set<std::string> initializers;
   for (const ::onnx::TensorProto& t : g.initializer()) initializers.insert(t.name());
   uses_map uses;
