@@ -262,6 +262,29 @@ int fill_shape_gaps(::onnx::GraphProto& g) {
   return filled;
 }
 
+/// ONNX 1.12's convolution and pooling shape inference divides by strides, dilations and the group without a check
+/// (found by the fuzzer: SIGFPE inside libonnx). Those attributes must be positive and pads not negative.
+void check_window_attributes(const ::onnx::NodeProto& n) {
+  static const std::unordered_set<std::string> windowed{"Conv",    "ConvTranspose", "ConvInteger", "QLinearConv",
+                                                         "MaxPool", "AveragePool",   "LpPool",      "MaxUnpool"};
+  if (windowed.count(n.op_type()) == 0) return;
+  for (const ::onnx::AttributeProto& a : n.attribute()) {
+    const bool positive = a.name() == "strides" || a.name() == "dilations" || a.name() == "kernel_shape";
+    if (positive || a.name() == "pads" || a.name() == "output_padding") {
+      for (const std::int64_t v : a.ints()) {
+        if (positive ? v <= 0 : v < 0) {
+          throw onnx_error("node " + printable(n.name()) + " (" + printable(n.op_type()) + "): " + printable(a.name()) +
+                           (positive ? " must be positive, got " : " must not be negative, got ") + std::to_string(v));
+        }
+      }
+    }
+    if (a.name() == "group" && a.i() <= 0) {
+      throw onnx_error("node " + printable(n.name()) + " (" + printable(n.op_type()) + "): group must be positive, got " +
+                       std::to_string(a.i()));
+    }
+  }
+}
+
 /// ONNX 1.12's shape inference walks the nodes in file order and dereferences the type of every input without a
 /// check: a node reading a tensor nothing defines, or one defined only by a later node, crashes it (found by the
 /// fuzzer: a Shape of an undefined tensor). So before inference the nodes are put in topological order, and an
@@ -283,6 +306,7 @@ void order_for_inference(::onnx::GraphProto& g) {
   std::vector<std::vector<int>> after(static_cast<std::size_t>(g.node_size()));
   for (int i = 0; i < g.node_size(); ++i) {
     const ::onnx::NodeProto& n = g.node(i);
+    check_window_attributes(n);
     for (const std::string& in : n.input()) {
       if (in.empty() || defined.count(in) != 0) continue;
       const auto p = producer.find(in);
