@@ -110,13 +110,9 @@ constexpr std::int64_t record_saved(std::span<const layer_node> nodes, dtype t, 
   return {in, sat_mul(sat_mul(n.output.numel(), elem), batch)};
 }
 
+/// Every node but the input and the markers that do no work runs a backward step (residual_add sums gradients).
 [[nodiscard]] constexpr bool has_backward(const layer_node& n) noexcept {
-  switch (n.spec.kind) {
-    case layer_kind::input:
-    case layer_kind::residual_begin:
-    case layer_kind::residual_shortcut: return false;
-    default: return true;
-  }
+  return n.spec.kind != layer_kind::input && !is_marker(n.spec.kind);
 }
 
 /// Sweeps the backward pass from the last layer to the first. At layer i the saved tensors whose first saver is

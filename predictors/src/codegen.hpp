@@ -40,6 +40,10 @@ void array(std::ostream& o, const char* type, const char* name, const std::vecto
   o << "\n};\n";
 }
 
+/// FNV-1a 64 over each file's path (relative to `root`, as given) and then its bytes, in the order given, as 16 hex
+/// digits: the inputs fingerprint in every generated header's banner.
+std::string fnv1a_files(const std::filesystem::path& root, const std::vector<std::string>& relative_paths);
+
 /// Writes `text` to `path` unless the file already holds exactly it; returns the text's size. Throws on failure.
 std::uintmax_t write_if_changed(const std::filesystem::path& path, const std::string& text);
 

@@ -13,6 +13,7 @@
 
 #include <xgboost/c_api.h>
 
+#include "codegen.hpp"
 #include "csv.hpp"
 #include "dataset.hpp"
 #include "emit.hpp"
@@ -65,24 +66,11 @@ arguments parse(int argc, char** argv) {
   return a;
 }
 
-/// FNV-1a 64 over the ingested files' relative paths and contents, in sorted order.
+/// The ingested files' fingerprint, in their sorted order.
 std::string inputs_hash(const fs::path& datasets, const dataset& data) {
-  std::uint64_t h = 1469598103934665603ULL;
-  auto mix = [&h](unsigned char c) {
-    h ^= c;
-    h *= 1099511628211ULL;
-  };
-  for (const auto& [rel, counts] : data.files) {
-    for (const char c : rel) mix(static_cast<unsigned char>(c));
-    std::ifstream in(datasets / rel, std::ios::binary);
-    char buf[1 << 16];
-    while (in.read(buf, sizeof buf) || in.gcount() > 0) {
-      for (std::streamsize i = 0; i < in.gcount(); ++i) mix(static_cast<unsigned char>(buf[i]));
-    }
-  }
-  char out[24];
-  std::snprintf(out, sizeof out, "%016llx", static_cast<unsigned long long>(h));
-  return out;
+  std::vector<std::string> files;
+  for (const auto& [rel, counts] : data.files) files.push_back(rel);
+  return fnv1a_files(datasets, files);
 }
 
 std::string ingest_section(const dataset& data) {

@@ -22,19 +22,8 @@ namespace prenet::cli {
 
 namespace {
 
-constexpr std::array<flag_spec, 13> compare_flags{{{"model"},
-                                                   {"onnx"},
-                                                   {"batch"},
-                                                   {"devices"},
-                                                   {"price"},
-                                                   {"seq"},
-                                                   {"image"},
-                                                   {"optimizer"},
-                                                   {"mode"},
-                                                   {"samples"},
-                                                   {"dtype"},
-                                                   {"max-batch", false},
-                                                   {"json", false}}};
+constexpr auto compare_flags =
+    with_model_flags(std::array<flag_spec, 6>{{{"batch"}, {"devices"}, {"price"}, {"samples"}, {"max-batch", false}, {"json", false}}});
 
 /// At most this many batch sizes in one sweep.
 constexpr std::size_t max_batches = 64;

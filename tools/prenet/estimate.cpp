@@ -32,8 +32,8 @@ std::vector<layer_row> layer_rows(std::span<const layer_node> nodes, const devic
 
 }  // namespace
 
-run_estimate estimate(const runtime_network& net, const device_spec& device, const model_settings& s,
-                      std::int64_t batch, bool with_layers) {
+memory_estimate estimate_memory(const runtime_network& net, const device_spec& device, const model_settings& s,
+                                std::int64_t batch) {
   // Imported models can be larger than any zoo model: refuse a batch whose counts would leave 64 bits.
   double per_sample = 0;
   for (const layer_node& n : net.nodes()) {
@@ -45,6 +45,23 @@ run_estimate estimate(const runtime_network& net, const device_spec& device, con
     throw usage_error("--batch " + std::to_string(batch) + " is too large for this model (its FLOP or byte counts " +
                       "would overflow 64 bits)");
   }
+  const train_config cfg{.batch = batch, .optimizer = s.optimizer, .dtype = s.dtype};
+  memory_estimate m;
+  if (s.mode == run_mode::train) {
+    m.parts = training_memory(net, device, cfg);
+    m.bytes = m.parts.total().value;
+    m.out_of_domain = m.parts.out_of_domain;
+  } else {
+    m.bytes = inference_memory(net.nodes(), cfg).value;
+    m.parts.framework = framework_bytes(cfg);
+    m.parts.weights = bytes{net.params() * element_bytes(s.dtype)};
+  }
+  return m;
+}
+
+run_estimate estimate(const runtime_network& net, const device_spec& device, const model_settings& s,
+                      std::int64_t batch, bool with_layers) {
+  const memory_estimate m = estimate_memory(net, device, s, batch);  // first: it also refuses an overflowing batch
   const bool train = s.mode == run_mode::train;
   const train_config cfg{.batch = batch, .optimizer = s.optimizer, .dtype = s.dtype};
   const prediction p = predict(net.nodes(), device, cfg, s.mode);
@@ -59,15 +76,9 @@ run_estimate estimate(const runtime_network& net, const device_spec& device, con
   r.epoch_s = p.epoch(s.samples).count();
   r.params = net.params();
   r.flops_per_iteration = net.forward_flops(batch) + (train ? net.backward_flops(batch) : 0);
-  if (train) {
-    r.memory = training_memory(net, device, cfg);
-    r.memory_bytes = r.memory.total().value;
-    r.memory_out_of_domain = r.memory.out_of_domain;
-  } else {
-    r.memory_bytes = inference_memory(net.nodes(), cfg).value;
-    r.memory.framework = framework_bytes(cfg);
-    r.memory.weights = bytes{r.params * element_bytes(s.dtype)};
-  }
+  r.memory_bytes = m.bytes;
+  r.memory = m.parts;
+  r.memory_out_of_domain = m.out_of_domain;
   r.roofline_share = p.roofline_share;
   r.out_of_domain = p.out_of_domain;
   r.unseen_device = p.unseen_device;

@@ -43,6 +43,19 @@ struct run_estimate {
   std::vector<layer_row> layers;         ///< filled only when asked for
 };
 
+/// Predicted device memory of one step: the total, its parts (inference: only framework and weights), and whether
+/// the memory calibration extrapolates.
+struct memory_estimate {
+  std::int64_t bytes = 0;
+  memory_breakdown parts{};
+  bool out_of_domain = false;
+};
+
+/// Memory of `net` on `device` at `batch` in the settings' mode; throws usage_error for a batch whose FLOP or byte
+/// counts would overflow 64 bits.
+[[nodiscard]] memory_estimate estimate_memory(const runtime_network& net, const device_spec& device,
+                                              const model_settings& s, std::int64_t batch);
+
 /// Predicts `net` (built from `s`) on `device` at `batch`; with `with_layers`, also each layer's times.
 [[nodiscard]] run_estimate estimate(const runtime_network& net, const device_spec& device, const model_settings& s,
                                     std::int64_t batch, bool with_layers);

@@ -23,17 +23,8 @@ namespace prenet::cli {
 
 namespace {
 
-constexpr std::array<flag_spec, 11> memory_flags{{{"model"},
-                                                  {"onnx"},
-                                                  {"device"},
-                                                  {"batch"},
-                                                  {"seq"},
-                                                  {"image"},
-                                                  {"optimizer"},
-                                                  {"mode"},
-                                                  {"dtype"},
-                                                  {"max-batch", false},
-                                                  {"json", false}}};
+constexpr auto memory_flags =
+    with_model_flags(std::array<flag_spec, 4>{{{"device"}, {"batch"}, {"max-batch", false}, {"json", false}}});
 
 struct memory_report {
   std::int64_t batch = 1;
@@ -45,27 +36,20 @@ struct memory_report {
   const device_spec* largest_device = nullptr;          ///< the catalogue's largest GPU
 };
 
-std::int64_t need_on(const runtime_network& net, const model_settings& s, std::int64_t batch) {
-  const train_config cfg{.batch = batch, .optimizer = s.optimizer, .dtype = s.dtype};
-  return s.mode == run_mode::train ? training_memory(net, cfg).total().value
-                                   : inference_memory(net.nodes(), cfg).value;
-}
-
 memory_report measure(const runtime_network& net, const device_spec& d, const model_settings& s, std::int64_t batch,
                       bool want_max) {
-  const run_estimate e = estimate(net, d, s, batch, false);
+  const memory_estimate e = estimate_memory(net, d, s, batch);
   memory_report r;
   r.batch = batch;
-  r.memory_bytes = e.memory_bytes;
-  r.parts = e.memory;
+  r.memory_bytes = e.bytes;
+  r.parts = e.parts;
   r.train = s.mode == run_mode::train;
   if (want_max) r.max_batch = largest_fitting_batch(net, d, s);
-  const std::int64_t need = need_on(net, s, batch);
   for (const device_spec& gpu : devices::catalogue) {
     const device_spec* g = &gpu;
     if (g->id == devices::cpu.id) continue;
     if (r.largest_device == nullptr || g->memory > r.largest_device->memory) r.largest_device = g;
-    if (need <= g->memory.value &&
+    if (r.memory_bytes <= g->memory.value &&
         (r.smallest_fitting_device == nullptr || g->memory < r.smallest_fitting_device->memory))
       r.smallest_fitting_device = g;
   }

@@ -17,18 +17,8 @@ namespace prenet::cli {
 
 namespace {
 
-constexpr std::array<flag_spec, 12> predict_flags{{{"model"},
-                                                   {"onnx"},
-                                                   {"device"},
-                                                   {"batch"},
-                                                   {"seq"},
-                                                   {"image"},
-                                                   {"optimizer"},
-                                                   {"mode"},
-                                                   {"samples"},
-                                                   {"dtype"},
-                                                   {"max-batch", false},
-                                                   {"json", false}}};
+constexpr auto predict_flags =
+    with_model_flags(std::array<flag_spec, 5>{{{"device"}, {"batch"}, {"samples"}, {"max-batch", false}, {"json", false}}});
 
 std::string as_json(const model_settings& s, const device_spec& d, const run_estimate& r,
                     std::optional<std::int64_t> max_batch) {

@@ -2,6 +2,7 @@
 // What predict and compare run: the model at its size, mode, optimizer, dtype, samples; device and batch look-ups.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <memory>
 #include <string_view>
@@ -38,6 +39,20 @@ struct model_settings {
   std::int64_t samples = 0;  ///< per epoch
   std::shared_ptr<const onnx_model> onnx;  ///< --onnx FILE: the imported model (`model` then points at its entry)
 };
+
+/// The flags read_model_settings reads (its --samples is each command's own: memory has none).
+inline constexpr std::array<flag_spec, 7> model_flags{
+    {{"model"}, {"onnx"}, {"seq"}, {"image"}, {"optimizer"}, {"mode"}, {"dtype"}}};
+
+/// A command's flags: the model flags followed by its own.
+template <std::size_t N>
+[[nodiscard]] constexpr std::array<flag_spec, model_flags.size() + N> with_model_flags(
+    const std::array<flag_spec, N>& own) noexcept {
+  std::array<flag_spec, model_flags.size() + N> all{};
+  for (std::size_t i = 0; i < model_flags.size(); ++i) all[i] = model_flags[i];
+  for (std::size_t i = 0; i < N; ++i) all[model_flags.size() + i] = own[i];
+  return all;
+}
 
 /// Reads --model (or --onnx FILE), --seq/--image, --mode, --optimizer, --dtype and --samples; throws usage_error on bad input.
 [[nodiscard]] model_settings read_model_settings(const arguments& args);
