@@ -12,8 +12,9 @@
 namespace prenet::bench {
 namespace {
 
-constexpr std::array<std::string_view, 10> kinds{"dense", "conv2d", "attention", "embedding", "layernorm",
-                                                 "rnn",   "lstm",   "gru",       "batchnorm2d", "maxpool2d"};
+constexpr std::array<std::string_view, 11> kinds{"dense", "conv2d",      "attention", "embedding",
+                                                 "layernorm", "rnn",   "lstm",      "gru",
+                                                 "batchnorm2d", "maxpool2d", "activation"};
 
 class draw {
  public:
@@ -39,16 +40,18 @@ class draw {
 layer_config candidate(std::string_view kind, draw& d) {
   layer_config c;
   if (kind == "dense") {
-    c.batch = d.log_int(1, 256);
-    c.input = vector_shape(d.log_int(16, 4096));
-    c.spec = layer_spec{.kind = layer_kind::dense, .out_features = d.log_int(16, 4096)};
+    // Up to 4096 rows: a transformer's dense layers see batch x sequence of them; up to 32768 inputs: VGG's
+    // classifier reads 25088.
+    c.batch = d.log_int(1, 4096);
+    c.input = vector_shape(d.log_int(16, 32768));
+    c.spec = layer_spec{.kind = layer_kind::dense, .out_features = d.log_int(16, 8192)};
   } else if (kind == "conv2d") {
     c.batch = d.log_int(1, 32);
     const std::int64_t k = d.pick(std::array<std::int64_t, 4>{1, 3, 5, 7});
     const std::int64_t image = d.log_int(std::max<std::int64_t>(k, 8), 128);
-    c.input = image_shape(d.log_int(1, 256), image, image);
+    c.input = image_shape(d.log_int(1, 512), image, image);
     c.spec = layer_spec{.kind = layer_kind::conv2d,
-                        .out_features = d.log_int(1, 256),
+                        .out_features = d.log_int(1, 512),
                         .kernel = k,
                         .stride = d.log_int(1, 2),
                         .padding = d.coin() ? k / 2 : 0};
@@ -82,6 +85,20 @@ layer_config candidate(std::string_view kind, draw& d) {
     const std::int64_t image = d.log_int(4, 128), ch = d.log_int(1, 256);
     c.input = image_shape(ch, image, image);
     c.spec = layer_spec{.kind = layer_kind::batchnorm2d, .in_features = ch};
+  } else if (kind == "activation") {  // the element-wise layers between the others, on images or sequences
+    constexpr std::array<layer_kind, 6> ops{layer_kind::relu,    layer_kind::gelu,    layer_kind::tanh,
+                                            layer_kind::sigmoid, layer_kind::softmax, layer_kind::dropout};
+    const auto op = ops[static_cast<std::size_t>(d.pick(std::array<std::int64_t, 6>{0, 1, 2, 3, 4, 5}))];
+    if (d.coin()) {
+      const std::int64_t side = d.log_int(2, 128);
+      c.input = image_shape(d.log_int(1, 512), side, side);
+    } else {
+      c.input = sequence_shape(d.log_int(1, 512), d.log_int(16, 4096));
+    }
+    // At most 2^24 elements (64 MiB) per batch: what activations of the models this CPU runs reach.
+    const std::int64_t per_sample = c.input.numel();
+    c.batch = std::min<std::int64_t>(d.log_int(1, 64), std::max<std::int64_t>(1, (std::int64_t{1} << 24) / per_sample));
+    c.spec = layer_spec{.kind = op};
   } else {  // maxpool2d
     c.batch = d.log_int(1, 32);
     const std::int64_t k = d.pick(std::array<std::int64_t, 3>{2, 3, 5});
