@@ -16,6 +16,7 @@ namespace prenet {
 struct device_spec {
   std::string_view id;    ///< lower-case CLI id: "v100", "a100-40gb", "cpu"
   std::string_view name;  ///< marketing name: "Tesla V100-PCIE-32GB"
+  bool is_cpu = false;    ///< a host CPU: GPU-trained kernel models do not apply to it (see predictors/kernel_time.hpp)
   double peak_fp32_flops_per_s = 0;    ///< FP32 (non-tensor) peak
   double peak_fp16_tensor_flops_per_s = 0;  ///< dense FP16 tensor-core peak (FP32 accumulate); 0 = none
   double peak_bf16_tensor_flops_per_s = 0;  ///< dense BF16 tensor-core peak; 0 = none
@@ -29,7 +30,7 @@ struct device_spec {
   friend constexpr bool operator==(const device_spec&, const device_spec&) = default;
 };
 BOOST_DESCRIBE_STRUCT(device_spec, (),
-                      (id, name, peak_fp32_flops_per_s, peak_fp16_tensor_flops_per_s, peak_bf16_tensor_flops_per_s,
+                      (id, name, is_cpu, peak_fp32_flops_per_s, peak_fp16_tensor_flops_per_s, peak_bf16_tensor_flops_per_s,
                        memory_bandwidth_bytes_per_s, memory, sm_count, cores_per_sm, boost_clock_mhz, l2))
 
 }  // namespace prenet

@@ -259,19 +259,21 @@ inline constexpr device_spec h200{.id = "h200",
 
 // --- CPU ----------------------------------------------------------------------------------------------------------
 
-/// A generic 2-core x86-64 AVX2 host (a CI runner or a small cloud VM), for the CPU bench; a placeholder that
-/// issue #5 replaces with measured numbers. Peak: each core issues 2 FMAs per cycle (two FMA ports) on 256-bit
-/// vectors of 8 FP32 lanes, so 16 FP32 lanes (`cores_per_sm`) x 2 FLOPs per FMA = 32 FLOPs per core per cycle;
-/// 2 cores x 32 x 3.0 GHz = 192 GFLOP/s. Bandwidth ~20 GB/s (one DDR4 channel, STREAM-like), 8 GiB, 8 MiB L3.
+/// The machine prenet's CPU layer models were measured on (data/cpu/, docs/bench.md): 2 vCPUs of an AMD EPYC
+/// (Zen 4: AVX-512 on two 256-bit FMA pipes) at 2.6 GHz, 24 GB, 32 MiB L3. Peak: 16 FP32 lanes (`cores_per_sm`) x
+/// 2 FLOPs per FMA x 2 cores x 2.6 GHz = 166 GFLOP/s. Bandwidth: what one LibTorch thread streams through an SGD
+/// update (12 bytes per parameter), the median over the 9 largest single tensors prenet-bench measured (embedding
+/// tables of 16-34M parameters, data/cpu/embedding.csv): 36 GB/s. Debian's LibTorch runs 1 intra-op thread here. Another CPU gets these models' predictions only after its own bench (scripts/bench-cpu.sh).
 inline constexpr device_spec cpu{.id = "cpu",
-                                 .name = "x86-64 AVX2 host, 2 cores",
-                                 .peak_fp32_flops_per_s = 192e9,
-                                 .memory_bandwidth_bytes_per_s = 20e9,
-                                 .memory = 8_GiB,
+                                 .name = "AMD EPYC (Zen 4), 2 vCPUs",
+                                 .is_cpu = true,
+                                 .peak_fp32_flops_per_s = 166.4e9,
+                                 .memory_bandwidth_bytes_per_s = 36e9,
+                                 .memory = bytes{25'276'502'016},
                                  .sm_count = 2,
                                  .cores_per_sm = 16,
-                                 .boost_clock_mhz = 3000,
-                                 .l2 = 8_MiB};
+                                 .boost_clock_mhz = 2600,
+                                 .l2 = 32_MiB};
 
 // --- Look-up ------------------------------------------------------------------------------------------------------
 

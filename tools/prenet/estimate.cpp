@@ -99,6 +99,9 @@ bool predictors_trained_on(std::string_view id) noexcept {
   for (const predictors::kernel_model* m : predictors::generated::all) {
     if (m->trained_on(id)) return true;
   }
+  for (const predictors::layer_model* m : predictors::generated::layer_models) {
+    if (m->trained_on(id)) return true;
+  }
   return false;
 }
 

@@ -83,7 +83,7 @@ std::string as_text(const model_settings& s, const device_spec& d, const run_est
   t += fmt::format("  unseen device    {:>15}{}\n", r.unseen_device ? "yes" : "no",
                    r.unseen_device ? "   (a predictor used has no measurements from this GPU)" : "");
   t += fmt::format("  out of domain    {:>15}{}\n", r.out_of_domain ? "yes" : "no",
-                   r.out_of_domain ? "   (some kernel shapes lie outside the predictors' training data)" : "");
+                   r.out_of_domain ? "   (some layer or kernel shapes lie outside the predictors' training data)" : "");
   if (s.onnx) t += onnx_text(*s.onnx);
   t += fmt::format("\n{:<28} {:>12} {:>12}  {}\n", "layer", "forward_ms", "backward_ms", "predictor");
   for (const layer_row& l : r.layers) {

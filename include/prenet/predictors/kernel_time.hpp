@@ -43,8 +43,10 @@ struct kernel_estimate {
   const auto times = static_cast<double>(kn.repeat);
   // A loop rather than `if (model_for(...))`: g++ 12 with -fsanitize=undefined does not treat comparing the
   // address of a generated model with nullptr as a constant expression.
+  // Kernel models learned on GPUs say nothing about a CPU: there the roofline of its own specs covers what the
+  // CPU's measured layer models (layer_time.hpp) do not.
   for (const kernel_model* m : generated::all) {
-    if (m->family != kn.family) continue;
+    if (m->family != kn.family || d.is_cpu) continue;
     const auto x = kernel_model::inputs(kn, d);
     return {.time_ms = m->time_ms(x, kn, d) * times,
             .predictor = m->name,

@@ -1,13 +1,16 @@
 // SPDX-License-Identifier: MIT
-// Forward and backward time of one layer on one device: the sum of its kernels' estimates, tagged.
+// Forward and backward time of one layer on one device: a layer model measured on that device when there is one
+// (prenet-bench), otherwise the sum of its kernels' estimates; tagged with the predictor behind it.
 #pragma once
 
 #include <string_view>
 
 #include <prenet/device_spec.hpp>
 #include <prenet/layer_node.hpp>
+#include <prenet/predictors/generated/layers.hpp>
 #include <prenet/predictors/kernel_time.hpp>
 #include <prenet/predictors/layer_kernels.hpp>
+#include <prenet/predictors/layer_model.hpp>
 
 namespace prenet::predictors {
 
@@ -20,9 +23,26 @@ struct layer_estimate {
   bool unseen_device = false;           ///< some learned model has no training rows from this device
 };
 
+/// Time of `n` on `d` from layer model `m` (which covers n's kind and was trained on `d`).
+[[nodiscard]] constexpr layer_estimate estimate_layer(const layer_model& m, const layer_node& n, const device_spec& d,
+                                                      const pass_context& c, bool with_backward) noexcept {
+  layer_estimate out{.predictor = m.name};
+  if (!c.training && n.spec.kind == layer_kind::dropout) return out;  // an identity in inference
+  const layer_pass p{.batch = c.batch, .element_bytes = c.element_bytes, .input_grad = c.input_grad};
+  const auto x = layer_model_features(n, d, p);
+  out.forward_ms = m.time_ms(x, n, d, p, false);
+  if (with_backward) out.backward_ms = m.time_ms(x, n, d, p, true);
+  out.out_of_domain = m.out_of_domain(x) || c.element_bytes != 4;  // the bench measures FP32
+  return out;
+}
+
 /// Time of `n` on `d`; `with_backward` = false predicts the forward pass only (inference).
 [[nodiscard]] constexpr layer_estimate estimate_layer(const layer_node& n, const device_spec& d, const pass_context& c,
                                                       bool with_backward = true) noexcept {
+  // A loop rather than a pointer test (see kernel_time.hpp's estimate).
+  for (const layer_model* m : generated::layer_models) {
+    if (m->covers(n.spec.kind) && m->trained_on(d.id)) return estimate_layer(*m, n, d, c, with_backward);
+  }
   layer_estimate out;
   double top_ms = -1;
   for (const pass p : {pass::forward, pass::backward}) {
