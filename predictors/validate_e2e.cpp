@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 // prenet-validate: predicted against measured end-to-end times. Reads NeuSight's e2e_labels.csv, predicts every
 // row on a catalogued GPU with prenet::predict, and writes docs/validation.md plus two SVG plots (predicted vs
-// measured; per-kind breakdown of VGG16 and BERT-large). Usage: prenet-validate DATASETS_DIR DOCS_DIR
+// measured; per-kind breakdown of VGG16 and BERT-large). With DATA_DIR, also this project's own whole-model runs
+// (prenet-bench model -> DATA_DIR/<device>/models.csv). Usage: prenet-validate DATASETS_DIR DOCS_DIR [DATA_DIR]
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -46,6 +47,46 @@ std::string fmt(const char* f, double v) {
   return b;
 }
 
+/// Predicted against measured training iterations of prenet-bench's whole-model runs on `device` (SGD, fp32).
+std::string bench_section(const std::filesystem::path& file, const device_spec& device) {
+  const trainer::csv_table t(file);
+  std::ostringstream md;
+  md << "\n## " << device.name << ": prenet-bench's whole-model runs\n\n"
+     << "Training iterations measured by `prenet-bench model` (LibTorch, SGD, fp32; " << file.filename().string()
+     << " under data/" << device.id << "/) against `predict(..., devices::" << device.id
+     << ", {.batch, .optimizer = sgd})`, whose layer models were trained on single layers measured by "
+        "`prenet-bench layers` on the same machine; the whole models are new to them. Medians of the timed "
+        "repetitions; error = predicted / measured - 1.\n\n"
+     << "| model | size | batch | measured fwd / bwd / step ms | predicted fwd / bwd / step ms | measured iteration ms "
+        "| predicted ms | error |\n|---|---|---|---|---|---|---|---|\n";
+  double sum = 0, worst = 0;
+  int n = 0;
+  for (std::size_t r = 0; r < t.rows(); ++r) {
+    if (t.at(r, t.column("status")) != "ok") continue;
+    const std::string model = t.at(r, t.column("model"));
+    const models::zoo_entry* m = models::find_model(model);
+    if (m == nullptr) throw trainer::data_error(t.where(r) + ": model '" + model + "' is not in the zoo");
+    const auto size = static_cast<std::int64_t>(t.number(r, t.column("size")));
+    const auto batch = static_cast<std::int64_t>(t.number(r, t.column("batch")));
+    const double fwd = t.number(r, t.column("forward_median_ms")), bwd = t.number(r, t.column("backward_median_ms")),
+                 step = t.number(r, t.column("step_median_ms"));
+    const runtime_network net = m->build(size);
+    const prediction p = predict(net.nodes(), device, {.batch = batch, .optimizer = optimizer::sgd});
+    const double measured = fwd + bwd + step, err = p.iteration.count() / measured - 1;
+    sum += std::abs(err);
+    worst = std::max(worst, std::abs(err));
+    ++n;
+    md << "| " << model << " | " << size << " | " << batch << " | " << fmt("%.1f", fwd) << " / " << fmt("%.1f", bwd)
+       << " / " << fmt("%.1f", step) << " | " << fmt("%.1f", p.forward.count()) << " / "
+       << fmt("%.1f", p.backward.count()) << " / " << fmt("%.1f", p.optimizer.count()) << " | "
+       << fmt("%.1f", measured) << " | " << fmt("%.1f", p.iteration.count()) << " | " << fmt("%+.1f%%", 100 * err)
+       << (p.out_of_domain ? " (out of domain)" : "") << " |\n";
+  }
+  md << "\n" << n << " runs: MAPE " << fmt("%.1f%%", n ? 100 * sum / n : 0.0) << ", worst "
+     << fmt("%.1f%%", 100 * worst) << ". \"Out of domain\": some layer lies outside the measured layers' ranges.\n";
+  return md.str();
+}
+
 double mape(const std::vector<const row_result*>& rows) {
   double s = 0;
   for (const row_result* r : rows) s += std::abs(r->error());
@@ -55,11 +96,11 @@ double mape(const std::vector<const row_result*>& rows) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  if (argc != 3) {
-    std::cerr << "usage: prenet-validate DATASETS_DIR DOCS_DIR\n";
+  if (argc != 3 && argc != 4) {
+    std::cerr << "usage: prenet-validate DATASETS_DIR DOCS_DIR [DATA_DIR]\n";
     return 2;
   }
-  const std::filesystem::path datasets = argv[1], docs = argv[2];
+  const std::filesystem::path datasets = argv[1], docs = argv[2], data = argc == 4 ? argv[3] : "";
   try {
     const trainer::csv_table t(datasets / "neusight/_derived/e2e_labels.csv");
     std::vector<row_result> rows;
@@ -126,6 +167,11 @@ int main(int argc, char** argv) {
        << fmt("%+.1f%%", 100 * (vgg.epoch(1024).count() / 8.65 - 1)) << " |\n"
        << "| V100-PCIe | " << fmt("%.2f", vgg_pcie.epoch(1024).count()) << " | "
        << fmt("%+.1f%%", 100 * (vgg_pcie.epoch(1024).count() / 8.65 - 1)) << " |\n";
+    if (!data.empty()) {
+      for (const device_spec& d : devices::catalogue) {
+        if (std::filesystem::exists(data / d.id / "models.csv")) md << bench_section(data / d.id / "models.csv", d);
+      }
+    }
     md << "\n## Per-layer breakdown\n\n![VGG16 and BERT-large per layer kind](validation-breakdown.svg)\n";
     std::ofstream(docs / "validation.md") << md.str();
     // Plots.
