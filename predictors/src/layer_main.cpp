@@ -28,6 +28,7 @@
 #include "csv.hpp"
 #include "layer_data.hpp"
 #include "models.hpp"
+#include "trainer_cli.hpp"
 
 namespace {
 
@@ -117,14 +118,6 @@ struct errors {
   }
   [[nodiscard]] double score() const { return (mape(false) + mape(true)) / 2; }
 };
-
-std::string fixed(double v, int digits) {
-  std::ostringstream o;
-  o.setf(std::ios::fixed);
-  o.precision(digits);
-  o << v;
-  return o.str();
-}
 
 /// 5-fold cross-validation (folds by configuration index) and an extrapolation split: train on the 80% of rows
 /// with the fewest FLOPs, test on the largest 20%, which is where whole models put their layers.
@@ -311,25 +304,13 @@ std::string index_header(const std::vector<family_model>& models, const std::str
   return o.str();
 }
 
-[[noreturn]] void usage(const std::string& why) {
-  std::cerr << "prenet-train-layers: " << why << "\nusage: prenet-train-layers --data DIR --headers DIR --report FILE\n";
-  std::exit(2);
-}
-
 }  // namespace
 
 int main(int argc, char** argv) {
-  fs::path data, headers, report;
-  for (int i = 1; i < argc; ++i) {
-    const std::string arg = argv[i];
-    if (i + 1 >= argc) usage(arg + " needs a value");
-    if (arg == "--data") data = argv[++i];
-    else if (arg == "--headers") headers = argv[++i];
-    else if (arg == "--report") report = argv[++i];
-    else usage("unknown argument '" + arg + "'");
-  }
-  if (data.empty() || headers.empty() || report.empty()) usage("--data, --headers and --report are required");
-  try {
+  const auto flags = read_path_flags(argc, argv, "prenet-train-layers", {"--data", "--headers", "--report"},
+                                     "prenet-train-layers --data DIR --headers DIR --report FILE");
+  const fs::path &data = flags.at("--data"), &headers = flags.at("--headers"), &report = flags.at("--report");
+  return run_trainer("prenet-train-layers", [&] {
     layer_ingest counts;
     const std::vector<layer_row> rows = load_bench_layers(data, counts);
     const std::string hash = fnv1a_files(data, bench_layer_files(data));
@@ -379,12 +360,5 @@ int main(int argc, char** argv) {
     write_if_changed(report, text);
     std::cerr << "prenet-train-layers: " << rows.size() << " layers, " << models.size() << " models; wrote " << bytes
               << " bytes of headers and " << report.string() << '\n';
-  } catch (const data_error& e) {
-    std::cerr << "prenet-train-layers: " << e.what() << '\n';
-    return 2;
-  } catch (const std::exception& e) {
-    std::cerr << "prenet-train-layers: error: " << e.what() << '\n';
-    return 1;
-  }
-  return 0;
+  });
 }

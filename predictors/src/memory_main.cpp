@@ -29,6 +29,7 @@
 #include "csv.hpp"
 #include "memory_data.hpp"
 #include "models.hpp"
+#include "trainer_cli.hpp"
 
 namespace {
 
@@ -91,14 +92,6 @@ metrics score(const std::vector<scored>& s) {
   m.bin_accuracy /= n;
   m.under_share = m.under_share / n * 100;
   return m;
-}
-
-std::string fixed(double v, int digits) {
-  std::ostringstream o;
-  o.setf(std::ios::fixed);
-  o.precision(digits);
-  o << v;
-  return o.str();
 }
 
 std::string metrics_cells(const metrics& m) {
@@ -436,25 +429,13 @@ std::string header_text(const calibration& c, const std::vector<example>& all, c
   return o.str();
 }
 
-[[noreturn]] void usage(const std::string& why) {
-  std::cerr << "prenet-train-memory: " << why << "\nusage: prenet-train-memory --datasets DIR --header FILE --report FILE\n";
-  std::exit(2);
-}
-
 }  // namespace
 
 int main(int argc, char** argv) {
-  fs::path datasets, header, report;
-  for (int i = 1; i < argc; ++i) {
-    const std::string arg = argv[i];
-    if (i + 1 >= argc) usage(arg + " needs a value");
-    if (arg == "--datasets") datasets = argv[++i];
-    else if (arg == "--header") header = argv[++i];
-    else if (arg == "--report") report = argv[++i];
-    else usage("unknown argument '" + arg + "'");
-  }
-  if (datasets.empty() || header.empty() || report.empty()) usage("--datasets, --header and --report are required");
-  try {
+  const auto flags = read_path_flags(argc, argv, "prenet-train-memory", {"--datasets", "--header", "--report"},
+                                     "prenet-train-memory --datasets DIR --header FILE --report FILE");
+  const fs::path &datasets = flags.at("--datasets"), &header = flags.at("--header"), &report = flags.at("--report");
+  return run_trainer("prenet-train-memory", [&] {
     std::map<std::string, memory_ingest> counts;
     const std::vector<memory_row> rows = load_gpumemnet_mlp(datasets, counts);
     if (rows.size() < 50) throw data_error("only " + std::to_string(rows.size()) + " usable GPUMemNet rows");
@@ -480,12 +461,5 @@ int main(int argc, char** argv) {
     write_if_changed(report, text);
     std::cerr << "prenet-train-memory: " << rows.size() << " rows; wrote " << n << " bytes to " << header.string()
               << " and " << report.string() << '\n';
-  } catch (const data_error& e) {
-    std::cerr << "prenet-train-memory: " << e.what() << '\n';
-    return 2;
-  } catch (const std::exception& e) {
-    std::cerr << "prenet-train-memory: error: " << e.what() << '\n';
-    return 1;
-  }
-  return 0;
+  });
 }

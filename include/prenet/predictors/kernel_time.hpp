@@ -45,13 +45,15 @@ struct kernel_estimate {
   // address of a generated model with nullptr as a constant expression.
   // Kernel models learned on GPUs say nothing about a CPU: there the roofline of its own specs covers what the
   // CPU's measured layer models (layer_time.hpp) do not.
-  for (const kernel_model* m : generated::all) {
-    if (m->family != kn.family || d.is_cpu) continue;
-    const auto x = kernel_model::inputs(kn, d);
-    return {.time_ms = m->time_ms(x, kn, d) * times,
-            .predictor = m->name,
-            .out_of_domain = m->out_of_domain(x),
-            .unseen_device = !m->trained_on(d.id)};
+  if (!d.is_cpu) {
+    for (const kernel_model* m : generated::all) {
+      if (m->family != kn.family) continue;
+      const auto x = kernel_model::inputs(kn, d);
+      return {.time_ms = m->time_ms(x, kn, d) * times,
+              .predictor = m->name,
+              .out_of_domain = m->out_of_domain(x),
+              .unseen_device = !m->trained_on(d.id)};
+    }
   }
   return {.time_ms = roofline_ms(kn, d) * times, .predictor = roofline_name};
 }

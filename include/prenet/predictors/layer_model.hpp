@@ -13,6 +13,7 @@
 #include <prenet/device_spec.hpp>
 #include <prenet/layer_kind.hpp>
 #include <prenet/layer_node.hpp>
+#include <prenet/predictors/kernel_features.hpp>
 #include <prenet/predictors/tree_ensemble.hpp>
 #include <prenet/totals.hpp>
 
@@ -93,20 +94,23 @@ struct canonical_layer {
   return c;
 }
 
-/// Roofline bound of the layer's forward (or backward) pass on `d`, in seconds: the reference time of a
-/// `log_roofline_ratio` target. Backward reads what forward read plus the output's gradient and writes as much.
-[[nodiscard]] constexpr double layer_roofline_s(const layer_node& layer, const device_spec& d, const layer_pass& pass,
-                                                bool backward) noexcept {
-  const auto [n, p] = canonical(layer, pass);
-  const layer_cost c = n.cost();
+/// layer_roofline_s of a layer already in canonical form, whose cost is `c`.
+[[nodiscard]] constexpr double canonical_roofline_s(const layer_node& n, const layer_cost& c, const device_spec& d,
+                                                    const layer_pass& p, bool backward) noexcept {
   const auto b = static_cast<double>(p.batch);
   const double flops =
       b * static_cast<double>(backward ? detail::autograd_backward_flops(c, p.input_grad) : c.forward_flops);
   const double io = b * static_cast<double>(sample_bytes(n.input, p.element_bytes) + sample_bytes(n.output, p.element_bytes));
   const double bytes = (backward ? 2.0 : 1.0) * (io + static_cast<double>(c.params * p.element_bytes));
-  const double compute = flops / d.peak_fp32_flops_per_s;
-  const double memory = bytes / d.memory_bandwidth_bytes_per_s;
-  return compute > memory ? compute : memory;
+  return roofline_s(flops, bytes, d);
+}
+
+/// Roofline bound of the layer's forward (or backward) pass on `d`, in seconds: the reference time of a
+/// `log_roofline_ratio` target. Backward reads what forward read plus the output's gradient and writes as much.
+[[nodiscard]] constexpr double layer_roofline_s(const layer_node& layer, const device_spec& d, const layer_pass& pass,
+                                                bool backward) noexcept {
+  const auto [n, p] = canonical(layer, pass);
+  return canonical_roofline_s(n, n.cost(), d, p, backward);
 }
 
 /// Features of `layer` in `pass` on `d` (see layer_feature_names), of its canonical form. Counts enter as log2(1 + x).
@@ -120,7 +124,7 @@ struct canonical_layer {
   const double batch = f(p.batch);
   const channels_positions in = split_shape(n.input), out = split_shape(n.output);
   const double co = f(c.co) * batch;
-  const double roof = layer_roofline_s(layer, d, pass, false);
+  const double roof = canonical_roofline_s(n, c, d, p, false);
   return {lg(batch),
           lg(batch * f(in.positions)),
           lg(f(c.params)),
