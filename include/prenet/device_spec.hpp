@@ -18,19 +18,24 @@ struct device_spec {
   std::string_view name;  ///< marketing name: "Tesla V100-PCIE-32GB"
   bool is_cpu = false;    ///< a host CPU: GPU-trained kernel models do not apply to it (see predictors/kernel_time.hpp)
   double peak_fp32_flops_per_s = 0;    ///< FP32 (non-tensor) peak
+  double peak_tf32_tensor_flops_per_s = 0;  ///< dense TF32 tensor-core peak; 0 = none (before Ampere)
   double peak_fp16_tensor_flops_per_s = 0;  ///< dense FP16 tensor-core peak (FP32 accumulate); 0 = none
-  double peak_bf16_tensor_flops_per_s = 0;  ///< dense BF16 tensor-core peak; 0 = none
+  double peak_bf16_tensor_flops_per_s = 0;  ///< dense BF16 tensor-core peak (FP32 accumulate); 0 = none
+  double peak_fp8_tensor_flops_per_s = 0;   ///< dense FP8 tensor-core peak (FP32 accumulate); 0 = none
   double memory_bandwidth_bytes_per_s = 0;
   bytes memory{};
   std::int64_t sm_count = 0;     ///< streaming multiprocessors (CPU: physical cores)
   std::int64_t cores_per_sm = 0; ///< FP32 lanes per SM (CPU: FP32 lanes per core per cycle)
   double boost_clock_mhz = 0;
+  double base_clock_mhz = 0;     ///< the data sheet's base clock; 0 = not published
+  double tdp_watts = 0;          ///< board power limit (TDP / TGP); 0 = not published
   bytes l2{};                    ///< last-level cache (GPU L2; CPU L3)
 
   friend constexpr bool operator==(const device_spec&, const device_spec&) = default;
 };
 BOOST_DESCRIBE_STRUCT(device_spec, (),
-                      (id, name, is_cpu, peak_fp32_flops_per_s, peak_fp16_tensor_flops_per_s, peak_bf16_tensor_flops_per_s,
-                       memory_bandwidth_bytes_per_s, memory, sm_count, cores_per_sm, boost_clock_mhz, l2))
+                      (id, name, is_cpu, peak_fp32_flops_per_s, peak_tf32_tensor_flops_per_s, peak_fp16_tensor_flops_per_s,
+                       peak_bf16_tensor_flops_per_s, peak_fp8_tensor_flops_per_s, memory_bandwidth_bytes_per_s, memory,
+                       sm_count, cores_per_sm, boost_clock_mhz, base_clock_mhz, tdp_watts, l2))
 
 }  // namespace prenet
