@@ -49,7 +49,7 @@ int main() {
 
   std::printf("\ntraining memory\n");
   print_memory("GPT-2", training_memory(models::gpt2, full_context), 1024, full_context);
-  constexpr train_config half{.batch = 8, .optimizer = optimizer::adamw, .dtype = dtype::bf16};
+  constexpr train_config half{.batch = 8, .optimizer = optimizer::adamw, .precision = precision::bf16};
   print_memory("GPT-2", training_memory(models::gpt2, half), 1024, half);
   // A shorter context, re-bound at run time: the same layers from a 256-token input.
   const runtime_network short_ctx = with_input(models::gpt2.nodes(), token_shape(256));

@@ -41,11 +41,11 @@ inline void print_by_kind(std::span<const layer_node> nodes, std::int64_t batch)
 }
 
 inline void print_memory(const char* label, const memory_breakdown& m, std::int64_t seq, const train_config& cfg) {
-  const char* type = cfg.dtype == dtype::fp32 ? "fp32" : cfg.dtype == dtype::fp16 ? "fp16" : "bf16";
-  std::printf("%s training memory at batch %lld x %lld tokens (%.*s, %s): %.2f GiB = weights %.2f + gradients %.2f + optimizer %.2f"
+  const std::string_view type = name(cfg.precision);
+  std::printf("%s training memory at batch %lld x %lld tokens (%.*s, %.*s): %.2f GiB = weights %.2f + gradients %.2f + optimizer %.2f"
               " + activations %.2f + workspace %.2f + framework %.2f\n",
               label, static_cast<long long>(cfg.batch), static_cast<long long>(seq),
-              static_cast<int>(name(cfg.optimizer).size()), name(cfg.optimizer).data(), type, m.total().gib(),
+              static_cast<int>(name(cfg.optimizer).size()), name(cfg.optimizer).data(), static_cast<int>(type.size()), type.data(), m.total().gib(),
               m.weights.gib(), m.gradients.gib(), m.optimizer_state.gib(), m.activations.gib(), m.workspace.gib(),
               m.framework.gib());
 }

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <array>
 #include <cstdint>
+#include <optional>
 #include <span>
 
 #include <prenet/detail/propagate.hpp>
@@ -117,10 +118,12 @@ constexpr std::int64_t record_saved(std::span<const layer_node> nodes, dtype t, 
 
 /// Sweeps the backward pass from the last layer to the first. At layer i the saved tensors whose first saver is
 /// after i are gone, the gradients of layers i..N-1 exist, and d(output), d(input) of layer i are alive.
+/// Activations are of type `t`; parameter gradients of `grad_t` (fp32 under autocast), `t` when not given.
 template <class Ints>
 constexpr backward_peak find_backward_peak(std::span<const layer_node> nodes, dtype t, std::int64_t batch,
-                                           memory_walk<Ints> w) noexcept {
+                                           memory_walk<Ints> w, std::optional<dtype> grad_t = {}) noexcept {
   const std::int64_t elem = element_bytes(t);
+  const std::int64_t grad_elem = element_bytes(grad_t ? *grad_t : t);
   backward_peak best{};
   best.saved_bytes = record_saved(nodes, t, batch, w);
   std::int64_t act_raw = best.saved_bytes, act_block = 0, grad_raw = 0, grad_block = 0;
@@ -133,7 +136,7 @@ constexpr backward_peak find_backward_peak(std::span<const layer_node> nodes, dt
       act_block = sat_sub(act_block, w.drop_block[i + 1]);
     }
     if (!has_backward(n)) continue;
-    const std::int64_t g = sat_mul(n.cost().params, elem);
+    const std::int64_t g = sat_mul(n.cost().params, grad_elem);
     grad_raw = sat_add(grad_raw, g);
     grad_block = sat_add(grad_block, allocator_block(g));
     const auto pair = n.cost().aliases_input != 0 ? std::array<std::int64_t, 2>{0, 0} : gradient_pair(n, batch, elem);

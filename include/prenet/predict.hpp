@@ -5,10 +5,12 @@
 #include <chrono>
 #include <cstdint>
 #include <span>
+#include <string_view>
 
 #include <prenet/device_spec.hpp>
 #include <prenet/layer_node.hpp>
 #include <prenet/network.hpp>
+#include <prenet/precision.hpp>
 #include <prenet/predictors/kernel_time.hpp>
 #include <prenet/predictors/network_time.hpp>
 #include <prenet/totals.hpp>
@@ -32,6 +34,8 @@ struct prediction {
   double roofline_share = 0;   ///< fraction of the iteration predicted by the roofline fallback
   bool out_of_domain = false;  ///< a kernel's shape lies outside its learned model's training data
   bool unseen_device = false;  ///< a learned model has no training rows from this device
+  bool runnable = true;        ///< false: PyTorch refuses the precision on this device (see precision_note)
+  std::string_view precision_note;  ///< what the device runs instead of the precision asked for; empty when as asked
 
   /// Time of one pass over `samples` samples: ceil(samples / batch) iterations (PreNeT eq. 13).
   [[nodiscard]] constexpr seconds epoch(std::int64_t samples) const noexcept {
@@ -50,19 +54,40 @@ namespace predictors {
 }
 }  // namespace predictors
 
-/// Predicted time of one iteration of `nodes` on `device` with `cfg` (batch, optimizer, dtype).
+namespace predictors {
+/// Autocast's cast of every fp32 weight to the half type, once per forward (its cache lives for the step): read 4
+/// and write 2 bytes a parameter. Backward casts the half gradients back to fp32 the same way (2 read, 4 written).
+[[nodiscard]] constexpr kernel autocast_cast_kernel(std::int64_t params) noexcept { return memory_kernel(0, 6 * params); }
+/// GradScaler's unscale with its inf/NaN check over the fp32 gradients (read and written), once per step.
+[[nodiscard]] constexpr kernel grad_scaler_kernel(std::int64_t params) noexcept {
+  return memory_kernel(params, 8 * params);
+}
+}  // namespace predictors
+
+/// Predicted time of one iteration of `nodes` on `device` with `cfg` (batch, optimizer, precision).
 [[nodiscard]] constexpr prediction predict(std::span<const layer_node> nodes, const device_spec& device,
                                            const train_config& cfg, run_mode mode = run_mode::train) noexcept {
   const bool train = mode == run_mode::train;
-  const predictors::network_estimate e = predictors::estimate_network(
-      nodes, device, {.batch = cfg.batch, .element_bytes = element_bytes(cfg.dtype), .training = train}, train);
-  prediction p{.forward = milliseconds(e.forward_ms), .backward = milliseconds(e.backward_ms), .batch = cfg.batch};
+  const precision_plan how = plan(cfg.precision, device);
+  const predictors::network_estimate e =
+      predictors::estimate_network(nodes, device, predictors::pass_of(how, cfg.batch, train), train);
+  prediction p{.forward = milliseconds(e.forward_ms), .backward = milliseconds(e.backward_ms), .batch = cfg.batch,
+               .runnable = how.runnable, .precision_note = how.note};
   double roofline_ms = e.roofline_ms;
+  const std::int64_t n_params = params(nodes);
+  if (how.autocast && n_params > 0) {
+    const double cast_ms = predictors::estimate(predictors::autocast_cast_kernel(n_params), device).time_ms;
+    p.forward += milliseconds(cast_ms);
+    if (train) p.backward += milliseconds(cast_ms);
+    roofline_ms += train ? 2 * cast_ms : cast_ms;
+  }
   if (train && cfg.optimizer != optimizer::none) {
-    const predictors::kernel_estimate u =
-        predictors::estimate(predictors::update_kernel(params(nodes), cfg.optimizer, element_bytes(cfg.dtype)), device);
-    p.optimizer = milliseconds(u.time_ms);
-    roofline_ms += u.time_ms;
+    double step_ms =
+        predictors::estimate(predictors::update_kernel(n_params, cfg.optimizer, how.parameter_bytes), device).time_ms;
+    if (how.grad_scaler && n_params > 0)
+      step_ms += predictors::estimate(predictors::grad_scaler_kernel(n_params), device).time_ms;
+    p.optimizer = milliseconds(step_ms);
+    roofline_ms += step_ms;
   }
   p.iteration = p.forward + p.backward + p.optimizer;
   p.roofline_share = p.iteration.count() > 0 ? roofline_ms / p.iteration.count() : 0;

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
-// prenet-train-layers: trains PreNeT's per-layer-type predictors on prenet-bench's measurements (data/<device>/),
+// prenet-train layers: trains PreNeT's per-layer-type predictors on prenet-bench's measurements (data/<device>/),
 // reports them on held-out splits and writes the embedded layer models.
-// Usage: prenet-train-layers --data DIR --headers DIR --report FILE
+// Usage: prenet-train layers --data DIR --headers DIR --report FILE
 #include <algorithm>
 #include <array>
 #include <cmath>
@@ -18,6 +18,7 @@
 #include <type_traits>
 #include <vector>
 
+#include <boost/describe/enum_to_string.hpp>
 #include <boost/describe/members.hpp>
 #include <boost/mp11/algorithm.hpp>
 #include <xgboost/c_api.h>
@@ -25,9 +26,11 @@
 #include <prenet/predictors/layer_model.hpp>
 
 #include "codegen.hpp"
+#include "embedded_emit.hpp"
 #include "csv.hpp"
 #include "layer_data.hpp"
 #include "models.hpp"
+#include "subcommands.hpp"
 #include "trainer_cli.hpp"
 
 namespace {
@@ -35,7 +38,7 @@ namespace {
 namespace fs = std::filesystem;
 using namespace prenet;
 using namespace prenet::trainer;
-using predictors::layer_target;
+using predictors::target_transform;
 
 // --- candidates --------------------------------------------------------------------------------------------------
 
@@ -49,10 +52,10 @@ const std::array<candidate, 2> candidates{{
     {"rf", {.rounds = 1, .max_depth = 10, .eta = 1.0, .parallel_trees = 60, .subsample = 0.8, .colsample_bynode = 0.6,
             .min_child_weight = 2, .threads = 1}},
 }};
-constexpr std::array<layer_target, 2> targets{layer_target::log_time_ms, layer_target::log_roofline_ratio};
+constexpr std::array<target_transform, 2> targets{target_transform::log_time_ms, target_transform::log_roofline_ratio};
 constexpr std::uint64_t seed = 7;
 
-const char* name(layer_target t) { return t == layer_target::log_time_ms ? "log_time_ms" : "log_roofline_ratio"; }
+const char* name(target_transform t) { return boost::describe::enum_to_string(t, "?"); }
 
 struct example {
   const layer_row* row;
@@ -62,13 +65,12 @@ struct example {
 
 double measured(const example& e, bool backward) { return backward ? e.row->backward_ms : e.row->forward_ms; }
 
-float target_value(const example& e, layer_target t, bool backward) {
+float target_value(const example& e, target_transform t, bool backward) {
   const double ms = measured(e, backward);
-  return static_cast<float>(t == layer_target::log_time_ms ? std::log(ms) : std::log(ms / e.roofline_ms[backward]));
+  return static_cast<float>(t == target_transform::log_time_ms ? std::log(ms) : std::log(ms / e.roofline_ms[backward]));
 }
-double time_from(const example& e, layer_target t, bool backward, float out) {
-  const double m = std::clamp(static_cast<double>(out), -30.0, 30.0);
-  return t == layer_target::log_time_ms ? std::exp(m) : std::exp(m) * e.roofline_ms[backward];
+double time_from(const example& e, target_transform t, bool backward, float out) {
+  return predictors::from_target(t, static_cast<double>(out), e.roofline_ms[backward]);
 }
 
 matrix features_of(const std::vector<const example*>& rows) {
@@ -83,9 +85,9 @@ matrix features_of(const std::vector<const example*>& rows) {
 /// A fitted forward + backward pair.
 struct fitted {
   std::unique_ptr<xgb_model> model[2];
-  layer_target target;
+  target_transform target;
 
-  fitted(const candidate& c, layer_target t, const std::vector<const example*>& train) : target(t) {
+  fitted(const candidate& c, target_transform t, const std::vector<const example*>& train) : target(t) {
     const matrix x = features_of(train);
     for (const bool backward : {false, true}) {
       vector y(static_cast<Eigen::Index>(train.size()));
@@ -124,7 +126,7 @@ struct errors {
 struct evaluation {
   errors cv, extrapolation;
 };
-evaluation evaluate(const candidate& c, layer_target t, const std::vector<const example*>& rows) {
+evaluation evaluate(const candidate& c, target_transform t, const std::vector<const example*>& rows) {
   evaluation out;
   for (std::int64_t fold = 0; fold < 5; ++fold) {
     std::vector<const example*> train, test;
@@ -184,9 +186,9 @@ family_model train_family(const std::string& family, const std::vector<const exa
   out.report_rows += "| " + family + " | roofline (no learning) | | " + fixed(roofline.mape(false), 1) + "% | " +
                      fixed(roofline.mape(true), 1) + "% | | |\n";
   double best = INFINITY;
-  layer_target best_target = layer_target::log_roofline_ratio;
+  target_transform best_target = target_transform::log_roofline_ratio;
   for (const candidate& c : candidates) {
-    for (const layer_target t : targets) {
+    for (const target_transform t : targets) {
       const evaluation ev = evaluate(c, t, rows);
       const double score = ev.cv.score() + ev.extrapolation.score();
       out.report_rows += "| " + family + " | " + c.name + " | " + name(t) + " | " + fixed(ev.cv.mape(false), 1) +
@@ -218,15 +220,6 @@ std::string model_name(const family_model& m) {
 
 // --- generated headers ---------------------------------------------------------------------------------------------
 
-std::string banner(const std::string& what, const std::string& hash) {
-  int major = 0, minor = 0, patch = 0;
-  XGBoostVersion(&major, &minor, &patch);
-  return "// SPDX-License-Identifier: MIT\n// GENERATED by prenet-train-layers (XGBoost " + std::to_string(major) + "." +
-         std::to_string(minor) + "." + std::to_string(patch) + "). DO NOT EDIT.\n" +
-         "// Regenerate: cmake --build build --target regen-predictors\n// Inputs: prenet-bench layers (data/), FNV-1a 64 " +
-         hash + "\n// " + what + "\n#pragma once\n\n";
-}
-
 std::string layer_node_literal(const layer_node& n) {
   const auto shape_literal = [](const shape& s) {
     return "{" + std::to_string(s.rank) + ", {" + std::to_string(s.dims[0]) + ", " + std::to_string(s.dims[1]) + ", " +
@@ -244,30 +237,34 @@ std::string layer_node_literal(const layer_node& n) {
   return "{.spec = {" + spec + "}, .input = " + shape_literal(n.input) + ", .output = " + shape_literal(n.output) + "}";
 }
 
+provenance layer_provenance(const std::string& hash) {
+  return {.trainer = trainer_banner_name("layers"), .inputs = "prenet-bench layers (data/)", .inputs_hash = hash};
+}
+
 std::string family_header(const family_model& m, const std::string& hash) {
   const std::string ns = "layer_" + m.family + "_data";
+  header_parts h{.from = layer_provenance(hash),
+                 .includes = {"prenet/layer_kind.hpp", "prenet/predictors/layer_model.hpp"}};
+  h.model = {.data_namespace = ns,
+             .name = model_name(m),
+             .target = m.model->target,
+             .heads = {{"forward", m.model->model[0]->flatten()}, {"backward", m.model->model[1]->flatten()}},
+             .features = predictors::layer_feature_names,
+             .features_expression = "::prenet::predictors::layer_feature_names",
+             .domain_min = {m.lo.begin(), m.lo.begin() + predictors::first_layer_device_feature},
+             .domain_max = {m.hi.begin(), m.hi.begin() + predictors::first_layer_device_feature},
+             .trained_devices = m.devices};
+  // input_grad: every measured layer computes d(input); a network's first trainable layer does not (see
+  // layer_model.hpp), which is no extrapolation.
+  h.model.domain_min[predictors::input_grad_feature] = std::min(h.model.domain_min[predictors::input_grad_feature], 0.0f);
+  h.model.domain_max[predictors::input_grad_feature] = std::max(h.model.domain_max[predictors::input_grad_feature], 1.0f);
+  const flat_trees &f = h.model.heads[0].second, &b = h.model.heads[1].second;
+  h.description = "Model: " + model_name(m) + ", forward " + std::to_string(f.roots.size()) + " trees / " +
+                  std::to_string(f.feature.size()) + " nodes, backward " + std::to_string(b.roots.size()) + " trees / " +
+                  std::to_string(b.feature.size()) + " nodes, trained on " + std::to_string(m.rows) + " layers.";
   std::ostringstream o;
-  const flat_trees f = m.model->model[0]->flatten(), b = m.model->model[1]->flatten();
-  o << banner("Model: " + model_name(m) + ", forward " + std::to_string(f.roots.size()) + " trees / " +
-                  std::to_string(f.feature.size()) + " nodes, backward " + std::to_string(b.roots.size()) +
-                  " trees / " + std::to_string(b.feature.size()) + " nodes, trained on " + std::to_string(m.rows) +
-                  " layers.",
-              hash)
-    << "#include <string_view>\n\n#include <prenet/layer_kind.hpp>\n#include <prenet/predictors/layer_model.hpp>\n\n"
-    << "namespace prenet::predictors::generated::" << ns << " {\n\n";
-  const auto ints = [](auto v) { return std::to_string(v); };
-  for (const auto& [prefix, t] : {std::pair{"forward", &f}, std::pair{"backward", &b}}) {
-    array(o, "std::int32_t", (std::string(prefix) + "_roots").c_str(), t->roots, ints);
-    array(o, "std::int8_t", (std::string(prefix) + "_feature").c_str(), t->feature, ints);
-    array(o, "float", (std::string(prefix) + "_value").c_str(), t->value, float_literal);
-    array(o, "std::int32_t", (std::string(prefix) + "_left").c_str(), t->left, ints);
-  }
-  array(o, "float", "domain_min", m.lo, float_literal);
-  array(o, "float", "domain_max", m.hi, float_literal);
   o << "inline constexpr layer_kind kinds[] = {";
   for (std::size_t i = 0; i < m.kinds.size(); ++i) o << (i ? ", " : "") << "layer_kind::" << prenet::name(m.kinds[i]);
-  o << "};\ninline constexpr std::string_view trained_devices[] = {";
-  for (std::size_t i = 0; i < m.devices.size(); ++i) o << (i ? ", " : "") << '"' << m.devices[i] << '"';
   o << "};\n\n/// Measured layers with the times XGBoost itself predicted; the parity test re-evaluates them.\n"
     << "inline constexpr layer_probe probes[] = {\n";
   const std::vector<double> pf = m.model->predict(m.probes, false), pb = m.model->predict(m.probes, true);
@@ -278,39 +275,32 @@ std::string family_header(const family_model& m, const std::string& hash) {
       << r.device->id << "\", .forward_ms = " << double_literal(pf[i]) << ", .backward_ms = " << double_literal(pb[i])
       << "},\n";
   }
-  o << "};\n\n}  // namespace prenet::predictors::generated::" << ns << "\n\nnamespace prenet::predictors::generated {\n\n"
-    << "inline constexpr layer_model layer_" << m.family << "{\n    .name = \"" << model_name(m) << "\",\n"
-    << "    .kinds = " << ns << "::kinds,\n    .target = layer_target::" << name(m.model->target) << ",\n";
-  for (const auto& [prefix, t] : {std::pair{"forward", &f}, std::pair{"backward", &b}}) {
-    o << "    ." << prefix << " = {.base_score = " << float_literal(t->base_score) << ", .roots = " << ns << "::" << prefix
-      << "_roots, .feature = " << ns << "::" << prefix << "_feature, .value = " << ns << "::" << prefix
-      << "_value, .left = " << ns << "::" << prefix << "_left},\n";
-  }
-  o << "    .domain_min = " << ns << "::domain_min,\n    .domain_max = " << ns << "::domain_max,\n"
-    << "    .trained_devices = " << ns << "::trained_devices,\n    .probes = " << ns << "::probes,\n};\n\n"
-    << "}  // namespace prenet::predictors::generated\n";
-  return o.str();
+  o << "};\n\n";
+  h.extra_data = o.str();
+  h.wrapper_type = "layer_model";
+  h.wrapper_name = "layer_" + m.family;
+  h.fields_before = "    .kinds = " + ns + "::kinds,\n";
+  h.fields_after = "    .probes = " + ns + "::probes,\n";
+  return render(h);
 }
 
-std::string index_header(const std::vector<family_model>& models, const std::string& hash) {
-  std::ostringstream o;
-  o << banner("Every embedded layer model (empty until data/<device>/ holds bench measurements).", hash)
-    << "#include <array>\n\n#include <prenet/predictors/layer_model.hpp>\n";
-  for (const family_model& m : models) o << "#include <prenet/predictors/generated/layer_" << m.family << ".hpp>\n";
-  o << "\nnamespace prenet::predictors::generated {\n\ninline constexpr std::array<const layer_model*, " << models.size()
-    << "> layer_models{";
-  for (std::size_t i = 0; i < models.size(); ++i) o << (i ? ", " : "") << "&layer_" << models[i].family;
-  o << "};\n\n}  // namespace prenet::predictors::generated\n";
-  return o.str();
+std::string layer_index_header(const std::vector<family_model>& models, const std::string& hash) {
+  std::vector<std::string> headers, items;
+  for (const family_model& m : models) {
+    headers.push_back("layer_" + m.family + ".hpp");
+    items.push_back("layer_" + m.family);
+  }
+  return index_header(layer_provenance(hash), "Every embedded layer model (empty until data/<device>/ holds bench measurements).",
+                      "prenet/predictors/layer_model.hpp", "layer_model", "layer_models", headers, items);
 }
 
 }  // namespace
 
-int main(int argc, char** argv) {
-  const auto flags = read_path_flags(argc, argv, "prenet-train-layers", {"--data", "--headers", "--report"},
-                                     "prenet-train-layers --data DIR --headers DIR --report FILE");
+int prenet::trainer::train_layers(int argc, char** argv) {
+  const auto flags = read_path_flags(argc, argv, "prenet-train layers", {"--data", "--headers", "--report"},
+                                     "prenet-train layers --data DIR --headers DIR --report FILE");
   const fs::path &data = flags.at("--data"), &headers = flags.at("--headers"), &report = flags.at("--report");
-  return run_trainer("prenet-train-layers", [&] {
+  return run_trainer("prenet-train layers", [&] {
     layer_ingest counts;
     const std::vector<layer_row> rows = load_bench_layers(data, counts);
     const std::string hash = fnv1a_files(data, bench_layer_files(data));
@@ -331,10 +321,10 @@ int main(int argc, char** argv) {
       if (members.size() < 20) throw data_error(family + ": only " + std::to_string(members.size()) + " measured layers; measure at least 20");
       models.push_back(train_family(family, members));
       table += models.back().report_rows;
-      std::cerr << "prenet-train-layers: " << family << ": " << members.size() << " layers -> " << model_name(models.back()) << '\n';
+      std::cerr << "prenet-train layers: " << family << ": " << members.size() << " layers -> " << model_name(models.back()) << '\n';
     }
 
-    std::string text = "# Layer predictors from prenet-bench measurements\n\nGENERATED by prenet-train-layers "
+    std::string text = "# Layer predictors from prenet-bench measurements\n\nGENERATED by prenet-train layers "
                        "(cmake --build build --target regen-predictors) from data/<device>/<kind>.csv; inputs FNV-1a 64 " +
                        hash + ". Do not edit; docs/bench.md discusses it.\n\n## Data\n\n" + std::to_string(counts.read) +
                        " rows read, " + std::to_string(counts.kept) + " measured, " + std::to_string(counts.skipped) +
@@ -356,9 +346,9 @@ int main(int argc, char** argv) {
 
     std::uintmax_t bytes = 0;
     for (const family_model& m : models) bytes += write_if_changed(headers / ("layer_" + m.family + ".hpp"), family_header(m, hash));
-    bytes += write_if_changed(headers / "layers.hpp", index_header(models, hash));
+    bytes += write_if_changed(headers / "layers.hpp", layer_index_header(models, hash));
     write_if_changed(report, text);
-    std::cerr << "prenet-train-layers: " << rows.size() << " layers, " << models.size() << " models; wrote " << bytes
+    std::cerr << "prenet-train layers: " << rows.size() << " layers, " << models.size() << " models; wrote " << bytes
               << " bytes of headers and " << report.string() << '\n';
   });
 }

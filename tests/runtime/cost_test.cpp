@@ -354,7 +354,7 @@ constexpr bool memory_components() {
   const memory_breakdown sgd = training_memory(net, {.batch = 1, .optimizer = optimizer::sgd});
   const memory_breakdown momentum = training_memory(net, {.batch = 1, .optimizer = optimizer::momentum});
   const memory_breakdown adam = training_memory(net, {.batch = 1, .optimizer = optimizer::adam});
-  const memory_breakdown half = training_memory(net, {.batch = 1, .optimizer = optimizer::adam, .dtype = dtype::fp16});
+  const memory_breakdown half = training_memory(net, {.batch = 1, .optimizer = optimizer::adam, .precision = precision::fp16});
   const memory_breakdown bare = training_memory(net, {.batch = 1, .optimizer = optimizer::adam, .framework = 0_B});
   const bytes parts = bare.weights + bare.gradients + bare.optimizer_state + bare.activations + bare.workspace +
                       bare.allocator + bare.framework + bare.calibration;

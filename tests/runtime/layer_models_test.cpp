@@ -19,7 +19,7 @@ using namespace prenet::predictors;
 
 const layer_model* model_covering(layer_kind k, std::string_view device) {
   for (const layer_model* m : generated::layer_models) {
-    if (m->covers(k) && m->trained_on(device)) return m;
+    if (m->covers(k) && m->model.trained_on(device)) return m;
   }
   return nullptr;
 }
@@ -34,14 +34,14 @@ layer_node conv(std::int64_t in, std::int64_t out, std::int64_t side) {
 TEST(LayerModels, ReproduceTheTrainerOnEveryProbe) {
   std::size_t checked = 0;
   for (const layer_model* m : generated::layer_models) {
-    ASSERT_FALSE(m->probes.empty()) << m->name;
+    ASSERT_FALSE(m->probes.empty()) << m->model.name;
     for (const layer_probe& p : m->probes) {
       const device_spec* d = devices::find(p.device);
       ASSERT_NE(d, nullptr) << p.device;
       const auto x = layer_model_features(p.node, *d, p.pass);
-      EXPECT_NEAR(m->time_ms(x, p.node, *d, p.pass, false), p.forward_ms, 1e-6 * p.forward_ms) << m->name;
-      EXPECT_NEAR(m->time_ms(x, p.node, *d, p.pass, true), p.backward_ms, 1e-6 * p.backward_ms) << m->name;
-      EXPECT_TRUE(m->covers(p.node.spec.kind)) << m->name;
+      EXPECT_NEAR(m->time_ms(x, p.node, *d, p.pass, false), p.forward_ms, 1e-6 * p.forward_ms) << m->model.name;
+      EXPECT_NEAR(m->time_ms(x, p.node, *d, p.pass, true), p.backward_ms, 1e-6 * p.backward_ms) << m->model.name;
+      EXPECT_TRUE(m->covers(p.node.spec.kind)) << m->model.name;
       ++checked;
     }
   }
@@ -114,7 +114,7 @@ TEST(LayerModels, WholeModelsOnTheCpuAreFiniteAndFlaggedHonestly) {
     }
   }
   // fp16 was never measured on the CPU: the estimate says it is an extrapolation.
-  EXPECT_TRUE(predict(models::bert_base, devices::cpu, {.batch = 1, .dtype = dtype::fp16}).out_of_domain);
+  EXPECT_TRUE(predict(models::bert_base, devices::cpu, {.batch = 1, .precision = precision::fp16}).out_of_domain);
 }
 
 }  // namespace

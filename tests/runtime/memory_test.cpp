@@ -16,10 +16,10 @@ using namespace prenet::literals;
 namespace gen = prenet::predictors::generated;
 
 TEST(MemoryModel, ProbesMatchTheTrainersXgboost) {
-  ASSERT_GT(std::size(gen::memory_data::probes), 0U);
-  ASSERT_FALSE(gen::memory.trees.roots.empty());
-  for (const auto& probe : gen::memory_data::probes) {
-    EXPECT_NEAR(gen::memory.trees.margin(probe.x), probe.correction_mib, 1e-3) << "probe of the memory correction";
+  ASSERT_GT(std::size(gen::memory.probes), 0U);
+  ASSERT_FALSE(gen::memory.model.heads.empty());
+  for (const auto& probe : gen::memory.probes) {
+    EXPECT_NEAR(gen::memory.model.margin(0, probe.x), probe.correction_mib, 1e-3) << "probe of the memory correction";
   }
 }
 
@@ -31,7 +31,7 @@ TEST(MemoryModel, CorrectionIsClampedAndContextPlausible) {
   far.fill(60.0f);  // 2^60 MiB of everything: far outside the data
   const bytes c = gen::memory.correction(far);
   EXPECT_LE(std::abs(c.mib()), static_cast<double>(gen::memory.max_correction_mib) + 1e-6);
-  EXPECT_TRUE(gen::memory.out_of_domain(far));
+  EXPECT_TRUE(gen::memory.model.out_of_domain(far));
 }
 
 TEST(MemoryModel, FlagsModelsAndDevicesOutsideTheCalibration) {

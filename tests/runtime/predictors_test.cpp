@@ -24,11 +24,11 @@ using namespace prenet::predictors;
 TEST(Predictors, ReproduceTheTrainerOnEveryProbe) {
   int checked = 0;
   for (const kernel_model* m : generated::all) {
-    ASSERT_FALSE(m->probes.empty()) << m->name;
+    ASSERT_FALSE(m->probes.empty()) << m->model.name;
     for (const kernel_probe& p : m->probes) {
       const device_spec* d = devices::find(p.device);
       ASSERT_NE(d, nullptr) << p.device;
-      EXPECT_NEAR(m->time_ms(p.kn, *d), p.time_ms, 1e-6 * p.time_ms) << m->name << " on " << p.device;
+      EXPECT_NEAR(m->time_ms(p.kn, *d), p.time_ms, 1e-6 * p.time_ms) << m->model.name << " on " << p.device;
       ++checked;
     }
   }
@@ -91,12 +91,12 @@ TEST(Predictors, DenseAndConvAreLearned) {
   runtime_network net(image_shape(64, 56, 56));
   net.append(conv2d_spec(64, 3, {.padding = 1}));
   const layer_estimate conv = estimate_layer(net.nodes()[1], devices::a100_40gb, {.batch = 32});
-  EXPECT_EQ(conv.predictor, model_for(kernel_family::conv2d)->name);
+  EXPECT_EQ(conv.predictor, model_for(kernel_family::conv2d)->model.name);
   EXPECT_EQ(conv.roofline_ms, 0);
   runtime_network mlp(vector_shape(4096));
   mlp.append(dense_spec(4096));
   const layer_estimate dense = estimate_layer(mlp.nodes()[1], devices::a100_40gb, {.batch = 64});
-  EXPECT_EQ(dense.predictor, model_for(kernel_family::gemm)->name);
+  EXPECT_EQ(dense.predictor, model_for(kernel_family::gemm)->model.name);
 }
 
 TEST(Predictors, KernelsTakeInferredSizesFromTheShapes) {

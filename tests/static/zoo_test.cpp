@@ -131,7 +131,7 @@ static_assert(bert_large_b8 > 12_GiB);
 // bf16 halves weights, gradients, optimizer state, activations and workspace; the framework allowance stays.
 constexpr memory_breakdown gpt2_fp32 = training_memory(m::gpt2, {.batch = 2, .optimizer = optimizer::adamw});
 constexpr memory_breakdown gpt2_bf16 =
-    training_memory(m::gpt2, {.batch = 2, .optimizer = optimizer::adamw, .dtype = dtype::bf16});
+    training_memory(m::gpt2, {.batch = 2, .optimizer = optimizer::adamw, .precision = precision::bf16});
 static_assert(2 * gpt2_bf16.weights == gpt2_fp32.weights && 2 * gpt2_bf16.optimizer_state == gpt2_fp32.optimizer_state);
 static_assert(gpt2_bf16.total() < gpt2_fp32.total() && gpt2_bf16.framework == gpt2_fp32.framework);
 

@@ -14,16 +14,16 @@ int main() {
     for (const auto& p : m->probes) {
       const prenet::device_spec* d = prenet::devices::find(p.device);
       if (d == nullptr) {
-        std::printf("%.*s: probe device '%.*s' is not in the catalogue\n", static_cast<int>(m->name.size()),
-                    m->name.data(), static_cast<int>(p.device.size()), p.device.data());
+        std::printf("%.*s: probe device '%.*s' is not in the catalogue\n", static_cast<int>(m->model.name.size()),
+                    m->model.name.data(), static_cast<int>(p.device.size()), p.device.data());
         ++failures;
         continue;
       }
       const double t = m->time_ms(p.kn, *d);
       ++checked;
       if (!(std::abs(t - p.time_ms) <= 1e-6 * p.time_ms)) {
-        std::printf("%.*s on %.*s: C++ %.17g ms, trainer %.17g ms\n", static_cast<int>(m->name.size()),
-                    m->name.data(), static_cast<int>(p.device.size()), p.device.data(), t, p.time_ms);
+        std::printf("%.*s on %.*s: C++ %.17g ms, trainer %.17g ms\n", static_cast<int>(m->model.name.size()),
+                    m->model.name.data(), static_cast<int>(p.device.size()), p.device.data(), t, p.time_ms);
         ++failures;
       }
     }

@@ -18,18 +18,29 @@ constexpr std::string_view usage = R"(usage: prenet <command> [options]
 commands:
   predict --model NAME|--onnx FILE --device ID [--batch N] [--seq N | --image N]
           [--optimizer none|sgd|momentum|adam|adamw|rmsprop|adagrad] [--mode train|inference]
-          [--samples N] [--dtype fp32|fp16|bf16] [--max-batch] [--json]
+          [--samples N] [--precision P] [--max-batch] [--json]
       iteration time (forward, backward, optimizer), epoch time, FLOPs, memory and a per-layer table
   compare --model NAME|--onnx FILE [--batch N[,N...]] [--devices ID[,ID...]] [--price ID=USD[,...]]
-          [--samples N] [--seq N | --image N] [--optimizer ...] [--mode ...] [--dtype ...] [--max-batch] [--json]
+          [--samples N] [--seq N | --image N] [--optimizer ...] [--mode ...] [--precision P] [--max-batch] [--json]
       one table across devices (default: every GPU in the catalogue), sorted by epoch time, with cost per epoch
   memory --model NAME|--onnx FILE --device ID [--batch N] [--max-batch] [--seq N | --image N] [--optimizer ...]
-          [--mode ...] [--dtype ...] [--json]
+          [--mode ...] [--precision P] [--json]
       peak device memory as nvidia-smi shows it, by part; whether it fits, by how much not, the largest batch
   devices [--json]    the device catalogue (ids for --device)
   models [--json]     the model zoo (names for --model)
 
-defaults: --batch 1, --mode train, --optimizer sgd (none for inference), --dtype fp32, the model's own
+precision P, as PyTorch runs it (docs/precision.md):
+  default   stock PyTorch >= 1.12: TF32 tensor cores for cuDNN convolutions on Ampere and newer, FP32 matmuls
+  fp32      IEEE FP32 everywhere (TF32 off)
+  tf32      TF32 for matmuls and convolutions (allow_tf32 = True, as NGC containers set it)
+  amp-fp16  torch.autocast(float16) + GradScaler: fp32 master weights, gradients and optimizer state
+  amp-bf16  torch.autocast(bfloat16): as amp-fp16 without GradScaler
+  fp16      model.half(): every tensor and the optimizer state in fp16      bf16  model.bfloat16(), likewise
+  A device without the tensor cores asked for runs what PyTorch runs there (FP32 math), and the output says so;
+  amp-bf16 on a GPU without BF16 is refused (exit 2; compare leaves such GPUs out). --dtype fp32|fp16|bf16 is the
+  older name of --precision fp32|fp16|bf16.
+
+defaults: --batch 1, --mode train, --optimizer sgd (none for inference), --precision default, the model's own
 image side or context length, --samples = ImageNet-1k's 1,281,167 images or WikiText-103's 103,227,021 tokens
 in sequences of --seq. --onnx: the file's batch (1 if symbolic); --seq/--image size its symbolic dimensions;
 unmapped operators are listed and predicted by the roofline. Exit codes: 0 success, 2 bad input (one line on stderr), 1 internal error.

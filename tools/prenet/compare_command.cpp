@@ -101,7 +101,8 @@ std::string as_json(const model_settings& s, const std::vector<compare_row>& row
   j["mode"] = name(s.mode);
   j[std::string(size_flag(*s.model))] = s.size;
   j["optimizer"] = name(s.optimizer);
-  j["dtype"] = name(s.dtype);
+  j["precision"] = name(s.precision);
+  j["dtype"] = name(activation_dtype(s.precision));
   j["samples"] = s.samples;
   j["rows"] = nlohmann::ordered_json::array();
   for (const compare_row& r : rows) {
@@ -124,7 +125,7 @@ std::string as_json(const model_settings& s, const std::vector<compare_row>& row
 
 std::string as_text(const model_settings& s, const std::vector<compare_row>& rows) {
   std::string t = fmt::format("{}: {}, {} {}, {}, optimizer {}, {} samples per epoch\n", s.model->name, name(s.mode),
-                              size_flag(*s.model), s.size, name(s.dtype), name(s.optimizer), group_digits(s.samples));
+                              size_flag(*s.model), s.size, name(s.precision), name(s.optimizer), group_digits(s.samples));
   const bool with_max = !rows.empty() && rows.front().max_batch.has_value();
   t += fmt::format("{:<15} {:>6} {:>13} {:>11} {:>9} {:>10} {:>11} {:>5}{}  {}\n", "device", "batch", "iteration_ms",
                    "epoch_s", "usd/hour", "usd/epoch", "memory_GiB", "fits", with_max ? "  max_batch" : "", "flags");
@@ -150,7 +151,13 @@ std::string as_text(const model_settings& s, const std::vector<compare_row>& row
 std::string compare_command(std::span<const std::string> args) {
   const arguments a(args, compare_flags);
   const model_settings s = read_model_settings(a);
-  const std::vector<const device_spec*> devices = read_devices(a);
+  std::vector<const device_spec*> devices = read_devices(a);
+  // Devices PyTorch refuses the precision on (autocast to bf16 before Ampere) are left out of the comparison; with
+  // none left, the reason is the error.
+  std::erase_if(devices, [&](const device_spec* d) { return !plan(s.precision, *d).runnable; });
+  if (devices.empty()) {
+    throw usage_error("no chosen device can run --precision " + std::string(name(s.precision)));
+  }
   const std::vector<std::int64_t> batches = read_batches(a, default_batch(s));
   const std::vector<std::pair<std::string_view, double>> prices = read_prices(a);
   const runtime_network net = build_network(s);

@@ -45,7 +45,7 @@ memory_estimate estimate_memory(const runtime_network& net, const device_spec& d
     throw usage_error("--batch " + std::to_string(batch) + " is too large for this model (its FLOP or byte counts " +
                       "would overflow 64 bits)");
   }
-  const train_config cfg{.batch = batch, .optimizer = s.optimizer, .dtype = s.dtype};
+  const train_config cfg{.batch = batch, .optimizer = s.optimizer, .precision = s.precision};
   memory_estimate m;
   if (s.mode == run_mode::train) {
     m.parts = training_memory(net, device, cfg);
@@ -54,7 +54,7 @@ memory_estimate estimate_memory(const runtime_network& net, const device_spec& d
   } else {
     m.bytes = inference_memory(net.nodes(), cfg).value;
     m.parts.framework = framework_bytes(cfg);
-    m.parts.weights = bytes{net.params() * element_bytes(s.dtype)};
+    m.parts.weights = bytes{net.params() * element_bytes(parameter_dtype(s.precision))};
   }
   return m;
 }
@@ -63,8 +63,12 @@ run_estimate estimate(const runtime_network& net, const device_spec& device, con
                       std::int64_t batch, bool with_layers) {
   const memory_estimate m = estimate_memory(net, device, s, batch);  // first: it also refuses an overflowing batch
   const bool train = s.mode == run_mode::train;
-  const train_config cfg{.batch = batch, .optimizer = s.optimizer, .dtype = s.dtype};
+  const train_config cfg{.batch = batch, .optimizer = s.optimizer, .precision = s.precision};
   const prediction p = predict(net.nodes(), device, cfg, s.mode);
+  if (!p.runnable) {
+    throw usage_error(std::string(device.id) + " cannot run --precision " + std::string(name(s.precision)) + ": " +
+                      std::string(p.precision_note));
+  }
 
   run_estimate r;
   r.batch = batch;
@@ -82,25 +86,26 @@ run_estimate estimate(const runtime_network& net, const device_spec& device, con
   r.roofline_share = p.roofline_share;
   r.out_of_domain = p.out_of_domain;
   r.unseen_device = p.unseen_device;
+  r.precision_note = p.precision_note;
   if (with_layers) {
     r.layers = layer_rows(net.nodes(), device,
-                          {.batch = batch, .element_bytes = element_bytes(s.dtype), .training = train}, train);
+                          predictors::pass_of(plan(s.precision, device), batch, train), train);
   }
   return r;
 }
 
 std::int64_t largest_fitting_batch(const runtime_network& net, const device_spec& device, const model_settings& s) {
-  const train_config cfg{.optimizer = s.optimizer, .dtype = s.dtype};
+  const train_config cfg{.optimizer = s.optimizer, .precision = s.precision};
   return s.mode == run_mode::train ? prenet::max_batch(net, device, cfg, cli::max_batch)
                                    : max_inference_batch(net.nodes(), device, cfg, cli::max_batch);
 }
 
 bool predictors_trained_on(std::string_view id) noexcept {
   for (const predictors::kernel_model* m : predictors::generated::all) {
-    if (m->trained_on(id)) return true;
+    if (m->model.trained_on(id)) return true;
   }
   for (const predictors::layer_model* m : predictors::generated::layer_models) {
-    if (m->trained_on(id)) return true;
+    if (m->model.trained_on(id)) return true;
   }
   return false;
 }

@@ -40,6 +40,7 @@ struct run_estimate {
   double roofline_share = 0;             ///< fraction of the iteration predicted by the roofline fallback
   bool out_of_domain = false;            ///< a kernel lies outside its learned model's training shapes
   bool unseen_device = false;            ///< a learned model used has no training rows from this device
+  std::string_view precision_note;       ///< what the device runs instead of the precision asked for ("" = as asked)
   std::vector<layer_row> layers;         ///< filled only when asked for
 };
 

@@ -64,7 +64,8 @@ std::string as_json(const model_settings& s, const device_spec& d, const memory_
   j["mode"] = name(s.mode);
   j[std::string(size_flag(*s.model))] = s.size;
   j["optimizer"] = name(s.optimizer);
-  j["dtype"] = name(s.dtype);
+  j["precision"] = name(s.precision);
+  j["dtype"] = name(activation_dtype(s.precision));
   j["memory_bytes"] = r.memory_bytes;
   j["device_memory_bytes"] = d.memory.value;
   j["fits_in_memory"] = r.memory_bytes <= d.memory.value;
@@ -75,7 +76,7 @@ std::string as_json(const model_settings& s, const device_spec& d, const memory_
                     {"workspace_bytes", m.workspace.value},     {"allocator_bytes", m.allocator.value},
                     {"framework_bytes", m.framework.value},     {"calibration_bytes", m.calibration.value}};
   j["peak_phase"] = r.train ? (m.phase == memory_phase::backward ? "backward" : "optimizer_step") : "forward";
-  j["calibration"] = r.train ? predictors::generated::memory.name : "none";
+  j["calibration"] = r.train ? predictors::generated::memory.model.name : "none";
   j["out_of_domain"] = m.out_of_domain;
   if (r.max_batch) j["max_batch"] = *r.max_batch;
   if (s.onnx) add_onnx_json(j, *s.onnx);
@@ -86,7 +87,7 @@ std::string as_json(const model_settings& s, const device_spec& d, const memory_
 
 std::string as_text(const model_settings& s, const device_spec& d, const memory_report& r) {
   std::string t = fmt::format("{} on {} ({}): {}, batch {}, {} {}, {}, optimizer {}\n", s.model->name, d.id, d.name,
-                              name(s.mode), r.batch, size_flag(*s.model), s.size, name(s.dtype), name(s.optimizer));
+                              name(s.mode), r.batch, size_flag(*s.model), s.size, name(s.precision), name(s.optimizer));
   const memory_breakdown& m = r.parts;
   if (r.train) {
     const auto line = [](std::string_view what, bytes b, std::string_view note = "") {

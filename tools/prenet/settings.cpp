@@ -16,7 +16,10 @@ namespace {
 
 constexpr std::array optimizers{optimizer::none,  optimizer::sgd,     optimizer::momentum, optimizer::adam,
                                 optimizer::adamw, optimizer::rmsprop, optimizer::adagrad};
-constexpr std::array dtypes{dtype::fp32, dtype::fp16, dtype::bf16};
+constexpr std::array precisions{precision::pytorch_default, precision::fp32, precision::tf32, precision::amp_fp16,
+                                precision::amp_bf16, precision::fp16, precision::bf16};
+/// --dtype, the older flag: the element type of every tensor, which --precision fp32, fp16 and bf16 mean.
+constexpr std::array dtype_precisions{precision::fp32, precision::fp16, precision::bf16};
 
 template <typename T, std::size_t N>
 T read_choice(std::string_view flag, std::string_view text, const std::array<T, N>& choices) {
@@ -88,7 +91,10 @@ model_settings read_model_settings(const arguments& args) {
   } else {
     s.optimizer = s.mode == run_mode::train ? optimizer::sgd : optimizer::none;
   }
-  if (const std::optional<std::string_view> t = args.value("dtype")) s.dtype = read_choice("dtype", *t, dtypes);
+  const std::optional<std::string_view> pr = args.value("precision"), dt = args.value("dtype");
+  if (pr && dt) throw usage_error("--dtype is an older name for --precision: give one of them");
+  if (pr) s.precision = read_choice("precision", *pr, precisions);
+  if (dt) s.precision = read_choice("dtype", *dt, dtype_precisions);
 
   if (const std::optional<std::string_view> n = args.value("samples")) {
     s.samples = parse_integer("samples", *n, 1, max_samples);

@@ -35,14 +35,14 @@ struct model_settings {
   std::int64_t size = 0;  ///< image side or sequence length
   run_mode mode = run_mode::train;
   prenet::optimizer optimizer = prenet::optimizer::sgd;
-  prenet::dtype dtype = prenet::dtype::fp32;
+  prenet::precision precision = prenet::precision::pytorch_default;
   std::int64_t samples = 0;  ///< per epoch
   std::shared_ptr<const onnx_model> onnx;  ///< --onnx FILE: the imported model (`model` then points at its entry)
 };
 
 /// The flags read_model_settings reads (its --samples is each command's own: memory has none).
-inline constexpr std::array<flag_spec, 7> model_flags{
-    {{"model"}, {"onnx"}, {"seq"}, {"image"}, {"optimizer"}, {"mode"}, {"dtype"}}};
+inline constexpr std::array<flag_spec, 8> model_flags{
+    {{"model"}, {"onnx"}, {"seq"}, {"image"}, {"optimizer"}, {"mode"}, {"precision"}, {"dtype"}}};
 
 /// A command's flags: the model flags followed by its own.
 template <std::size_t N>
@@ -54,7 +54,8 @@ template <std::size_t N>
   return all;
 }
 
-/// Reads --model (or --onnx FILE), --seq/--image, --mode, --optimizer, --dtype and --samples; throws usage_error on bad input.
+/// Reads --model (or --onnx FILE), --seq/--image, --mode, --optimizer, --precision (or its alias --dtype) and
+/// --samples; throws usage_error on bad input.
 [[nodiscard]] model_settings read_model_settings(const arguments& args);
 
 /// The model at the settings' size; a shape the model cannot take becomes a usage_error naming model and size.

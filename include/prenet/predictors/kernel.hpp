@@ -7,6 +7,8 @@
 
 #include <boost/describe/enum.hpp>
 
+#include <prenet/precision.hpp>
+
 namespace prenet {
 
 /// What the learned predictors are trained on: the kernels NeuSight and Justus et al. measured.
@@ -64,6 +66,7 @@ struct kernel {
   std::int64_t padding = 0;
   std::int64_t element_bytes = 4;
   std::int64_t repeat = 1;  ///< the kernel runs this many times in a row (an RNN's time steps)
+  math_mode math = math_mode::fp32;  ///< what its multiply-adds run on (tensor cores for GEMMs and convolutions)
 
   friend constexpr bool operator==(const kernel&, const kernel&) = default;
 

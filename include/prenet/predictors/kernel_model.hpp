@@ -10,25 +10,17 @@
 #include <prenet/detail/constexpr_math.hpp>
 #include <prenet/device_spec.hpp>
 #include <prenet/predictors/kernel.hpp>
+#include <prenet/predictors/embedded_model.hpp>
 #include <prenet/predictors/kernel_features.hpp>
-#include <prenet/predictors/tree_ensemble.hpp>
 
 namespace prenet::predictors {
 
-/// What the regressor's output means. The trainer picks, per family, the target that wins on held-out GPUs.
-enum class target_transform : std::uint8_t {
-  log_time_ms,         ///< output = ln(time in ms)
-  log_roofline_ratio,  ///< output = ln(time / roofline time): the kernel's inefficiency, bounded below by physics
-};
-
-/// Inverse of a target transform: time in ms from a regressor's output. The output is clamped to e^±30 (far past
-/// any kernel) and the time to at least the roofline bound: no prediction is faster than the device's peak allows,
-/// which a log-time model extrapolating to an unseen GPU could otherwise claim.
+/// Time in ms from a kernel model's output: the target's inverse, never faster than the roofline bound of `kn` on
+/// `d` (a log-time model extrapolating to an unseen GPU could otherwise claim a time the device's peak forbids).
 [[nodiscard]] constexpr double time_ms_from(target_transform t, double margin, const kernel& kn,
                                             const device_spec& d) noexcept {
-  const double m = margin > 30.0 ? 30.0 : margin < -30.0 ? -30.0 : margin;
   const double bound_ms = roofline_s(kn, d) * 1e3;
-  const double ms = t == target_transform::log_time_ms ? detail::exp(m) : detail::exp(m) * bound_ms;
+  const double ms = from_target(t, margin, bound_ms);
   return ms > bound_ms ? ms : bound_ms;
 }
 
@@ -41,12 +33,7 @@ struct kernel_probe {
 
 struct kernel_model {
   kernel_family family = kernel_family::gemm;
-  std::string_view name;  ///< e.g. "gemm.xgb.log_roofline": what every prediction it makes is tagged with
-  target_transform target = target_transform::log_roofline_ratio;
-  tree_ensemble trees{};
-  std::span<const float> domain_min;  ///< training range of the kernel columns of kernel_features()
-  std::span<const float> domain_max;
-  std::span<const std::string_view> trained_devices;  ///< device ids with rows in the training data
+  embedded_model model;  ///< one head: the kernel's time; domain over the kernel columns of kernel_features()
   std::span<const kernel_probe> probes;
 
   /// The model's input: kernel_features() in float, as XGBoost saw them.
@@ -60,28 +47,13 @@ struct kernel_model {
 
   [[nodiscard]] constexpr double time_ms(const std::array<float, kernel_feature_count>& x, const kernel& kn,
                                          const device_spec& d) const noexcept {
-    return predictors::time_ms_from(target, static_cast<double>(trees.margin(x)), kn, d);
+    return predictors::time_ms_from(model.target, static_cast<double>(model.margin(0, x)), kn, d);
   }
   [[nodiscard]] constexpr double time_ms(const kernel& kn, const device_spec& d) const noexcept {
     return time_ms(inputs(kn, d), kn, d);
   }
-
-  /// True when a kernel column lies outside what the model was trained on (the prediction is an extrapolation).
-  [[nodiscard]] constexpr bool out_of_domain(const std::array<float, kernel_feature_count>& x) const noexcept {
-    for (std::size_t i = 0; i < domain_min.size() && i < first_device_feature; ++i) {
-      if (x[i] < domain_min[i] || x[i] > domain_max[i]) return true;
-    }
-    return false;
-  }
   [[nodiscard]] constexpr bool out_of_domain(const kernel& kn, const device_spec& d) const noexcept {
-    return out_of_domain(inputs(kn, d));
-  }
-
-  [[nodiscard]] constexpr bool trained_on(std::string_view device_id) const noexcept {
-    for (const std::string_view id : trained_devices) {
-      if (id == device_id) return true;
-    }
-    return false;
+    return model.out_of_domain(inputs(kn, d));
   }
 };
 

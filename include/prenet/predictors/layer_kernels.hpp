@@ -28,10 +28,31 @@ struct kernel_list {
 /// How a layer is run: batch, element size, whether dropout is active, whether autograd needs d(input).
 struct pass_context {
   std::int64_t batch = 1;
-  std::int64_t element_bytes = 4;
+  std::int64_t element_bytes = 4;  ///< of the tensors passed between layers
   bool training = true;      ///< dropout runs its kernels only in training
   bool input_grad = true;    ///< false for the first trainable layer: autograd skips d(input)
+  math_mode matmul = math_mode::fp32;  ///< GEMMs (see precision_plan)
+  math_mode conv = math_mode::fp32;    ///< convolutions
+  std::int64_t reduction_bytes = 4;    ///< layer norm and softmax elements (autocast keeps them in fp32)
+
+  /// `k` as this pass runs it: GEMMs and convolutions on their math mode, norms and softmax at their element size.
+  [[nodiscard]] constexpr kernel run(kernel k) const noexcept {
+    switch (k.family) {
+      case kernel_family::gemm: k.math = matmul; break;
+      case kernel_family::conv2d: k.math = conv; break;
+      case kernel_family::layernorm:
+      case kernel_family::softmax: k.element_bytes = reduction_bytes; break;
+      default: break;
+    }
+    return k;
+  }
 };
+
+/// The pass context of a precision plan.
+[[nodiscard]] constexpr pass_context pass_of(const precision_plan& p, std::int64_t batch, bool training) noexcept {
+  return {.batch = batch, .element_bytes = p.activation_bytes, .training = training, .matmul = p.matmul,
+          .conv = p.conv, .reduction_bytes = p.reduction_bytes};
+}
 
 namespace detail {
 

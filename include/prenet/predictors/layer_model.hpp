@@ -13,8 +13,8 @@
 #include <prenet/device_spec.hpp>
 #include <prenet/layer_kind.hpp>
 #include <prenet/layer_node.hpp>
+#include <prenet/predictors/embedded_model.hpp>
 #include <prenet/predictors/kernel_features.hpp>
-#include <prenet/predictors/tree_ensemble.hpp>
 #include <prenet/totals.hpp>
 
 namespace prenet::predictors {
@@ -30,7 +30,9 @@ inline constexpr std::array<std::string_view, layer_feature_count> layer_feature
     "log2_channels_out", "log2_positions_out", "log2_ct_s",    "log2_roofline_s",  "log2_peak_flops",
     "log2_bandwidth",    "cores",           "lanes_per_core",  "clock_ghz",        "log2_llc_mib"};
 
-/// Index of the input_grad column.
+/// Index of the input_grad column. Its training domain is written as [0, 1]: the bench times layers inside a
+/// network, with d(input); the first trainable layer skips it, which its smaller backward FLOPs and roofline carry
+/// (a slight overestimate, not an extrapolation).
 inline constexpr std::size_t input_grad_feature = 9;
 
 /// Index of the first device column: columns before it describe the layer, the rest the device.
@@ -157,10 +159,6 @@ struct canonical_layer {
           static_cast<float>(detail::log2(static_cast<double>(d.l2.value) / (1024.0 * 1024.0) + 1e-3))};
 }
 
-/// What a layer model's regressors output: ln(ms), or ln(time / layer_roofline_s) (the layer's inefficiency,
-/// which extrapolates past the measured sizes better than a time does).
-enum class layer_target : std::uint8_t { log_time_ms, log_roofline_ratio };
-
 /// A measured layer with the times (ms) the trainer's own XGBoost predicted for it; the parity test re-evaluates it.
 struct layer_probe {
   layer_node node{};
@@ -171,14 +169,8 @@ struct layer_probe {
 };
 
 struct layer_model {
-  std::string_view name;                  ///< e.g. "cpu.conv2d.xgb.log_roofline_ratio"
-  std::span<const layer_kind> kinds;      ///< the layer kinds it was trained on
-  layer_target target = layer_target::log_roofline_ratio;
-  tree_ensemble forward{};
-  tree_ensemble backward{};
-  std::span<const float> domain_min;      ///< training range of the layer columns of layer_model_features()
-  std::span<const float> domain_max;
-  std::span<const std::string_view> trained_devices;
+  std::span<const layer_kind> kinds;  ///< the layer kinds it was trained on
+  embedded_model model;  ///< heads: forward, backward; target relative to layer_roofline_s; domain over the layer columns
   std::span<const layer_probe> probes;
 
   [[nodiscard]] constexpr bool covers(layer_kind k) const noexcept {
@@ -187,29 +179,12 @@ struct layer_model {
     }
     return false;
   }
-  [[nodiscard]] constexpr bool trained_on(std::string_view device_id) const noexcept {
-    for (const std::string_view id : trained_devices) {
-      if (id == device_id) return true;
-    }
-    return false;
-  }
   /// Time in ms of the forward (or backward) pass from the features `x` of `n` on `d`.
   [[nodiscard]] constexpr double time_ms(const std::array<float, layer_feature_count>& x, const layer_node& n,
                                          const device_spec& d, const layer_pass& p, bool backward) const noexcept {
-    const double raw = static_cast<double>((backward ? this->backward : forward).margin(x));
-    const double m = raw > 30.0 ? 30.0 : raw < -30.0 ? -30.0 : raw;
-    if (target == layer_target::log_time_ms) return detail::exp(m);
-    return detail::exp(m) * layer_roofline_s(n, d, p, backward) * 1e3;
-  }
-  /// True when a layer column lies outside what the model was trained on (the prediction is an extrapolation).
-  [[nodiscard]] constexpr bool out_of_domain(const std::array<float, layer_feature_count>& x) const noexcept {
-    for (std::size_t i = 0; i < domain_min.size() && i < first_layer_device_feature; ++i) {
-      // input_grad: the bench times layers inside a network, with d(input); the first trainable layer skips it,
-      // which its smaller backward FLOPs and roofline carry (a slight overestimate, not an extrapolation).
-      if (i == input_grad_feature) continue;
-      if (x[i] < domain_min[i] || x[i] > domain_max[i]) return true;
-    }
-    return false;
+    const double reference_ms =
+        model.target == target_transform::log_roofline_ratio ? layer_roofline_s(n, d, p, backward) * 1e3 : 0.0;
+    return model.predict(backward ? 1 : 0, x, reference_ms);
   }
 };
 

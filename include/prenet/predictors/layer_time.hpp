@@ -26,13 +26,13 @@ struct layer_estimate {
 /// Time of `n` on `d` from layer model `m` (which covers n's kind and was trained on `d`).
 [[nodiscard]] constexpr layer_estimate estimate_layer(const layer_model& m, const layer_node& n, const device_spec& d,
                                                       const pass_context& c, bool with_backward) noexcept {
-  layer_estimate out{.predictor = m.name};
+  layer_estimate out{.predictor = m.model.name};
   if (!c.training && n.spec.kind == layer_kind::dropout) return out;  // an identity in inference
   const layer_pass p{.batch = c.batch, .element_bytes = c.element_bytes, .input_grad = c.input_grad};
   const auto x = layer_model_features(n, d, p);
   out.forward_ms = m.time_ms(x, n, d, p, false);
   if (with_backward) out.backward_ms = m.time_ms(x, n, d, p, true);
-  out.out_of_domain = m.out_of_domain(x) || c.element_bytes != 4;  // the bench measures FP32
+  out.out_of_domain = m.model.out_of_domain(x) || c.element_bytes != 4;  // the bench measures FP32
   return out;
 }
 
@@ -41,14 +41,14 @@ struct layer_estimate {
                                                       bool with_backward = true) noexcept {
   // A loop rather than a pointer test (see kernel_time.hpp's estimate).
   for (const layer_model* m : generated::layer_models) {
-    if (m->covers(n.spec.kind) && m->trained_on(d.id)) return estimate_layer(*m, n, d, c, with_backward);
+    if (m->covers(n.spec.kind) && m->model.trained_on(d.id)) return estimate_layer(*m, n, d, c, with_backward);
   }
   layer_estimate out;
   double top_ms = -1;
   for (const pass p : {pass::forward, pass::backward}) {
     if (p == pass::backward && !with_backward) break;
     for (const kernel& k : layer_kernels(n, p, c)) {
-      const kernel_estimate e = estimate(k, d);
+      const kernel_estimate e = estimate(c.run(k), d);
       (p == pass::forward ? out.forward_ms : out.backward_ms) += e.time_ms;
       if (e.predictor == roofline_name) out.roofline_ms += e.time_ms;
       out.out_of_domain = out.out_of_domain || e.out_of_domain;

@@ -9,13 +9,18 @@
 #include <string_view>
 
 #include <prenet/detail/constexpr_math.hpp>
-#include <prenet/predictors/tree_ensemble.hpp>
+#include <prenet/predictors/embedded_model.hpp>
 #include <prenet/units.hpp>
 
 namespace prenet::predictors {
 
 /// The analytical estimate's parts that the correction sees, in MiB (log2(1 + MiB)) and counts (log2).
 inline constexpr std::size_t memory_feature_count = 7;
+
+/// Column names of memory_features(), in order.
+inline constexpr std::array<std::string_view, memory_feature_count> memory_feature_names{
+    "log2_weights_mib", "log2_saved_mib", "log2_backward_mib", "log2_step_mib",
+    "log2_batch",       "log2_layers",    "log2_analytic_mib"};
 
 struct memory_inputs {
   std::int64_t weights_bytes = 0;
@@ -36,32 +41,25 @@ struct memory_inputs {
           count(m.batch),       count(m.layers),     mib(m.analytic_bytes)};
 }
 
+/// A feature row with the correction (MiB) the trainer's own XGBoost predicted; the parity test re-evaluates it.
+struct memory_probe {
+  std::array<float, memory_feature_count> x;
+  float correction_mib;
+};
+
 struct memory_model {
-  std::string_view name;             ///< tags every calibrated estimate, e.g. "memory.xgb.residual_mib"
-  bytes context{};                   ///< CUDA context, library handles and allocator pools before the first tensor
-  tree_ensemble trees{};             ///< measured minus analytical peak, in MiB
-  float max_correction_mib = 0;      ///< the correction is clamped to +-this (the training residuals' range)
-  std::span<const float> domain_min;
-  std::span<const float> domain_max;
-  std::span<const std::string_view> trained_devices;
+  bytes context{};  ///< CUDA context, library handles and allocator pools before the first tensor
+  embedded_model model;  ///< one head: measured minus analytical peak in MiB (a residual); domain over every column
+  float max_correction_mib = 0;  ///< the correction is clamped to +-this (the training residuals' range)
+  std::span<const memory_probe> probes;
 
   /// Correction to add to the analytical peak (context included), in bytes.
   [[nodiscard]] constexpr bytes correction(const std::array<float, memory_feature_count>& x) const noexcept {
-    float mib = trees.roots.empty() ? 0.0f : trees.margin(x);
-    mib = mib > max_correction_mib ? max_correction_mib : mib < -max_correction_mib ? -max_correction_mib : mib;
-    return bytes{static_cast<std::int64_t>(static_cast<double>(mib) * 1024.0 * 1024.0)};
-  }
-  [[nodiscard]] constexpr bool out_of_domain(const std::array<float, memory_feature_count>& x) const noexcept {
-    for (std::size_t i = 0; i < domain_min.size() && i < x.size(); ++i) {
-      if (x[i] < domain_min[i] || x[i] > domain_max[i]) return true;
-    }
-    return false;
-  }
-  [[nodiscard]] constexpr bool trained_on(std::string_view device_id) const noexcept {
-    for (const std::string_view d : trained_devices) {
-      if (d == device_id) return true;
-    }
-    return false;
+    if (model.heads.empty()) return bytes{0};
+    const double limit = static_cast<double>(max_correction_mib);
+    double mib = model.predict(0, x, 0.0);
+    mib = mib > limit ? limit : mib < -limit ? -limit : mib;
+    return bytes{static_cast<std::int64_t>(mib * 1024.0 * 1024.0)};
   }
 };
 

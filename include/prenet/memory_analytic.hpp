@@ -1,0 +1,141 @@
+// SPDX-License-Identifier: MIT
+// The analytical part of prenet::training_memory: what is alive at the peak of a training step, by part, before the
+// learned correction of memory.hpp. The memory trainer builds on this header alone (not on the model it writes).
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include <boost/describe/class.hpp>
+#include <boost/describe/enum.hpp>
+
+#include <prenet/activation_memory.hpp>
+#include <prenet/device_spec.hpp>
+#include <prenet/network.hpp>
+#include <prenet/optimizer.hpp>
+#include <prenet/predictors/memory_model.hpp>
+#include <prenet/runtime_network.hpp>
+#include <prenet/train_config.hpp>
+#include <prenet/units.hpp>
+
+namespace prenet {
+
+/// When the peak happens: in the backward pass (saved activations dominate) or in the optimizer update (weights,
+/// gradients, state and the update's temporaries dominate).
+enum class memory_phase : std::uint8_t { backward, optimizer_step };
+BOOST_DESCRIBE_ENUM(memory_phase, backward, optimizer_step)
+
+/// Peak device memory of a steady-state training step (the second iteration on: optimizer state exists, gradients
+/// were set to None by zero_grad), as what is alive at the peak. The parts sum to total(). Compare it with a
+/// budget directly: `static_assert(training_memory(vgg16, {.batch = 64}) < 16_GiB);`. See docs/memory-model.md.
+struct memory_breakdown {
+  bytes weights;
+  bytes gradients;        ///< parameter gradients alive at the peak
+  bytes optimizer_state;  ///< e.g. Adam's two moments
+  bytes activations;      ///< saved activations alive at the peak (0 when the peak is the optimizer step)
+  bytes workspace;        ///< d(output) + d(input) of the peak layer, or the update's temporaries
+  bytes allocator;        ///< the caching allocator's rounding of every block above
+  bytes framework;        ///< CUDA context, library handles and allocator pools
+  bytes calibration;      ///< learned correction from measured peaks (may be negative); 0 when analytical
+  memory_phase phase = memory_phase::backward;
+  bool out_of_domain = false;  ///< the correction extrapolates beyond the measured configurations
+
+  [[nodiscard]] constexpr bytes total() const noexcept {
+    std::int64_t sum = 0;
+    for (const bytes b : {weights, gradients, optimizer_state, activations, workspace, allocator, framework})
+      sum = detail::sat_add(sum, b.value);
+    const std::int64_t c = calibration.value;
+    return bytes{c >= 0 ? detail::sat_add(sum, c) : detail::sat_sub(sum, c == INT64_MIN ? detail::saturated : -c)};
+  }
+  [[nodiscard]] constexpr operator bytes() const noexcept { return total(); }  // NOLINT(google-explicit-constructor)
+  [[nodiscard]] friend constexpr auto operator<=>(const memory_breakdown& m, bytes b) noexcept { return m.total() <=> b; }
+  [[nodiscard]] friend constexpr bool operator==(const memory_breakdown& m, bytes b) noexcept { return m.total() == b; }
+};
+BOOST_DESCRIBE_STRUCT(memory_breakdown, (),
+                      (weights, gradients, optimizer_state, activations, workspace, allocator, framework, calibration,
+                       phase, out_of_domain))
+
+namespace detail {
+
+struct analytic_memory {
+  memory_breakdown parts;
+  predictors::memory_inputs inputs;
+};
+
+template <class Ints>
+/// The analytical estimate; `calibrated_framework` is the allowance used when the configuration sets none.
+[[nodiscard]] constexpr analytic_memory analytic(std::span<const layer_node> nodes, const train_config& cfg,
+                                                       memory_walk<Ints> w, bytes calibrated_framework) noexcept {
+  const std::int64_t elem = element_bytes(parameter_dtype(cfg.precision));
+  // Autocast's half copies of the weights: made in forward and saved by the layers that use them until their
+  // backward, so they are alive at the backward peak (not during the update).
+  const std::int64_t cast_elem = autocasts(cfg.precision) ? element_bytes(activation_dtype(cfg.precision)) : 0;
+  std::int64_t w_raw = 0, w_block = 0, cast_raw = 0, cast_block = 0, layers = 0;
+  for (const layer_node& n : nodes) {
+    const std::int64_t b = sat_mul(n.cost().params, elem);
+    w_raw = sat_add(w_raw, b);
+    w_block = sat_add(w_block, allocator_block(b));
+    const std::int64_t c = sat_mul(n.cost().params, cast_elem);
+    cast_raw = sat_add(cast_raw, c);
+    cast_block = sat_add(cast_block, allocator_block(c));
+    layers += has_backward(n) ? 1 : 0;
+  }
+  const std::int64_t states = state_tensors_per_param(cfg.optimizer);
+  const std::int64_t temps = update_temporaries_per_param(cfg.optimizer);
+  const backward_peak bw =
+      find_backward_peak(nodes, activation_dtype(cfg.precision), cfg.batch, w, parameter_dtype(cfg.precision));
+  // The update: all gradients plus the temporaries, no activations.
+  const std::int64_t step_raw = sat_mul(w_raw, 1 + temps), step_block = sat_mul(w_block, 1 + temps);
+  const bool update = cfg.optimizer != optimizer::none && step_block > sat_add(bw.total(), cast_block);
+
+  memory_breakdown m{};
+  m.weights = bytes{w_raw};
+  m.optimizer_state = bytes{sat_mul(w_raw, states)};
+  std::int64_t raw_sum = sat_add(w_raw, m.optimizer_state.value);
+  std::int64_t block_sum = sat_add(w_block, sat_mul(w_block, states));
+  if (update) {
+    m.phase = memory_phase::optimizer_step;
+    m.gradients = bytes{w_raw};
+    m.workspace = bytes{sat_mul(w_raw, temps)};
+    raw_sum = sat_add(raw_sum, step_raw);
+    block_sum = sat_add(block_sum, step_block);
+  } else {
+    m.phase = memory_phase::backward;
+    m.weights = bytes{sat_add(w_raw, cast_raw)};
+    raw_sum = sat_add(raw_sum, cast_raw);
+    block_sum = sat_add(block_sum, cast_block);
+    m.gradients = bytes{bw.gradients_bytes};
+    m.activations = bytes{bw.activations_bytes};
+    m.workspace = bytes{bw.workspace_bytes};
+    raw_sum = sat_add(raw_sum, sat_add(sat_add(bw.activations_bytes, bw.gradients_bytes), bw.workspace_bytes));
+    block_sum = sat_add(block_sum, bw.total());
+  }
+  m.allocator = bytes{sat_sub(block_sum, raw_sum)};
+  m.framework = cfg.framework ? *cfg.framework : calibrated_framework;
+  return {m,
+          {.weights_bytes = w_raw,
+           .saved_bytes = bw.saved_bytes,
+           .backward_bytes = bw.total(),
+           .step_bytes = step_block,
+           .batch = cfg.batch,
+           .layers = layers,
+           .analytic_bytes = block_sum}};
+}
+
+template <std::size_t N>
+struct fixed_walk {
+  std::array<std::int64_t, N> a{}, b{}, c{}, d{};
+  constexpr memory_walk<std::array<std::int64_t, N>> walk() noexcept { return {a, b, c, d}; }
+};
+struct dynamic_walk {
+  explicit dynamic_walk(std::size_t n) : a(n, 0), b(n, 0), c(n, 0), d(n, 0) {}
+  std::vector<std::int64_t> a, b, c, d;
+  memory_walk<std::vector<std::int64_t>> walk() noexcept { return {a, b, c, d}; }
+};
+
+}  // namespace detail
+
+}  // namespace prenet

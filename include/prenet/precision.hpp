@@ -1,0 +1,146 @@
+// SPDX-License-Identifier: MIT
+// prenet::precision: the numeric precision a training step runs in, as PyTorch runs it on a given device — which
+// kernels use tensor cores and at which input type, the element size of each kind of tensor, and what a device
+// that lacks the hardware runs instead. docs/precision.md describes each choice.
+#pragma once
+
+#include <cstdint>
+#include <string_view>
+
+#include <boost/describe/enum.hpp>
+
+#include <prenet/device_spec.hpp>
+#include <prenet/units.hpp>
+
+namespace prenet {
+
+/// What the user asks for (the CLI's --precision).
+enum class precision : std::uint8_t {
+  pytorch_default,  ///< "default": stock PyTorch >= 1.12: TF32 for cuDNN convolutions on Ampere+, IEEE FP32 matmuls
+  fp32,             ///< IEEE FP32 everywhere (TF32 off)
+  tf32,             ///< TF32 for matmuls and convolutions (torch.backends.cuda.matmul.allow_tf32 = True, NGC)
+  amp_fp16,         ///< torch.autocast(float16) + GradScaler; fp32 master weights, gradients, optimizer state
+  amp_bf16,         ///< torch.autocast(bfloat16); fp32 master weights, gradients, optimizer state
+  fp16,             ///< model.half(): every tensor and the optimizer state in fp16
+  bf16,             ///< model.bfloat16(): every tensor and the optimizer state in bf16
+};
+BOOST_DESCRIBE_ENUM(precision, pytorch_default, fp32, tf32, amp_fp16, amp_bf16, fp16, bf16)
+
+/// The CLI's spelling: "default", "fp32", "tf32", "amp-fp16", "amp-bf16", "fp16", "bf16".
+[[nodiscard]] constexpr std::string_view name(precision p) noexcept {
+  switch (p) {
+    case precision::pytorch_default: return "default";
+    case precision::fp32: return "fp32";
+    case precision::tf32: return "tf32";
+    case precision::amp_fp16: return "amp-fp16";
+    case precision::amp_bf16: return "amp-bf16";
+    case precision::fp16: return "fp16";
+    case precision::bf16: return "bf16";
+  }
+  return "?";
+}
+
+/// The unit and input type a kernel's multiply-adds run on.
+enum class math_mode : std::uint8_t {
+  fp32,  ///< CUDA cores, IEEE FP32 (also fp16/bf16 storage on a GPU without tensor cores for it)
+  tf32,  ///< tensor cores, TF32 inputs, FP32 accumulate
+  fp16,  ///< tensor cores, FP16 inputs, FP32 accumulate
+  bf16,  ///< tensor cores, BF16 inputs, FP32 accumulate
+};
+BOOST_DESCRIBE_ENUM(math_mode, fp32, tf32, fp16, bf16)
+
+/// The dense peak of `m` on `d` in FLOP/s: the tensor-core peak of that input type, or the FP32 peak.
+[[nodiscard]] constexpr double peak_flops_per_s(math_mode m, const device_spec& d) noexcept {
+  switch (m) {
+    case math_mode::fp32: return d.peak_fp32_flops_per_s;
+    case math_mode::tf32: return d.peak_tf32_tensor_flops_per_s;
+    case math_mode::fp16: return d.peak_fp16_tensor_flops_per_s;
+    case math_mode::bf16: return d.peak_bf16_tensor_flops_per_s;
+  }
+  return d.peak_fp32_flops_per_s;
+}
+
+/// Whether `d` has tensor cores for `m` (FP32 always runs).
+[[nodiscard]] constexpr bool supports(const device_spec& d, math_mode m) noexcept {
+  return !d.is_cpu && peak_flops_per_s(m, d) > 0;
+}
+
+/// How a precision runs on one device.
+struct precision_plan {
+  math_mode matmul = math_mode::fp32;    ///< GEMMs: linear layers, attention's products, recurrent gates
+  math_mode conv = math_mode::fp32;      ///< cuDNN convolutions
+  std::int64_t activation_bytes = 4;     ///< tensors passed between layers (and saved for backward)
+  std::int64_t reduction_bytes = 4;      ///< layer norm and softmax (autocast runs them in fp32)
+  std::int64_t parameter_bytes = 4;      ///< weights, their gradients and the optimizer state
+  bool autocast = false;                 ///< casts fp32 weights to the half type every forward (autocast's cache)
+  bool grad_scaler = false;              ///< GradScaler: unscale and inf checks over the fp32 gradients every step
+  bool runnable = true;                  ///< false: PyTorch refuses this precision on the device (see `note`)
+  std::string_view note;                 ///< what the device lacks and what runs instead; empty when as asked
+};
+
+/// How PyTorch runs `p` on `d`. A device without the tensor cores a precision asks for runs what PyTorch runs
+/// there: TF32 requests run IEEE FP32 before Ampere (the flags are silently ignored); fp16 runs its GEMMs at the
+/// FP32 rate on GPUs without FP16 tensor cores (cuBLAS computes in FP32 there); autocast to bfloat16 raises on a GPU
+/// without BF16 support, and model.bfloat16() runs at the FP32 rate there.
+[[nodiscard]] constexpr precision_plan plan(precision p, const device_spec& d) noexcept {
+  precision_plan out;
+  switch (p) {
+    case precision::fp32: return out;
+    case precision::pytorch_default:
+      if (supports(d, math_mode::tf32)) out.conv = math_mode::tf32;
+      return out;
+    case precision::tf32:
+      if (!supports(d, math_mode::tf32)) {
+        out.note = "no TF32 tensor cores: runs as IEEE FP32";
+        return out;
+      }
+      out.matmul = out.conv = math_mode::tf32;
+      return out;
+    case precision::amp_fp16:
+    case precision::amp_bf16:
+    case precision::fp16:
+    case precision::bf16: {
+      const bool amp = p == precision::amp_fp16 || p == precision::amp_bf16;
+      const math_mode half = p == precision::amp_fp16 || p == precision::fp16 ? math_mode::fp16 : math_mode::bf16;
+      out.activation_bytes = 2;
+      out.reduction_bytes = amp ? 4 : 2;
+      out.parameter_bytes = amp ? 4 : 2;
+      out.autocast = amp;
+      out.grad_scaler = p == precision::amp_fp16;
+      if (supports(d, half)) {
+        out.matmul = out.conv = half;
+      } else if (p == precision::amp_bf16) {
+        out.runnable = false;
+        out.note = "no BF16 support: torch.autocast(dtype=torch.bfloat16) raises on this device";
+      } else {
+        out.note = half == math_mode::fp16 ? "no FP16 tensor cores: half-precision math at the FP32 rate"
+                                           : "no BF16 support: bfloat16 math at the FP32 rate";
+      }
+      return out;
+    }
+  }
+  return out;
+}
+
+/// The element type of parameters (weights, gradients, optimizer state) under `p`.
+[[nodiscard]] constexpr dtype parameter_dtype(precision p) noexcept {
+  return p == precision::fp16 ? dtype::fp16 : p == precision::bf16 ? dtype::bf16 : dtype::fp32;
+}
+
+/// The element type of activations under `p`: autocast's and model.half()'s outputs are half, else fp32.
+[[nodiscard]] constexpr dtype activation_dtype(precision p) noexcept {
+  switch (p) {
+    case precision::amp_fp16:
+    case precision::fp16: return dtype::fp16;
+    case precision::amp_bf16:
+    case precision::bf16: return dtype::bf16;
+    default: return dtype::fp32;
+  }
+}
+
+/// Whether `p` runs torch.autocast (fp32 master weights with half copies made every forward).
+[[nodiscard]] constexpr bool autocasts(precision p) noexcept {
+  return p == precision::amp_fp16 || p == precision::amp_bf16;
+}
+
+}  // namespace prenet

@@ -1,0 +1,123 @@
+// SPDX-License-Identifier: MIT
+// Precision as PyTorch runs it: which kernels use tensor cores on which device, what a device without them runs,
+// and the time and memory consequences that a user ranking GPUs relies on.
+#include <cmath>
+
+#include <gtest/gtest.h>
+
+#include <prenet/devices.hpp>
+#include <prenet/memory.hpp>
+#include <prenet/models/zoo.hpp>
+#include <prenet/precision.hpp>
+#include <prenet/predict.hpp>
+
+namespace {
+
+using namespace prenet;
+namespace dev = prenet::devices;
+
+constexpr std::array all_precisions{precision::pytorch_default, precision::fp32, precision::tf32, precision::amp_fp16,
+                                    precision::amp_bf16,        precision::fp16, precision::bf16};
+
+TEST(Precision, PlansFollowTheHardware) {
+  // Stock PyTorch: TF32 convolutions on Ampere, FP32 matmuls; nothing changes on Volta.
+  EXPECT_EQ(plan(precision::pytorch_default, dev::a100_40gb).conv, math_mode::tf32);
+  EXPECT_EQ(plan(precision::pytorch_default, dev::a100_40gb).matmul, math_mode::fp32);
+  EXPECT_EQ(plan(precision::pytorch_default, dev::v100).conv, math_mode::fp32);
+  // TF32 asked on Volta: silently FP32, and said so.
+  EXPECT_EQ(plan(precision::tf32, dev::v100).matmul, math_mode::fp32);
+  EXPECT_FALSE(plan(precision::tf32, dev::v100).note.empty());
+  EXPECT_TRUE(plan(precision::tf32, dev::a100_40gb).note.empty());
+  // Autocast to bf16 raises before Ampere; fp16 tensor cores exist from Volta on.
+  EXPECT_FALSE(plan(precision::amp_bf16, dev::v100).runnable);
+  EXPECT_FALSE(plan(precision::amp_bf16, dev::t4).runnable);
+  EXPECT_TRUE(plan(precision::amp_bf16, dev::a100_80gb).runnable);
+  EXPECT_EQ(plan(precision::amp_fp16, dev::v100).matmul, math_mode::fp16);
+  EXPECT_EQ(plan(precision::amp_fp16, dev::p100).matmul, math_mode::fp32);
+  EXPECT_FALSE(plan(precision::amp_fp16, dev::p100).note.empty());
+  // AMP keeps fp32 parameters and norms; model.half() halves everything.
+  const precision_plan amp = plan(precision::amp_fp16, dev::a100_40gb), half = plan(precision::fp16, dev::a100_40gb);
+  EXPECT_EQ(amp.parameter_bytes, 4);
+  EXPECT_EQ(amp.activation_bytes, 2);
+  EXPECT_EQ(amp.reduction_bytes, 4);
+  EXPECT_TRUE(amp.autocast && amp.grad_scaler);
+  EXPECT_FALSE(plan(precision::amp_bf16, dev::a100_40gb).grad_scaler);
+  EXPECT_EQ(half.parameter_bytes, 2);
+  EXPECT_FALSE(half.autocast);
+}
+
+TEST(Precision, AmpBf16RanksHopperAmpereAndGeForceForBertLarge) {
+  const train_config cfg{.batch = 8, .optimizer = optimizer::adam, .precision = precision::amp_bf16};
+  const auto net = models::bert_large;
+  const double h100 = predict(net, dev::h100, cfg).iteration.count();
+  const double a100 = predict(net, dev::a100_80gb, cfg).iteration.count();
+  const double rtx3090 = predict(net, dev::rtx3090, cfg).iteration.count();
+  EXPECT_LT(h100, a100);
+  EXPECT_LT(a100, rtx3090);
+  // And tensor cores matter: AMP on an A100 is well faster than IEEE FP32 there.
+  const double fp32 =
+      predict(net, dev::a100_80gb, {.batch = 8, .optimizer = optimizer::adam, .precision = precision::fp32}).iteration.count();
+  EXPECT_LT(a100 * 2, fp32);
+}
+
+TEST(Precision, Tf32DiffersFromFp32OnlyWhereTensorCoresRunIt) {
+  const auto time = [](const device_spec& d, precision p) {
+    return predict(models::bert_large, d, {.batch = 8, .optimizer = optimizer::adam, .precision = p}).iteration.count();
+  };
+  EXPECT_LT(time(dev::a100_40gb, precision::tf32), time(dev::a100_40gb, precision::fp32));
+  EXPECT_DOUBLE_EQ(time(dev::v100, precision::tf32), time(dev::v100, precision::fp32));
+  // BERT has no convolution: stock PyTorch is IEEE FP32 for it everywhere.
+  EXPECT_DOUBLE_EQ(time(dev::a100_40gb, precision::pytorch_default), time(dev::a100_40gb, precision::fp32));
+  // VGG16 is convolutions: stock PyTorch runs them on TF32 tensor cores on an A100.
+  const train_config vgg_default{.batch = 32, .precision = precision::pytorch_default};
+  const train_config vgg_fp32{.batch = 32, .precision = precision::fp32};
+  EXPECT_LT(predict(models::vgg16, dev::a100_40gb, vgg_default).iteration.count(),
+            predict(models::vgg16, dev::a100_40gb, vgg_fp32).iteration.count());
+}
+
+TEST(Precision, EveryDeviceAndPrecisionIsFinitePositiveAndPhysical) {
+  const auto check = [](const auto& net, const char* model) {
+    for (const device_spec& d : dev::catalogue) {
+      for (const precision p : all_precisions) {
+        const prediction r = predict(net, d, {.batch = 4, .optimizer = optimizer::adam, .precision = p});
+        if (!r.runnable) {
+          EXPECT_FALSE(r.precision_note.empty()) << model << ' ' << d.id << ' ' << name(p);
+          continue;
+        }
+        EXPECT_TRUE(std::isfinite(r.iteration.count()) && r.iteration.count() > 0) << model << ' ' << d.id << ' ' << name(p);
+        EXPECT_GT(r.forward.count(), 0) << model << ' ' << d.id << ' ' << name(p);
+        EXPECT_GT(r.optimizer.count(), 0) << model << ' ' << d.id << ' ' << name(p);
+      }
+    }
+  };
+  check(models::bert_base, "bert-base");
+  check(models::resnet50, "resnet50");
+}
+
+TEST(Precision, TensorCoreTimeNeverBeatsTheTensorPeak) {
+  const auto net = models::bert_large;
+  for (const device_spec* d : {&dev::a100_40gb, &dev::h100, &dev::v100, &dev::rtx3090}) {
+    const prediction r = predict(net, *d, {.batch = 16, .optimizer = optimizer::adam, .precision = precision::amp_fp16});
+    const double flops = static_cast<double>(net.forward_flops(16) + net.backward_flops(16));
+    EXPECT_GT(r.iteration.count() / 1e3, flops / d->peak_fp16_tensor_flops_per_s) << d->id;
+  }
+}
+
+TEST(Precision, MemoryKeepsFp32MasterWeightsUnderAmp) {
+  const auto net = models::bert_base;
+  const train_config fp32{.batch = 16, .optimizer = optimizer::adam, .precision = precision::fp32};
+  train_config amp = fp32, half = fp32;
+  amp.precision = precision::amp_bf16;
+  half.precision = precision::bf16;
+  const memory_breakdown m32 = analytic_training_memory(net, fp32), mamp = analytic_training_memory(net, amp),
+                         mhalf = analytic_training_memory(net, half);
+  EXPECT_EQ(mamp.optimizer_state, m32.optimizer_state);  // fp32 Adam moments
+  EXPECT_EQ(mhalf.optimizer_state.value * 2, m32.optimizer_state.value);
+  EXPECT_LT(mamp.activations, m32.activations);  // half activations
+  if (mamp.phase == memory_phase::backward) {
+    EXPECT_GT(mamp.weights, m32.weights);  // fp32 weights plus autocast's half copies
+  }
+  EXPECT_LT(mhalf.total(), m32.total());
+}
+
+}  // namespace
