@@ -19,7 +19,7 @@ namespace prenet::devices {
 // --- Kepler, Maxwell, Pascal: no tensor cores ------------------------------------------------------------------
 
 /// Tesla K40 (GK110B), board spec BD-06902: 15 SMX x 192, 745 MHz base, 875 MHz boost. The data sheet's
-/// 4.29 TFLOPS is at the base clock; 2880 x 2 x 875 MHz = 5.04 TFLOPS at boost.
+/// 4.29 TFLOPS is at the base clock; 2880 x 2 x 875 MHz = 5.04 TFLOPS at boost. 235 W board power.
 inline constexpr device_spec k40{.id = "k40",
                                  .name = "Tesla K40",
                                  .peak_fp32_flops_per_s = 5.04e12,
@@ -28,10 +28,12 @@ inline constexpr device_spec k40{.id = "k40",
                                  .sm_count = 15,
                                  .cores_per_sm = 192,
                                  .boost_clock_mhz = 875,
+                                 .base_clock_mhz = 745,
+                                 .tdp_watts = 235,
                                  .l2 = 1536_KiB};
 
 /// One GK210 of the dual-GPU Tesla K80 board (data sheet: 4992 cores, 8.73 TFLOPS with boost, 24 GB,
-/// 480 GB/s per board): 13 SMX x 192, 875 MHz boost, 12 GB and 240 GB/s each.
+/// 480 GB/s per board): 13 SMX x 192, 560 MHz base, 875 MHz boost, 12 GB and 240 GB/s each; half the board's 300 W.
 inline constexpr device_spec k80{.id = "k80",
                                  .name = "Tesla K80",
                                  .peak_fp32_flops_per_s = 4.365e12,
@@ -40,10 +42,13 @@ inline constexpr device_spec k80{.id = "k80",
                                  .sm_count = 13,
                                  .cores_per_sm = 192,
                                  .boost_clock_mhz = 875,
+                                 .base_clock_mhz = 560,
+                                 .tdp_watts = 150,
                                  .l2 = 1536_KiB};
 
 /// One GM204 of the dual-GPU Tesla M60 board (data sheet: 4096 cores, 16 GB, 1178 MHz boost): 16 SMM x 128,
-/// 8 GB and 160 GB/s each. The data sheet gives no FLOP rate: 2048 x 2 x 1178 MHz = 4.82 TFLOPS.
+/// 8 GB and 160 GB/s each, 899 MHz base; half the board's 300 W maximum. The data sheet gives no FLOP rate:
+/// 2048 x 2 x 1178 MHz = 4.82 TFLOPS.
 inline constexpr device_spec m60{.id = "m60",
                                  .name = "Tesla M60",
                                  .peak_fp32_flops_per_s = 4.825e12,
@@ -52,10 +57,12 @@ inline constexpr device_spec m60{.id = "m60",
                                  .sm_count = 16,
                                  .cores_per_sm = 128,
                                  .boost_clock_mhz = 1178,
+                                 .base_clock_mhz = 899,
+                                 .tdp_watts = 150,
                                  .l2 = 2_MiB};
 
-/// Tesla P4 (GP104), product brief: 20 SMs x 128, 1063 MHz boost, 5.5 TFLOPS FP32. Its FP16 rate (1/64) is
-/// not modelled.
+/// Tesla P4 (GP104), product brief: 20 SMs x 128, 810 MHz base, 1063 MHz boost, 5.5 TFLOPS FP32, 75 W (the
+/// configurable maximum; 50 W is the low setting). Its FP16 rate (1/64) is not modelled.
 inline constexpr device_spec p4{.id = "p4",
                                 .name = "Tesla P4",
                                 .peak_fp32_flops_per_s = 5.5e12,
@@ -64,10 +71,12 @@ inline constexpr device_spec p4{.id = "p4",
                                 .sm_count = 20,
                                 .cores_per_sm = 128,
                                 .boost_clock_mhz = 1063,
+                                .base_clock_mhz = 810,
+                                .tdp_watts = 75,
                                 .l2 = 2_MiB};
 
-/// Tesla P100 PCIe 16 GB (GP100), product brief: 56 SMs x 64, 1303 MHz boost, 9.3 TFLOPS FP32. Its 18.7 TFLOPS
-/// of packed (non-tensor) FP16 is not modelled: the tensor fields are 0.
+/// Tesla P100 PCIe 16 GB (GP100), product brief: 56 SMs x 64, 1126 MHz base, 1303 MHz boost, 9.3 TFLOPS FP32, 250 W.
+/// Its 18.7 TFLOPS of packed (non-tensor) FP16 is not modelled: the tensor fields are 0.
 inline constexpr device_spec p100{.id = "p100",
                                   .name = "Tesla P100-PCIE-16GB",
                                   .peak_fp32_flops_per_s = 9.3e12,
@@ -76,9 +85,12 @@ inline constexpr device_spec p100{.id = "p100",
                                   .sm_count = 56,
                                   .cores_per_sm = 64,
                                   .boost_clock_mhz = 1303,
+                                  .base_clock_mhz = 1126,
+                                  .tdp_watts = 250,
                                   .l2 = 4_MiB};
 
-/// GeForce GTX 1080 Ti (GP102), NVIDIA's specifications: 28 SMs x 128, 1582 MHz boost, 11.3 TFLOPS, 11 GB GDDR5X.
+/// GeForce GTX 1080 Ti (GP102), NVIDIA's specifications: 28 SMs x 128, 1480 MHz base, 1582 MHz boost, 11.3 TFLOPS,
+/// 11 GB GDDR5X, 250 W.
 inline constexpr device_spec gtx1080ti{.id = "gtx1080ti",
                                        .name = "NVIDIA GeForce GTX 1080 Ti",
                                        .peak_fp32_flops_per_s = 11.3e12,
@@ -87,11 +99,14 @@ inline constexpr device_spec gtx1080ti{.id = "gtx1080ti",
                                        .sm_count = 28,
                                        .cores_per_sm = 128,
                                        .boost_clock_mhz = 1582,
+                                       .base_clock_mhz = 1480,
+                                       .tdp_watts = 250,
                                        .l2 = 2816_KiB};
 
 // --- Volta, Turing ------------------------------------------------------------------------------------------------
 
-/// Tesla V100 PCIe 32 GB (GV100), data sheet: 14 TFLOPS FP32, 112 TFLOPS tensor, 900 GB/s, 1380 MHz boost.
+/// Tesla V100 PCIe 32 GB (GV100), data sheet: 14 TFLOPS FP32, 112 TFLOPS tensor (Volta: FP32 accumulate at full
+/// rate), 900 GB/s, 250 W; product brief PB-08744: 1230 MHz base, 1380 MHz boost.
 inline constexpr device_spec v100{.id = "v100",
                                   .name = "Tesla V100-PCIE-32GB",
                                   .peak_fp32_flops_per_s = 14.0e12,
@@ -101,10 +116,12 @@ inline constexpr device_spec v100{.id = "v100",
                                   .sm_count = 80,
                                   .cores_per_sm = 64,
                                   .boost_clock_mhz = 1380,
+                                  .base_clock_mhz = 1230,
+                                  .tdp_watts = 250,
                                   .l2 = 6_MiB};
 
-/// Tesla V100 SXM2 16 GB, data sheet: 15.7 TFLOPS FP32, 125 TFLOPS tensor, 1530 MHz boost. The GPU of AWS p3,
-/// where Justus et al. 2018 measured their "V100" data.
+/// Tesla V100 SXM2 16 GB, data sheet: 15.7 TFLOPS FP32, 125 TFLOPS tensor (full rate), 1530 MHz boost, 300 W; no
+/// NVIDIA document gives an SXM2 base clock. The GPU of AWS p3, where Justus et al. 2018 measured their "V100" data.
 inline constexpr device_spec v100_sxm2{.id = "v100-sxm2",
                                        .name = "Tesla V100-SXM2-16GB",
                                        .peak_fp32_flops_per_s = 15.7e12,
@@ -114,10 +131,11 @@ inline constexpr device_spec v100_sxm2{.id = "v100-sxm2",
                                        .sm_count = 80,
                                        .cores_per_sm = 64,
                                        .boost_clock_mhz = 1530,
+                                       .tdp_watts = 300,
                                        .l2 = 6_MiB};
 
-/// Tesla T4 (TU104), data sheet: 8.1 TFLOPS FP32, 65 TFLOPS FP16 tensor (mixed precision), 320 GB/s, 1590 MHz.
-/// Turing has no BF16.
+/// Tesla T4 (TU104), data sheet: 8.1 TFLOPS FP32, 65 TFLOPS FP16 tensor (mixed precision, FP32 accumulate at full
+/// rate), 320 GB/s, 70 W; product brief: 585 MHz base, 1590 MHz boost. Turing has no BF16 and no TF32.
 inline constexpr device_spec t4{.id = "t4",
                                 .name = "Tesla T4",
                                 .peak_fp32_flops_per_s = 8.1e12,
@@ -127,14 +145,19 @@ inline constexpr device_spec t4{.id = "t4",
                                 .sm_count = 40,
                                 .cores_per_sm = 64,
                                 .boost_clock_mhz = 1590,
+                                .base_clock_mhz = 585,
+                                .tdp_watts = 70,
                                 .l2 = 4_MiB};
 
 // --- Ampere -------------------------------------------------------------------------------------------------------
 
-/// NVIDIA A100 PCIe 40 GB, data sheet: 19.5 TFLOPS FP32, 312 TFLOPS FP16 and BF16 tensor (dense), 1555 GB/s.
+/// NVIDIA A100 PCIe 40 GB, data sheet: 19.5 TFLOPS FP32, 156 TFLOPS TF32 and 312 TFLOPS FP16 and BF16 tensor
+/// (dense; 312 / 624 with sparsity; FP32 accumulate at full rate), 1555 GB/s, 250 W; product brief: 765 MHz base,
+/// 1410 MHz boost.
 inline constexpr device_spec a100_40gb{.id = "a100-40gb",
                                        .name = "NVIDIA A100-PCIE-40GB",
                                        .peak_fp32_flops_per_s = 19.5e12,
+                                       .peak_tf32_tensor_flops_per_s = 156e12,
                                        .peak_fp16_tensor_flops_per_s = 312e12,
                                        .peak_bf16_tensor_flops_per_s = 312e12,
                                        .memory_bandwidth_bytes_per_s = 1555e9,
@@ -142,12 +165,16 @@ inline constexpr device_spec a100_40gb{.id = "a100-40gb",
                                        .sm_count = 108,
                                        .cores_per_sm = 64,
                                        .boost_clock_mhz = 1410,
+                                       .base_clock_mhz = 765,
+                                       .tdp_watts = 250,
                                        .l2 = 40_MiB};
 
-/// NVIDIA A100 80 GB PCIe, data sheet: as the 40 GB card with 1935 GB/s of HBM2e.
+/// NVIDIA A100 80 GB PCIe, data sheet: as the 40 GB card (156 TF32, 312 FP16/BF16 dense) with 1935 GB/s of HBM2e,
+/// 300 W; product brief: 1065 MHz base, 1410 MHz boost.
 inline constexpr device_spec a100_80gb{.id = "a100-80gb",
                                        .name = "NVIDIA A100 80GB PCIe",
                                        .peak_fp32_flops_per_s = 19.5e12,
+                                       .peak_tf32_tensor_flops_per_s = 156e12,
                                        .peak_fp16_tensor_flops_per_s = 312e12,
                                        .peak_bf16_tensor_flops_per_s = 312e12,
                                        .memory_bandwidth_bytes_per_s = 1935e9,
@@ -155,12 +182,16 @@ inline constexpr device_spec a100_80gb{.id = "a100-80gb",
                                        .sm_count = 108,
                                        .cores_per_sm = 64,
                                        .boost_clock_mhz = 1410,
+                                       .base_clock_mhz = 1065,
+                                       .tdp_watts = 300,
                                        .l2 = 40_MiB};
 
-/// NVIDIA A100 SXM4 40 GB, data sheet: the PCIe card's rates (19.5 / 312 TFLOPS, 1555 GB/s) at 400 W.
+/// NVIDIA A100 SXM4 40 GB, data sheet: the PCIe card's rates (19.5 / 156 / 312 TFLOPS, 1555 GB/s) at 400 W; no
+/// NVIDIA document gives an SXM4 base clock.
 inline constexpr device_spec a100_sxm4_40gb{.id = "a100-sxm4-40gb",
                                             .name = "NVIDIA A100-SXM4-40GB",
                                             .peak_fp32_flops_per_s = 19.5e12,
+                                            .peak_tf32_tensor_flops_per_s = 156e12,
                                             .peak_fp16_tensor_flops_per_s = 312e12,
                                             .peak_bf16_tensor_flops_per_s = 312e12,
                                             .memory_bandwidth_bytes_per_s = 1555e9,
@@ -168,13 +199,16 @@ inline constexpr device_spec a100_sxm4_40gb{.id = "a100-sxm4-40gb",
                                             .sm_count = 108,
                                             .cores_per_sm = 64,
                                             .boost_clock_mhz = 1410,
+                                            .tdp_watts = 400,
                                             .l2 = 40_MiB};
 
-/// GeForce RTX 3090 (GA102), NVIDIA Ampere GA102 whitepaper: 82 SMs x 128, 1695 MHz, 35.6 TFLOPS; tensor 71 TFLOPS
-/// dense with FP32 accumulate (GeForce runs FP32 accumulate at half the FP16-accumulate rate of 142).
+/// GeForce RTX 3090 (GA102), NVIDIA Ampere GA102 whitepaper: 82 SMs x 128, 1395 MHz base, 1695 MHz boost, 35.6 TFLOPS,
+/// 350 W; tensor 71 TFLOPS FP16/BF16 and 35.6 TF32, dense with FP32 accumulate (GeForce runs FP32 accumulate at half
+/// the FP16-accumulate rate of 142).
 inline constexpr device_spec rtx3090{.id = "rtx3090",
                                      .name = "NVIDIA GeForce RTX 3090",
                                      .peak_fp32_flops_per_s = 35.6e12,
+                                     .peak_tf32_tensor_flops_per_s = 35.6e12,
                                      .peak_fp16_tensor_flops_per_s = 71e12,
                                      .peak_bf16_tensor_flops_per_s = 71e12,
                                      .memory_bandwidth_bytes_per_s = 936e9,
@@ -182,13 +216,17 @@ inline constexpr device_spec rtx3090{.id = "rtx3090",
                                      .sm_count = 82,
                                      .cores_per_sm = 128,
                                      .boost_clock_mhz = 1695,
+                                     .base_clock_mhz = 1395,
+                                     .tdp_watts = 350,
                                      .l2 = 6_MiB};
 
-/// NVIDIA RTX A4000 (GA104), data sheet: 48 SMs x 128, 19.2 TFLOPS FP32, 153.4 TFLOPS tensor with sparsity
-/// (76.7 dense), 448 GB/s, 1560 MHz boost.
+/// NVIDIA RTX A4000 (GA104), data sheet: 48 SMs x 128, 19.2 TFLOPS FP32 (1560 MHz boost), 153.4 TFLOPS tensor with
+/// sparsity (76.7 dense; a workstation part: FP32 accumulate at full rate, TF32 at half the FP16 rate), 448 GB/s,
+/// 140 W. The data sheet gives no base clock.
 inline constexpr device_spec rtx_a4000{.id = "rtx-a4000",
                                        .name = "NVIDIA RTX A4000",
                                        .peak_fp32_flops_per_s = 19.2e12,
+                                       .peak_tf32_tensor_flops_per_s = 38.35e12,
                                        .peak_fp16_tensor_flops_per_s = 76.7e12,
                                        .peak_bf16_tensor_flops_per_s = 76.7e12,
                                        .memory_bandwidth_bytes_per_s = 448e9,
@@ -196,65 +234,84 @@ inline constexpr device_spec rtx_a4000{.id = "rtx-a4000",
                                        .sm_count = 48,
                                        .cores_per_sm = 128,
                                        .boost_clock_mhz = 1560,
+                                       .tdp_watts = 140,
                                        .l2 = 4_MiB};
 
 // --- Ada Lovelace -------------------------------------------------------------------------------------------------
 
-/// NVIDIA L4 (AD104), data sheet: 7424 cores = 58 SMs x 128, 2040 MHz, 30.3 TFLOPS FP32, 242 TFLOPS FP16 and BF16
-/// tensor with sparsity (121 dense), 300 GB/s.
+/// NVIDIA L4 (AD104), data sheet: 7424 cores = 58 SMs x 128, 30.3 TFLOPS FP32, 120 / 242 / 485 TFLOPS TF32 /
+/// FP16 and BF16 / FP8 tensor with sparsity (60 / 121 / 242.5 dense; data-centre part, full rate), 300 GB/s, 72 W;
+/// product brief: 795 MHz base, 2040 MHz boost.
 inline constexpr device_spec l4{.id = "l4",
                                 .name = "NVIDIA L4",
                                 .peak_fp32_flops_per_s = 30.3e12,
+                                .peak_tf32_tensor_flops_per_s = 60e12,
                                 .peak_fp16_tensor_flops_per_s = 121e12,
                                 .peak_bf16_tensor_flops_per_s = 121e12,
+                                .peak_fp8_tensor_flops_per_s = 242.5e12,
                                 .memory_bandwidth_bytes_per_s = 300e9,
                                 .memory = 24_GiB,
                                 .sm_count = 58,
                                 .cores_per_sm = 128,
                                 .boost_clock_mhz = 2040,
+                                .base_clock_mhz = 795,
+                                .tdp_watts = 72,
                                 .l2 = 48_MiB};
 
-/// GeForce RTX 4090 (AD102), NVIDIA Ada whitepaper: 128 SMs x 128, 2520 MHz, 82.6 TFLOPS FP32; tensor 165.2
-/// TFLOPS dense with FP32 accumulate (330.3 with FP16 accumulate), 1008 GB/s.
+/// GeForce RTX 4090 (AD102), NVIDIA Ada whitepaper: 128 SMs x 128, 2235 MHz base, 2520 MHz boost, 82.6 TFLOPS FP32,
+/// 450 W; tensor dense with FP32 accumulate (GeForce: half the FP16-accumulate rate): 82.6 TF32, 165.2 FP16/BF16
+/// (330.3 with FP16 accumulate), 330.3 FP8 (660.6 with FP16 accumulate); 1008 GB/s.
 inline constexpr device_spec rtx4090{.id = "rtx4090",
                                      .name = "NVIDIA GeForce RTX 4090",
                                      .peak_fp32_flops_per_s = 82.6e12,
+                                     .peak_tf32_tensor_flops_per_s = 82.6e12,
                                      .peak_fp16_tensor_flops_per_s = 165.2e12,
                                      .peak_bf16_tensor_flops_per_s = 165.2e12,
+                                     .peak_fp8_tensor_flops_per_s = 330.3e12,
                                      .memory_bandwidth_bytes_per_s = 1008e9,
                                      .memory = 24_GiB,
                                      .sm_count = 128,
                                      .cores_per_sm = 128,
                                      .boost_clock_mhz = 2520,
+                                     .base_clock_mhz = 2235,
+                                     .tdp_watts = 450,
                                      .l2 = 72_MiB};
 
 // --- Hopper -------------------------------------------------------------------------------------------------------
 
-/// NVIDIA H100 SXM5 80 GB HBM3, data sheet: 67 TFLOPS FP32 (132 SMs x 128 at 1980 MHz), 1979 TFLOPS FP16 and
-/// BF16 tensor with sparsity (989.5 dense), 3.35 TB/s.
+/// NVIDIA H100 SXM5 80 GB HBM3, data sheet: 67 TFLOPS FP32 (132 SMs x 128 at 1980 MHz), 989 / 1979 / 3958 TFLOPS
+/// TF32 / FP16 and BF16 / FP8 tensor with sparsity (494.5 / 989.5 / 1979 dense), 3.35 TB/s, up to 700 W. No NVIDIA
+/// document gives an SXM5 base clock.
 inline constexpr device_spec h100{.id = "h100",
                                   .name = "NVIDIA H100 80GB HBM3",
                                   .peak_fp32_flops_per_s = 67e12,
+                                  .peak_tf32_tensor_flops_per_s = 494.5e12,
                                   .peak_fp16_tensor_flops_per_s = 989.5e12,
                                   .peak_bf16_tensor_flops_per_s = 989.5e12,
+                                  .peak_fp8_tensor_flops_per_s = 1979e12,
                                   .memory_bandwidth_bytes_per_s = 3.35e12,
                                   .memory = 80_GiB,
                                   .sm_count = 132,
                                   .cores_per_sm = 128,
                                   .boost_clock_mhz = 1980,
+                                  .tdp_watts = 700,
                                   .l2 = 50_MiB};
 
-/// NVIDIA H200 SXM 141 GB, data sheet: the H100 SXM's compute (67 / 989.5 dense TFLOPS) with 4.8 TB/s of HBM3e.
+/// NVIDIA H200 SXM 141 GB, data sheet: the H100 SXM's compute (67 FP32; 494.5 / 989.5 / 1979 dense TF32 / FP16 and
+/// BF16 / FP8 TFLOPS) with 4.8 TB/s of HBM3e, up to 700 W. No base clock published.
 inline constexpr device_spec h200{.id = "h200",
                                   .name = "NVIDIA H200",
                                   .peak_fp32_flops_per_s = 67e12,
+                                  .peak_tf32_tensor_flops_per_s = 494.5e12,
                                   .peak_fp16_tensor_flops_per_s = 989.5e12,
                                   .peak_bf16_tensor_flops_per_s = 989.5e12,
+                                  .peak_fp8_tensor_flops_per_s = 1979e12,
                                   .memory_bandwidth_bytes_per_s = 4.8e12,
                                   .memory = 141_GiB,
                                   .sm_count = 132,
                                   .cores_per_sm = 128,
                                   .boost_clock_mhz = 1980,
+                                  .tdp_watts = 700,
                                   .l2 = 50_MiB};
 
 // --- CPU ----------------------------------------------------------------------------------------------------------
@@ -263,7 +320,9 @@ inline constexpr device_spec h200{.id = "h200",
 /// (Zen 4: AVX-512 on two 256-bit FMA pipes) at 2.6 GHz, 24 GB, 32 MiB L3. Peak: 16 FP32 lanes (`cores_per_sm`) x
 /// 2 FLOPs per FMA x 2 cores x 2.6 GHz = 166 GFLOP/s. Bandwidth: what one LibTorch thread streams through an SGD
 /// update (12 bytes per parameter), the median over the 9 largest single tensors prenet-bench measured (embedding
-/// tables of 16-34M parameters, data/cpu/embedding.csv): 36 GB/s. Debian's LibTorch runs 1 intra-op thread here. Another CPU gets these models' predictions only after its own bench (scripts/bench-cpu.sh).
+/// tables of 16-34M parameters, data/cpu/embedding.csv): 36 GB/s. Debian's LibTorch runs 1 intra-op thread here.
+/// Another CPU gets these models' predictions only after its own bench (scripts/bench-cpu.sh). No tensor units, and
+/// a VM slice has no published base clock or power limit: those fields are 0.
 inline constexpr device_spec cpu{.id = "cpu",
                                  .name = "AMD EPYC (Zen 4), 2 vCPUs",
                                  .is_cpu = true,
