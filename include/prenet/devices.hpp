@@ -61,6 +61,21 @@ inline constexpr device_spec m60{.id = "m60",
                                  .tdp_watts = 150,
                                  .l2 = 2_MiB};
 
+/// GeForce GTX TITAN X (GM200, Maxwell), NVIDIA's specifications: 3072 cores = 24 SMM x 128, 1000 MHz base, 1075 MHz
+/// boost, 12 GB GDDR5 at 7 Gbps on 384 bits (336.5 GB/s), 250 W, 3 MB L2. NVIDIA quotes no FLOP rate: 3072 x 2 x 1075
+/// MHz = 6.6 TFLOPS. No tensor cores.
+inline constexpr device_spec titan_x_maxwell{.id = "titan-x-maxwell",
+                                             .name = "NVIDIA GeForce GTX TITAN X",
+                                             .peak_fp32_flops_per_s = 6.6e12,
+                                             .memory_bandwidth_bytes_per_s = 336.5e9,
+                                             .memory = 12_GiB,
+                                             .sm_count = 24,
+                                             .cores_per_sm = 128,
+                                             .boost_clock_mhz = 1075,
+                                             .base_clock_mhz = 1000,
+                                             .tdp_watts = 250,
+                                             .l2 = 3_MiB};
+
 /// Tesla P4 (GP104), product brief: 20 SMs x 128, 810 MHz base, 1063 MHz boost, 5.5 TFLOPS FP32, 75 W (the
 /// configurable maximum; 50 W is the low setting). Its FP16 rate (1/64) is not modelled.
 inline constexpr device_spec p4{.id = "p4",
@@ -89,6 +104,20 @@ inline constexpr device_spec p100{.id = "p100",
                                   .tdp_watts = 250,
                                   .l2 = 4_MiB};
 
+/// GeForce GTX 1080 (GP104), NVIDIA's specifications: 2560 cores = 20 SMs x 128, 1607 MHz base, 1733 MHz boost, 8.9
+/// TFLOPS, 8 GB GDDR5X at 10 Gbps on 256 bits (320 GB/s), 180 W, 2 MB L2.
+inline constexpr device_spec gtx1080{.id = "gtx1080",
+                                     .name = "NVIDIA GeForce GTX 1080",
+                                     .peak_fp32_flops_per_s = 8.9e12,
+                                     .memory_bandwidth_bytes_per_s = 320e9,
+                                     .memory = 8_GiB,
+                                     .sm_count = 20,
+                                     .cores_per_sm = 128,
+                                     .boost_clock_mhz = 1733,
+                                     .base_clock_mhz = 1607,
+                                     .tdp_watts = 180,
+                                     .l2 = 2_MiB};
+
 /// GeForce GTX 1080 Ti (GP102), NVIDIA's specifications: 28 SMs x 128, 1480 MHz base, 1582 MHz boost, 11.3 TFLOPS,
 /// 11 GB GDDR5X, 250 W.
 inline constexpr device_spec gtx1080ti{.id = "gtx1080ti",
@@ -102,6 +131,34 @@ inline constexpr device_spec gtx1080ti{.id = "gtx1080ti",
                                        .base_clock_mhz = 1480,
                                        .tdp_watts = 250,
                                        .l2 = 2816_KiB};
+
+/// NVIDIA TITAN X (Pascal, GP102), NVIDIA's specifications: 3584 cores = 28 SMs x 128, 1417 MHz base, 1531 MHz boost,
+/// 11 TFLOPS, 12 GB GDDR5X at 10 Gbps on 384 bits (480 GB/s), 250 W, 3 MB L2 (all 12 memory controllers, where the GTX
+/// 1080 Ti has 11).
+inline constexpr device_spec titan_x_pascal{.id = "titan-x-pascal",
+                                            .name = "NVIDIA TITAN X (Pascal)",
+                                            .peak_fp32_flops_per_s = 11.0e12,
+                                            .memory_bandwidth_bytes_per_s = 480e9,
+                                            .memory = 12_GiB,
+                                            .sm_count = 28,
+                                            .cores_per_sm = 128,
+                                            .boost_clock_mhz = 1531,
+                                            .base_clock_mhz = 1417,
+                                            .tdp_watts = 250,
+                                            .l2 = 3_MiB};
+
+/// NVIDIA TITAN Xp (full GP102), NVIDIA's specifications: 3840 cores = 30 SMs x 128, 1582 MHz boost, 12.1 TFLOPS, 12 GB
+/// GDDR5X at 11.4 Gbps (547.7 GB/s), 250 W, 3 MB L2. NVIDIA publishes no base clock.
+inline constexpr device_spec titan_xp{.id = "titan-xp",
+                                      .name = "NVIDIA TITAN Xp",
+                                      .peak_fp32_flops_per_s = 12.1e12,
+                                      .memory_bandwidth_bytes_per_s = 547.7e9,
+                                      .memory = 12_GiB,
+                                      .sm_count = 30,
+                                      .cores_per_sm = 128,
+                                      .boost_clock_mhz = 1582,
+                                      .tdp_watts = 250,
+                                      .l2 = 3_MiB};
 
 // --- Volta, Turing ------------------------------------------------------------------------------------------------
 
@@ -134,6 +191,66 @@ inline constexpr device_spec v100_sxm2{.id = "v100-sxm2",
                                        .tdp_watts = 300,
                                        .l2 = 6_MiB};
 
+/// Tesla V100 SXM2 32 GB, data sheet: as the 16 GB SXM2 (15.7 TFLOPS FP32, 125 TFLOPS tensor at full rate, 900 GB/s,
+/// 1530 MHz boost, 300 W) with 32 GB of HBM2. The GPU of DGX-1 with V100 32 GB.
+inline constexpr device_spec v100_sxm2_32gb{.id = "v100-sxm2-32gb",
+                                            .name = "Tesla V100-SXM2-32GB",
+                                            .peak_fp32_flops_per_s = 15.7e12,
+                                            .peak_fp16_tensor_flops_per_s = 125e12,
+                                            .memory_bandwidth_bytes_per_s = 900e9,
+                                            .memory = 32_GiB,
+                                            .sm_count = 80,
+                                            .cores_per_sm = 64,
+                                            .boost_clock_mhz = 1530,
+                                            .tdp_watts = 300,
+                                            .l2 = 6_MiB};
+
+/// Tesla V100 SXM3 32 GB, the GPU of DGX-2 (DGX-2 data sheet: 16 GPUs, 2 PFLOPS tensor = 125 TFLOPS each, 512 GB): the
+/// SXM2 part's rates (15.7 / 125 TFLOPS, 900 GB/s, 1530 MHz boost) at a 350 W limit.
+inline constexpr device_spec v100_sxm3_32gb{.id = "v100-sxm3-32gb",
+                                            .name = "Tesla V100-SXM3-32GB",
+                                            .peak_fp32_flops_per_s = 15.7e12,
+                                            .peak_fp16_tensor_flops_per_s = 125e12,
+                                            .memory_bandwidth_bytes_per_s = 900e9,
+                                            .memory = 32_GiB,
+                                            .sm_count = 80,
+                                            .cores_per_sm = 64,
+                                            .boost_clock_mhz = 1530,
+                                            .tdp_watts = 350,
+                                            .l2 = 6_MiB};
+
+/// Tesla V100 SXM3 32 GB "H", the 450 W GPU of DGX-2H (DGX-2H data sheet: 16 GPUs, 2.1 PFLOPS tensor = 131 TFLOPS
+/// each). It differs from v100-sxm3-32gb only in clock and power: 131.25 TFLOPS / (640 tensor cores x 128 FLOPs) = 1602
+/// MHz, so 5120 x 2 x 1602 MHz = 16.4 TFLOPS FP32. Memory as DGX-2 (900 GB/s).
+inline constexpr device_spec v100_sxm3_32gb_h{.id = "v100-sxm3-32gb-h",
+                                              .name = "Tesla V100-SXM3-32GB-H",
+                                              .peak_fp32_flops_per_s = 16.4e12,
+                                              .peak_fp16_tensor_flops_per_s = 131e12,
+                                              .memory_bandwidth_bytes_per_s = 900e9,
+                                              .memory = 32_GiB,
+                                              .sm_count = 80,
+                                              .cores_per_sm = 64,
+                                              .boost_clock_mhz = 1602,
+                                              .tdp_watts = 450,
+                                              .l2 = 6_MiB};
+
+/// NVIDIA TITAN V (GV100), NVIDIA's specifications: 5120 cores = 80 SMs x 64, 640 tensor cores, 1200 MHz base, 1455 MHz
+/// boost, 14.9 TFLOPS FP32, "110 TFLOPS" deep-learning (tensor) peak (Volta: FP32 accumulate at full rate; NVIDIA's
+/// figure is below 640 x 128 x 1455 MHz = 119 TFLOPS and is kept as published), 12 GB HBM2 on 3072 bits (652.8 GB/s),
+/// 250 W, 4.5 MB L2.
+inline constexpr device_spec titan_v{.id = "titan-v",
+                                     .name = "NVIDIA TITAN V",
+                                     .peak_fp32_flops_per_s = 14.9e12,
+                                     .peak_fp16_tensor_flops_per_s = 110e12,
+                                     .memory_bandwidth_bytes_per_s = 652.8e9,
+                                     .memory = 12_GiB,
+                                     .sm_count = 80,
+                                     .cores_per_sm = 64,
+                                     .boost_clock_mhz = 1455,
+                                     .base_clock_mhz = 1200,
+                                     .tdp_watts = 250,
+                                     .l2 = 4608_KiB};
+
 /// Tesla T4 (TU104), data sheet: 8.1 TFLOPS FP32, 65 TFLOPS FP16 tensor (mixed precision, FP32 accumulate at full
 /// rate), 320 GB/s, 70 W; product brief: 585 MHz base, 1590 MHz boost. Turing has no BF16 and no TF32.
 inline constexpr device_spec t4{.id = "t4",
@@ -148,6 +265,132 @@ inline constexpr device_spec t4{.id = "t4",
                                 .base_clock_mhz = 585,
                                 .tdp_watts = 70,
                                 .l2 = 4_MiB};
+
+/// GeForce RTX 2080 Ti (TU102), NVIDIA Turing architecture whitepaper (reference card): 4352 cores = 68 SMs x 64, 1350
+/// MHz base, 1545 MHz boost, 13.4 TFLOPS FP32, 53.8 TFLOPS FP16 tensor with FP32 accumulate (GeForce: half the 107.6
+/// FP16-accumulate rate), 11 GB GDDR6 at 14 Gbps on 352 bits (616 GB/s), 250 W, 5.5 MB L2. (The Founders Edition runs
+/// 1635 MHz at 260 W.)
+inline constexpr device_spec rtx2080ti{.id = "rtx2080ti",
+                                       .name = "NVIDIA GeForce RTX 2080 Ti",
+                                       .peak_fp32_flops_per_s = 13.4e12,
+                                       .peak_fp16_tensor_flops_per_s = 53.8e12,
+                                       .memory_bandwidth_bytes_per_s = 616e9,
+                                       .memory = 11_GiB,
+                                       .sm_count = 68,
+                                       .cores_per_sm = 64,
+                                       .boost_clock_mhz = 1545,
+                                       .base_clock_mhz = 1350,
+                                       .tdp_watts = 250,
+                                       .l2 = 5632_KiB};
+
+/// NVIDIA TITAN RTX (full TU102), NVIDIA's specifications: 4608 cores = 72 SMs x 64, 576 tensor cores, 1350 MHz base,
+/// 1770 MHz boost, 16.3 TFLOPS FP32, 130 TFLOPS tensor (576 x 128 x 1770 MHz = 130.5: TITAN RTX runs FP32 accumulate at
+/// full rate, unlike GeForce), 24 GB GDDR6 (672 GB/s), 280 W, 6 MB L2.
+inline constexpr device_spec titan_rtx{.id = "titan-rtx",
+                                       .name = "NVIDIA TITAN RTX",
+                                       .peak_fp32_flops_per_s = 16.3e12,
+                                       .peak_fp16_tensor_flops_per_s = 130.5e12,
+                                       .memory_bandwidth_bytes_per_s = 672e9,
+                                       .memory = 24_GiB,
+                                       .sm_count = 72,
+                                       .cores_per_sm = 64,
+                                       .boost_clock_mhz = 1770,
+                                       .base_clock_mhz = 1350,
+                                       .tdp_watts = 280,
+                                       .l2 = 6_MiB};
+
+/// Quadro RTX 5000 (TU104), data sheet: 3072 cores = 48 SMs x 64, 11.2 TFLOPS FP32 (1815 MHz boost), 89.2 TFLOPS tensor
+/// (384 x 128 x 1815 MHz; a workstation part: FP32 accumulate at full rate), 16 GB GDDR6 (448 GB/s), 230 W graphics
+/// power (265 W board power with VirtualLink), 4 MB L2. The data sheet gives no base clock.
+inline constexpr device_spec quadro_rtx5000{.id = "quadro-rtx5000",
+                                            .name = "Quadro RTX 5000",
+                                            .peak_fp32_flops_per_s = 11.2e12,
+                                            .peak_fp16_tensor_flops_per_s = 89.2e12,
+                                            .memory_bandwidth_bytes_per_s = 448e9,
+                                            .memory = 16_GiB,
+                                            .sm_count = 48,
+                                            .cores_per_sm = 64,
+                                            .boost_clock_mhz = 1815,
+                                            .tdp_watts = 230,
+                                            .l2 = 4_MiB};
+
+/// Quadro RTX 6000 (TU102), data sheet and Turing whitepaper: 4608 cores = 72 SMs x 64, 16.3 TFLOPS FP32 (1770 MHz
+/// boost), 130.5 TFLOPS FP16 tensor with FP32 accumulate (full rate), 24 GB GDDR6 (672 GB/s), 260 W graphics power (295
+/// W board power with VirtualLink), 6 MB L2. No base clock published.
+inline constexpr device_spec quadro_rtx6000{.id = "quadro-rtx6000",
+                                            .name = "Quadro RTX 6000",
+                                            .peak_fp32_flops_per_s = 16.3e12,
+                                            .peak_fp16_tensor_flops_per_s = 130.5e12,
+                                            .memory_bandwidth_bytes_per_s = 672e9,
+                                            .memory = 24_GiB,
+                                            .sm_count = 72,
+                                            .cores_per_sm = 64,
+                                            .boost_clock_mhz = 1770,
+                                            .tdp_watts = 260,
+                                            .l2 = 6_MiB};
+
+/// Quadro RTX 8000 (TU102), data sheet: the Quadro RTX 6000 (16.3 / 130.5 TFLOPS, 672 GB/s, 1770 MHz boost, 260 W
+/// graphics power) with 48 GB of GDDR6.
+inline constexpr device_spec quadro_rtx8000{.id = "quadro-rtx8000",
+                                            .name = "Quadro RTX 8000",
+                                            .peak_fp32_flops_per_s = 16.3e12,
+                                            .peak_fp16_tensor_flops_per_s = 130.5e12,
+                                            .memory_bandwidth_bytes_per_s = 672e9,
+                                            .memory = 48_GiB,
+                                            .sm_count = 72,
+                                            .cores_per_sm = 64,
+                                            .boost_clock_mhz = 1770,
+                                            .tdp_watts = 260,
+                                            .l2 = 6_MiB};
+
+/// GeForce RTX 2070 with Max-Q Design (laptop, TU106). NVIDIA's laptop specifications give a range set by the maker's
+/// power limit; this entry is the 80 W configuration: 2304 cores = 36 SMs x 64, 885 MHz base, 1185 MHz boost, so 2304 x
+/// 2 x 1185 MHz = 5.46 TFLOPS FP32 and 36 SMs x 512 x 1185 MHz = 21.8 TFLOPS FP16 tensor with FP32 accumulate (GeForce:
+/// half rate); 8 GB GDDR6 at 12 Gbps on 256 bits (384 GB/s), 4 MB L2.
+inline constexpr device_spec rtx2070_maxq{.id = "rtx2070-maxq",
+                                          .name = "NVIDIA GeForce RTX 2070 with Max-Q Design",
+                                          .peak_fp32_flops_per_s = 5.46e12,
+                                          .peak_fp16_tensor_flops_per_s = 21.8e12,
+                                          .memory_bandwidth_bytes_per_s = 384e9,
+                                          .memory = 8_GiB,
+                                          .sm_count = 36,
+                                          .cores_per_sm = 64,
+                                          .boost_clock_mhz = 1185,
+                                          .base_clock_mhz = 885,
+                                          .tdp_watts = 80,
+                                          .l2 = 4_MiB};
+
+/// GeForce RTX 2080 with Max-Q Design (laptop, TU104), the 80 W configuration of NVIDIA's laptop range: 2944 cores = 46
+/// SMs x 64, 735 MHz base, 1095 MHz boost: 6.45 TFLOPS FP32 and 25.8 TFLOPS FP16 tensor with FP32 accumulate (GeForce:
+/// half rate); 8 GB GDDR6 at 12 Gbps (384 GB/s), 4 MB L2.
+inline constexpr device_spec rtx2080_maxq{.id = "rtx2080-maxq",
+                                          .name = "NVIDIA GeForce RTX 2080 with Max-Q Design",
+                                          .peak_fp32_flops_per_s = 6.45e12,
+                                          .peak_fp16_tensor_flops_per_s = 25.8e12,
+                                          .memory_bandwidth_bytes_per_s = 384e9,
+                                          .memory = 8_GiB,
+                                          .sm_count = 46,
+                                          .cores_per_sm = 64,
+                                          .boost_clock_mhz = 1095,
+                                          .base_clock_mhz = 735,
+                                          .tdp_watts = 80,
+                                          .l2 = 4_MiB};
+
+/// GeForce RTX 2080 Super with Max-Q Design (laptop, TU104), the 80 W configuration of NVIDIA's laptop range: 3072
+/// cores = 48 SMs x 64, 735 MHz base, 975 MHz boost: 5.99 TFLOPS FP32 and 24.0 TFLOPS FP16 tensor with FP32 accumulate
+/// (GeForce: half rate); 8 GB GDDR6 at 11 Gbps (352 GB/s), 4 MB L2.
+inline constexpr device_spec rtx2080super_maxq{.id = "rtx2080super-maxq",
+                                               .name = "NVIDIA GeForce RTX 2080 Super with Max-Q Design",
+                                               .peak_fp32_flops_per_s = 5.99e12,
+                                               .peak_fp16_tensor_flops_per_s = 24.0e12,
+                                               .memory_bandwidth_bytes_per_s = 352e9,
+                                               .memory = 8_GiB,
+                                               .sm_count = 48,
+                                               .cores_per_sm = 64,
+                                               .boost_clock_mhz = 975,
+                                               .base_clock_mhz = 735,
+                                               .tdp_watts = 80,
+                                               .l2 = 4_MiB};
 
 // --- Ampere -------------------------------------------------------------------------------------------------------
 
@@ -202,6 +445,42 @@ inline constexpr device_spec a100_sxm4_40gb{.id = "a100-sxm4-40gb",
                                             .tdp_watts = 400,
                                             .l2 = 40_MiB};
 
+/// GeForce RTX 3070 (GA104), NVIDIA Ampere GA102 whitepaper appendix: 5888 cores = 46 SMs x 128, 1500 MHz base, 1725
+/// MHz boost, 20.3 TFLOPS FP32; tensor dense with FP32 accumulate (GeForce: half rate): 20.3 TF32, 40.6 FP16/BF16 (81.3
+/// with FP16 accumulate); 8 GB GDDR6 at 14 Gbps (448 GB/s), 220 W, 4 MB L2.
+inline constexpr device_spec rtx3070{.id = "rtx3070",
+                                     .name = "NVIDIA GeForce RTX 3070",
+                                     .peak_fp32_flops_per_s = 20.3e12,
+                                     .peak_tf32_tensor_flops_per_s = 20.3e12,
+                                     .peak_fp16_tensor_flops_per_s = 40.6e12,
+                                     .peak_bf16_tensor_flops_per_s = 40.6e12,
+                                     .memory_bandwidth_bytes_per_s = 448e9,
+                                     .memory = 8_GiB,
+                                     .sm_count = 46,
+                                     .cores_per_sm = 128,
+                                     .boost_clock_mhz = 1725,
+                                     .base_clock_mhz = 1500,
+                                     .tdp_watts = 220,
+                                     .l2 = 4_MiB};
+
+/// GeForce RTX 3080 10 GB (GA102), NVIDIA Ampere GA102 whitepaper: 8704 cores = 68 SMs x 128, 1440 MHz base, 1710 MHz
+/// boost, 29.8 TFLOPS FP32; tensor dense with FP32 accumulate (GeForce: half rate): 29.8 TF32, 59.5 FP16/BF16 (119 with
+/// FP16 accumulate); 10 GB GDDR6X at 19 Gbps on 320 bits (760 GB/s), 320 W, 5 MB L2.
+inline constexpr device_spec rtx3080{.id = "rtx3080",
+                                     .name = "NVIDIA GeForce RTX 3080",
+                                     .peak_fp32_flops_per_s = 29.8e12,
+                                     .peak_tf32_tensor_flops_per_s = 29.8e12,
+                                     .peak_fp16_tensor_flops_per_s = 59.5e12,
+                                     .peak_bf16_tensor_flops_per_s = 59.5e12,
+                                     .memory_bandwidth_bytes_per_s = 760e9,
+                                     .memory = 10_GiB,
+                                     .sm_count = 68,
+                                     .cores_per_sm = 128,
+                                     .boost_clock_mhz = 1710,
+                                     .base_clock_mhz = 1440,
+                                     .tdp_watts = 320,
+                                     .l2 = 5_MiB};
+
 /// GeForce RTX 3090 (GA102), NVIDIA Ampere GA102 whitepaper: 82 SMs x 128, 1395 MHz base, 1695 MHz boost, 35.6 TFLOPS,
 /// 350 W; tensor 71 TFLOPS FP16/BF16 and 35.6 TF32, dense with FP32 accumulate (GeForce runs FP32 accumulate at half
 /// the FP16-accumulate rate of 142).
@@ -220,6 +499,43 @@ inline constexpr device_spec rtx3090{.id = "rtx3090",
                                      .tdp_watts = 350,
                                      .l2 = 6_MiB};
 
+/// GeForce RTX 3090 Ti (full GA102), NVIDIA's specifications: 10752 cores = 84 SMs x 128, 1560 MHz base, 1860 MHz
+/// boost, 40 TFLOPS FP32; tensor dense with FP32 accumulate (GeForce: half rate): 84 x 512 x 1860 MHz = 80 TFLOPS
+/// FP16/BF16, 40 TF32; 24 GB GDDR6X at 21 Gbps (1008 GB/s), 450 W, 6 MB L2.
+inline constexpr device_spec rtx3090ti{.id = "rtx3090ti",
+                                       .name = "NVIDIA GeForce RTX 3090 Ti",
+                                       .peak_fp32_flops_per_s = 40.0e12,
+                                       .peak_tf32_tensor_flops_per_s = 40.0e12,
+                                       .peak_fp16_tensor_flops_per_s = 80.0e12,
+                                       .peak_bf16_tensor_flops_per_s = 80.0e12,
+                                       .memory_bandwidth_bytes_per_s = 1008e9,
+                                       .memory = 24_GiB,
+                                       .sm_count = 84,
+                                       .cores_per_sm = 128,
+                                       .boost_clock_mhz = 1860,
+                                       .base_clock_mhz = 1560,
+                                       .tdp_watts = 450,
+                                       .l2 = 6_MiB};
+
+/// GeForce RTX 3080 Laptop GPU with Max-Q (GA104). NVIDIA's laptop specifications give 1245-1710 MHz boost for 80-150+
+/// W; this entry is the 80 W Max-Q configuration: 6144 cores = 48 SMs x 128, 780 MHz base, 1245 MHz boost: 15.3 TFLOPS
+/// FP32; tensor with FP32 accumulate (GeForce: half rate) 30.6 FP16/BF16, 15.3 TF32; 16 GB GDDR6 at 12 Gbps on 256 bits
+/// (384 GB/s), 4 MB L2.
+inline constexpr device_spec rtx3080_maxq{.id = "rtx3080-maxq",
+                                          .name = "NVIDIA GeForce RTX 3080 Laptop GPU (Max-Q, 80 W)",
+                                          .peak_fp32_flops_per_s = 15.3e12,
+                                          .peak_tf32_tensor_flops_per_s = 15.3e12,
+                                          .peak_fp16_tensor_flops_per_s = 30.6e12,
+                                          .peak_bf16_tensor_flops_per_s = 30.6e12,
+                                          .memory_bandwidth_bytes_per_s = 384e9,
+                                          .memory = 16_GiB,
+                                          .sm_count = 48,
+                                          .cores_per_sm = 128,
+                                          .boost_clock_mhz = 1245,
+                                          .base_clock_mhz = 780,
+                                          .tdp_watts = 80,
+                                          .l2 = 4_MiB};
+
 /// NVIDIA RTX A4000 (GA104), data sheet: 48 SMs x 128, 19.2 TFLOPS FP32 (1560 MHz boost), 153.4 TFLOPS tensor with
 /// sparsity (76.7 dense; a workstation part: FP32 accumulate at full rate, TF32 at half the FP16 rate), 448 GB/s,
 /// 140 W. The data sheet gives no base clock.
@@ -236,6 +552,74 @@ inline constexpr device_spec rtx_a4000{.id = "rtx-a4000",
                                        .boost_clock_mhz = 1560,
                                        .tdp_watts = 140,
                                        .l2 = 4_MiB};
+
+/// NVIDIA RTX A4500 (GA102), data sheet: 7168 cores = 56 SMs x 128, 23.7 TFLOPS FP32 (1650 MHz boost), 189.2 TFLOPS
+/// tensor with sparsity (94.6 dense; a workstation part: FP32 accumulate at full rate, TF32 at half the FP16 rate:
+/// 47.3), 20 GB GDDR6 on 320 bits (640 GB/s), 200 W, 5 MB L2. No base clock published.
+inline constexpr device_spec rtx_a4500{.id = "rtx-a4500",
+                                       .name = "NVIDIA RTX A4500",
+                                       .peak_fp32_flops_per_s = 23.7e12,
+                                       .peak_tf32_tensor_flops_per_s = 47.3e12,
+                                       .peak_fp16_tensor_flops_per_s = 94.6e12,
+                                       .peak_bf16_tensor_flops_per_s = 94.6e12,
+                                       .memory_bandwidth_bytes_per_s = 640e9,
+                                       .memory = 20_GiB,
+                                       .sm_count = 56,
+                                       .cores_per_sm = 128,
+                                       .boost_clock_mhz = 1650,
+                                       .tdp_watts = 200,
+                                       .l2 = 5_MiB};
+
+/// NVIDIA RTX A5000 (GA102), data sheet: 8192 cores = 64 SMs x 128, 27.8 TFLOPS FP32 (1695 MHz boost), 222.2 TFLOPS
+/// tensor with sparsity (111.1 dense, full rate; TF32 55.6), 24 GB GDDR6 (768 GB/s), 230 W, 6 MB L2. No base clock
+/// published.
+inline constexpr device_spec rtx_a5000{.id = "rtx-a5000",
+                                       .name = "NVIDIA RTX A5000",
+                                       .peak_fp32_flops_per_s = 27.8e12,
+                                       .peak_tf32_tensor_flops_per_s = 55.6e12,
+                                       .peak_fp16_tensor_flops_per_s = 111.1e12,
+                                       .peak_bf16_tensor_flops_per_s = 111.1e12,
+                                       .memory_bandwidth_bytes_per_s = 768e9,
+                                       .memory = 24_GiB,
+                                       .sm_count = 64,
+                                       .cores_per_sm = 128,
+                                       .boost_clock_mhz = 1695,
+                                       .tdp_watts = 230,
+                                       .l2 = 6_MiB};
+
+/// NVIDIA RTX A5500 (GA102), data sheet: 10240 cores = 80 SMs x 128, 34.1 TFLOPS FP32 (1665 MHz boost), 272.8 TFLOPS
+/// tensor with sparsity (136.4 dense, full rate; TF32 68.2), 24 GB GDDR6 (768 GB/s), 230 W, 6 MB L2. No base clock
+/// published.
+inline constexpr device_spec rtx_a5500{.id = "rtx-a5500",
+                                       .name = "NVIDIA RTX A5500",
+                                       .peak_fp32_flops_per_s = 34.1e12,
+                                       .peak_tf32_tensor_flops_per_s = 68.2e12,
+                                       .peak_fp16_tensor_flops_per_s = 136.4e12,
+                                       .peak_bf16_tensor_flops_per_s = 136.4e12,
+                                       .memory_bandwidth_bytes_per_s = 768e9,
+                                       .memory = 24_GiB,
+                                       .sm_count = 80,
+                                       .cores_per_sm = 128,
+                                       .boost_clock_mhz = 1665,
+                                       .tdp_watts = 230,
+                                       .l2 = 6_MiB};
+
+/// NVIDIA RTX A6000 (GA102), data sheet: 10752 cores = 84 SMs x 128, 38.7 TFLOPS FP32 (1800 MHz boost), 309.7 TFLOPS
+/// tensor with sparsity (154.8 dense, full rate; TF32 77.4), 48 GB GDDR6 (768 GB/s), 300 W, 6 MB L2. No base clock
+/// published.
+inline constexpr device_spec rtx_a6000{.id = "rtx-a6000",
+                                       .name = "NVIDIA RTX A6000",
+                                       .peak_fp32_flops_per_s = 38.7e12,
+                                       .peak_tf32_tensor_flops_per_s = 77.4e12,
+                                       .peak_fp16_tensor_flops_per_s = 154.8e12,
+                                       .peak_bf16_tensor_flops_per_s = 154.8e12,
+                                       .memory_bandwidth_bytes_per_s = 768e9,
+                                       .memory = 48_GiB,
+                                       .sm_count = 84,
+                                       .cores_per_sm = 128,
+                                       .boost_clock_mhz = 1800,
+                                       .tdp_watts = 300,
+                                       .l2 = 6_MiB};
 
 // --- Ada Lovelace -------------------------------------------------------------------------------------------------
 
@@ -338,12 +722,22 @@ inline constexpr device_spec cpu{.id = "cpu",
 
 /// Every device, by architecture (oldest first), the CPU last.
 inline constexpr std::array catalogue{
-    k40, k80, m60, p4, p100, gtx1080ti,                        // Kepler, Maxwell, Pascal
-    v100, v100_sxm2, t4,                                       // Volta, Turing
-    a100_40gb, a100_80gb, a100_sxm4_40gb, rtx3090, rtx_a4000,  // Ampere
-    l4, rtx4090,                                               // Ada Lovelace
-    h100, h200,                                                // Hopper
-    cpu,                                                       // host
+    // Kepler, Maxwell, Pascal
+    k40, k80, m60, titan_x_maxwell, p4, p100, gtx1080, gtx1080ti, titan_x_pascal, titan_xp,
+    // Volta
+    v100, v100_sxm2, v100_sxm2_32gb, v100_sxm3_32gb, v100_sxm3_32gb_h, titan_v,
+    // Turing
+    t4, rtx2080ti, titan_rtx, quadro_rtx5000, quadro_rtx6000, quadro_rtx8000, rtx2070_maxq, rtx2080_maxq,
+    rtx2080super_maxq,
+    // Ampere
+    a100_40gb, a100_80gb, a100_sxm4_40gb, rtx3070, rtx3080, rtx3090, rtx3090ti, rtx3080_maxq, rtx_a4000, rtx_a4500,
+    rtx_a5000, rtx_a5500, rtx_a6000,
+    // Ada Lovelace
+    l4, rtx4090,
+    // Hopper
+    h100, h200,
+    // host
+    cpu,
 };
 
 /// The entry whose id is `id` (exact, lower-case: "a100-40gb"), or nullptr. The pointer is into `catalogue`:
@@ -375,8 +769,8 @@ struct dataset_device_name {
 };
 
 /// NeuSight's `Device` column and device_configs file names (underscores there match spaces here), and the
-/// folder names of Justus et al. 2018. Justus's "V100" is AWS p3's V100-SXM2; its "M60" and "k80" are one GPU
-/// of the dual-GPU board (see docs/devices.md).
+/// folder names of Justus et al. 2018, and every value of the `gpu` column of external/measurements.csv. Justus's
+/// "V100" is AWS p3's V100-SXM2; its "M60" and "k80" are one GPU of the dual-GPU board (see docs/devices.md).
 inline constexpr std::array dataset_device_names{
     dataset_device_name{"Tesla P4", "p4"},
     dataset_device_name{"Tesla P100-PCIE-16GB", "p100"},
@@ -393,6 +787,39 @@ inline constexpr std::array dataset_device_names{
     dataset_device_name{"M60", "m60"},
     dataset_device_name{"P100", "p100"},
     dataset_device_name{"V100", "v100-sxm2"},
+    // ../shared/datasets/external/measurements.csv, column `gpu` (public benchmark suites; see docs/devices.md).
+    dataset_device_name{"GTX 1080", "gtx1080"},
+    dataset_device_name{"GTX 1080 Ti", "gtx1080ti"},
+    dataset_device_name{"Maxwell Titan X", "titan-x-maxwell"},
+    dataset_device_name{"Pascal Titan X", "titan-x-pascal"},
+    dataset_device_name{"Titan Xp", "titan-xp"},
+    dataset_device_name{"Titan V", "titan-v"},
+    dataset_device_name{"V100-SXM2-16GB", "v100-sxm2"},
+    dataset_device_name{"V100 16GB (AWS p3.2xlarge, SXM2)", "v100-sxm2"},
+    dataset_device_name{"V100-SXM2-32GB", "v100-sxm2-32gb"},
+    dataset_device_name{"V100-SXM3-32GB", "v100-sxm3-32gb"},
+    dataset_device_name{"V100-SXM3-32GB-H (DGX-2H, 450W)", "v100-sxm3-32gb-h"},
+    dataset_device_name{"T4", "t4"},
+    dataset_device_name{"RTX 2080 Ti", "rtx2080ti"},
+    dataset_device_name{"Titan RTX", "titan-rtx"},
+    dataset_device_name{"Quadro RTX 5000", "quadro-rtx5000"},
+    dataset_device_name{"Quadro RTX 6000", "quadro-rtx6000"},
+    dataset_device_name{"Quadro RTX 8000", "quadro-rtx8000"},
+    dataset_device_name{"RTX 2070 Max-Q (laptop)", "rtx2070-maxq"},
+    dataset_device_name{"RTX 2080 Max-Q (laptop)", "rtx2080-maxq"},
+    dataset_device_name{"RTX 2080 Super Max-Q (laptop)", "rtx2080super-maxq"},
+    dataset_device_name{"A100 40GB PCIe", "a100-40gb"},
+    dataset_device_name{"A100 40GB SXM4", "a100-sxm4-40gb"},
+    dataset_device_name{"RTX 3070", "rtx3070"},
+    dataset_device_name{"RTX 3080", "rtx3080"},
+    dataset_device_name{"RTX 3080 Max-Q (laptop)", "rtx3080-maxq"},
+    dataset_device_name{"RTX 3090", "rtx3090"},
+    dataset_device_name{"RTX 3090 Ti", "rtx3090ti"},
+    dataset_device_name{"RTX A4000", "rtx-a4000"},
+    dataset_device_name{"RTX A4500", "rtx-a4500"},
+    dataset_device_name{"RTX A5000", "rtx-a5000"},
+    dataset_device_name{"RTX A5500", "rtx-a5500"},
+    dataset_device_name{"RTX A6000", "rtx-a6000"},
 };
 
 /// ASCII lower case, with '_' read as ' '.

@@ -4,9 +4,13 @@
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
+#include <filesystem>
+#include <fstream>
+#include <set>
 #include <span>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include <gtest/gtest.h>
 
@@ -51,6 +55,14 @@ constexpr std::array named_entries{
     PRENET_ENTRY(l4),        PRENET_ENTRY(h100),      PRENET_ENTRY(h200),      PRENET_ENTRY(rtx3090),
     PRENET_ENTRY(rtx4090),   PRENET_ENTRY(rtx_a4000), PRENET_ENTRY(k40),       PRENET_ENTRY(k80),
     PRENET_ENTRY(m60),       PRENET_ENTRY(gtx1080ti), PRENET_ENTRY(cpu),
+    // The GPUs of external/measurements.csv.
+    PRENET_ENTRY(titan_x_maxwell), PRENET_ENTRY(gtx1080), PRENET_ENTRY(titan_x_pascal), PRENET_ENTRY(titan_xp),
+    PRENET_ENTRY(v100_sxm2_32gb), PRENET_ENTRY(v100_sxm3_32gb), PRENET_ENTRY(v100_sxm3_32gb_h), PRENET_ENTRY(titan_v),
+    PRENET_ENTRY(rtx2080ti), PRENET_ENTRY(titan_rtx), PRENET_ENTRY(quadro_rtx5000), PRENET_ENTRY(quadro_rtx6000),
+    PRENET_ENTRY(quadro_rtx8000), PRENET_ENTRY(rtx2070_maxq), PRENET_ENTRY(rtx2080_maxq),
+    PRENET_ENTRY(rtx2080super_maxq), PRENET_ENTRY(rtx3070), PRENET_ENTRY(rtx3080), PRENET_ENTRY(rtx3090ti),
+    PRENET_ENTRY(rtx3080_maxq), PRENET_ENTRY(rtx_a4500), PRENET_ENTRY(rtx_a5000), PRENET_ENTRY(rtx_a5500),
+    PRENET_ENTRY(rtx_a6000),
 };
 #undef PRENET_ENTRY
 
@@ -177,6 +189,90 @@ TEST(Devices, DevicesOutsideTheCatalogueDoNotMap) {
   for (const std::string_view name : {"AMD_Instinct_MI100", "AMD Instinct MI210", "AMD_Instinct_MI250",
                                       "NVIDIA_H100_80GB_HBM3_TP", "Tesla V100", "A100", "H100 PCIe"}) {
     EXPECT_EQ(dev::from_dataset_name(name), nullptr) << name;
+  }
+}
+
+/// The fields of one CSV line (RFC 4180 quoting: "a, b" is one field, "" inside quotes is one quote; the file has
+/// no line breaks inside fields).
+std::vector<std::string> csv_fields(const std::string& line) {
+  std::vector<std::string> fields(1);
+  bool quoted = false;
+  for (std::size_t i = 0; i < line.size(); ++i) {
+    const char c = line[i];
+    if (quoted && c == '"' && i + 1 < line.size() && line[i + 1] == '"') {
+      fields.back() += '"';
+      ++i;
+    } else if (c == '"') {
+      quoted = !quoted;
+    } else if (c == ',' && !quoted) {
+      fields.emplace_back();
+    } else if (c != '\r') {
+      fields.back() += c;
+    }
+  }
+  return fields;
+}
+
+TEST(Devices, CsvFieldsHonourQuotes) {
+  EXPECT_EQ(csv_fields("a,\"b, c\",d"), (std::vector<std::string>{"a", "b, c", "d"}));
+  EXPECT_EQ(csv_fields("\"say \"\"hi\"\"\",,x"), (std::vector<std::string>{"say \"hi\"", "", "x"}));
+}
+
+/// The lead's calibration reads external/measurements.csv's `gpu` column through from_dataset_name: every distinct
+/// spelling there must name a catalogue entry.
+TEST(Devices, EveryExternalGpuNameResolves) {
+#ifdef PRENET_DATASETS_DIR
+  const std::filesystem::path csv = std::filesystem::path{PRENET_DATASETS_DIR} / "external" / "measurements.csv";
+#else
+  const std::filesystem::path csv;
+#endif
+  if (csv.empty() || !std::filesystem::exists(csv)) {
+    GTEST_SKIP() << "external/measurements.csv not found (" << csv << "): ../shared/datasets is absent";
+  }
+  std::ifstream in(csv);
+  std::string line;
+  ASSERT_TRUE(std::getline(in, line)) << csv << " is empty";
+  const std::vector<std::string> header = csv_fields(line);
+  std::size_t gpu_column = header.size();
+  for (std::size_t i = 0; i < header.size(); ++i) {
+    if (header[i] == "gpu") gpu_column = i;
+  }
+  ASSERT_LT(gpu_column, header.size()) << csv << " has no `gpu` column";
+  std::set<std::string> names;
+  std::size_t rows = 0;
+  while (std::getline(in, line)) {
+    if (line.empty()) continue;
+    const std::vector<std::string> fields = csv_fields(line);
+    ASSERT_EQ(fields.size(), header.size()) << csv << " row " << rows + 2;
+    names.insert(fields[gpu_column]);
+    ++rows;
+  }
+  EXPECT_GT(rows, 1000u);
+  EXPECT_GE(names.size(), 30u);
+  for (const std::string& name : names) {
+    const device_spec* d = dev::from_dataset_name(name);
+    EXPECT_NE(d, nullptr) << "\"" << name << "\" names no catalogue entry";
+    if (d != nullptr) {
+      EXPECT_FALSE(d->is_cpu) << name;
+    }
+  }
+}
+
+/// A few of those spellings and the part each one means.
+TEST(Devices, ExternalNamesMapToTheRightPart) {
+  const std::array<dataset_name, 9> expected{{{"RTX 2080 Ti", "rtx2080ti"},
+                                               {"V100 16GB (AWS p3.2xlarge, SXM2)", "v100-sxm2"},
+                                               {"V100-SXM3-32GB-H (DGX-2H, 450W)", "v100-sxm3-32gb-h"},
+                                               {"A100 40GB SXM4", "a100-sxm4-40gb"},
+                                               {"A100 40GB PCIe", "a100-40gb"},
+                                               {"Maxwell Titan X", "titan-x-maxwell"},
+                                               {"Pascal Titan X", "titan-x-pascal"},
+                                               {"RTX 3080 Max-Q (laptop)", "rtx3080-maxq"},
+                                               {"T4", "t4"}}};
+  for (const dataset_name& n : expected) {
+    const device_spec* d = dev::from_dataset_name(n.name);
+    ASSERT_NE(d, nullptr) << n.name;
+    EXPECT_EQ(d->id, n.id) << n.name;
   }
 }
 

@@ -41,7 +41,7 @@ constexpr bool ids_and_names_unique() {
   return true;
 }
 static_assert(ids_and_names_unique());
-static_assert(dev::catalogue.size() == 19);
+static_assert(dev::catalogue.size() == 43);
 
 // --- every entry is complete and plausible --------------------------------------------------------------------------
 constexpr bool all_positive() {
