@@ -445,6 +445,130 @@ inline constexpr device_spec a100_sxm4_40gb{.id = "a100-sxm4-40gb",
                                             .tdp_watts = 400,
                                             .l2 = 40_MiB};
 
+/// NVIDIA A100 SXM4 80 GB, data sheet: 19.5 TFLOPS FP32, 156 TF32 and 312 FP16/BF16 dense tensor TFLOPS (full rate),
+/// 2039 GB/s of HBM2e, 400 W. No base clock published.
+inline constexpr device_spec a100_sxm4_80gb{.id = "a100-sxm4-80gb",
+                                            .name = "NVIDIA A100-SXM4-80GB",
+                                            .peak_fp32_flops_per_s = 19.5e12,
+                                            .peak_tf32_tensor_flops_per_s = 156e12,
+                                            .peak_fp16_tensor_flops_per_s = 312e12,
+                                            .peak_bf16_tensor_flops_per_s = 312e12,
+                                            .memory_bandwidth_bytes_per_s = 2039e9,
+                                            .memory = 80_GiB,
+                                            .sm_count = 108,
+                                            .cores_per_sm = 64,
+                                            .boost_clock_mhz = 1410,
+                                            .tdp_watts = 400,
+                                            .l2 = 40_MiB};
+
+/// NVIDIA A30 (GA100), data sheet: 10.3 TFLOPS FP32, 82 TF32 and 165 FP16/BF16 dense tensor TFLOPS (165 / 330 with
+/// sparsity; full rate), 24 GB HBM2 at 933 GB/s, 165 W; product brief: 3584 cores = 56 SMs x 64, 930 MHz base, 1440 MHz
+/// boost, 24 MB L2.
+inline constexpr device_spec a30{.id = "a30",
+                                 .name = "NVIDIA A30",
+                                 .peak_fp32_flops_per_s = 10.3e12,
+                                 .peak_tf32_tensor_flops_per_s = 82e12,
+                                 .peak_fp16_tensor_flops_per_s = 165e12,
+                                 .peak_bf16_tensor_flops_per_s = 165e12,
+                                 .memory_bandwidth_bytes_per_s = 933e9,
+                                 .memory = 24_GiB,
+                                 .sm_count = 56,
+                                 .cores_per_sm = 64,
+                                 .boost_clock_mhz = 1440,
+                                 .base_clock_mhz = 930,
+                                 .tdp_watts = 165,
+                                 .l2 = 24_MiB};
+
+/// NVIDIA A10 (GA102), data sheet: 31.2 TFLOPS FP32, 62.5 TF32 and 125 FP16/BF16 dense tensor TFLOPS (125 / 250 with
+/// sparsity; data-centre part, full rate), 24 GB GDDR6 at 600 GB/s, 150 W; product brief: 9216 cores = 72 SMs x 128,
+/// 885 MHz base, 1695 MHz boost, 6 MB L2.
+inline constexpr device_spec a10{.id = "a10",
+                                 .name = "NVIDIA A10",
+                                 .peak_fp32_flops_per_s = 31.2e12,
+                                 .peak_tf32_tensor_flops_per_s = 62.5e12,
+                                 .peak_fp16_tensor_flops_per_s = 125e12,
+                                 .peak_bf16_tensor_flops_per_s = 125e12,
+                                 .memory_bandwidth_bytes_per_s = 600e9,
+                                 .memory = 24_GiB,
+                                 .sm_count = 72,
+                                 .cores_per_sm = 128,
+                                 .boost_clock_mhz = 1695,
+                                 .base_clock_mhz = 885,
+                                 .tdp_watts = 150,
+                                 .l2 = 6_MiB};
+
+/// NVIDIA A10G (GA102), the GPU of AWS EC2 G5. Neither NVIDIA nor AWS publishes a data sheet; AWS gives 24 GB. The
+/// numbers are the card's as reported by nvidia-smi and in Baseten's A10-vs-A10G spec comparison: 80 SMs x 128 at 1710
+/// MHz boost = 35 TFLOPS FP32, 70 TFLOPS FP16/BF16 dense tensor with FP32 accumulate (half the A10's rate per SM-clock,
+/// as GeForce) and 35 TF32, 600 GB/s, 300 W power limit, 6 MB L2. No base clock published.
+inline constexpr device_spec a10g{.id = "a10g",
+                                  .name = "NVIDIA A10G",
+                                  .peak_fp32_flops_per_s = 35.0e12,
+                                  .peak_tf32_tensor_flops_per_s = 35.0e12,
+                                  .peak_fp16_tensor_flops_per_s = 70.0e12,
+                                  .peak_bf16_tensor_flops_per_s = 70.0e12,
+                                  .memory_bandwidth_bytes_per_s = 600e9,
+                                  .memory = 24_GiB,
+                                  .sm_count = 80,
+                                  .cores_per_sm = 128,
+                                  .boost_clock_mhz = 1710,
+                                  .tdp_watts = 300,
+                                  .l2 = 6_MiB};
+
+/// NVIDIA A40 (GA102), data sheet: 10752 cores = 84 SMs x 128, 37.4 TFLOPS FP32, 74.8 TF32 and 149.7 FP16/BF16 dense
+/// tensor TFLOPS (149.6 / 299.4 with sparsity; full rate), 48 GB GDDR6 at 696 GB/s, 300 W; product brief: 1305 MHz
+/// base, 1740 MHz boost, 6 MB L2.
+inline constexpr device_spec a40{.id = "a40",
+                                 .name = "NVIDIA A40",
+                                 .peak_fp32_flops_per_s = 37.4e12,
+                                 .peak_tf32_tensor_flops_per_s = 74.8e12,
+                                 .peak_fp16_tensor_flops_per_s = 149.7e12,
+                                 .peak_bf16_tensor_flops_per_s = 149.7e12,
+                                 .memory_bandwidth_bytes_per_s = 696e9,
+                                 .memory = 48_GiB,
+                                 .sm_count = 84,
+                                 .cores_per_sm = 128,
+                                 .boost_clock_mhz = 1740,
+                                 .base_clock_mhz = 1305,
+                                 .tdp_watts = 300,
+                                 .l2 = 6_MiB};
+
+/// One of the four GA107 GPUs of the NVIDIA A16 board, as CUDA sees it (data sheet, per GPU: 1280 cores = 10 SMs x 128,
+/// 4.5 TFLOPS FP32, 9 TF32 and 17.9 FP16/BF16 dense tensor TFLOPS (18 / 35.9 with sparsity; full rate), 16 GB GDDR6 at
+/// 200 GB/s); a quarter of the board's 250 W; product brief: 885 MHz base, 1755 MHz boost; GA107 has 2 MB of L2.
+inline constexpr device_spec a16{.id = "a16",
+                                 .name = "NVIDIA A16",
+                                 .peak_fp32_flops_per_s = 4.5e12,
+                                 .peak_tf32_tensor_flops_per_s = 9.0e12,
+                                 .peak_fp16_tensor_flops_per_s = 17.95e12,
+                                 .peak_bf16_tensor_flops_per_s = 17.95e12,
+                                 .memory_bandwidth_bytes_per_s = 200e9,
+                                 .memory = 16_GiB,
+                                 .sm_count = 10,
+                                 .cores_per_sm = 128,
+                                 .boost_clock_mhz = 1755,
+                                 .base_clock_mhz = 885,
+                                 .tdp_watts = 62.5,
+                                 .l2 = 2_MiB};
+
+/// NVIDIA A2 (GA107), data sheet: 1280 cores = 10 SMs x 128, 4.5 TFLOPS FP32, 9 TF32 and 18 FP16/BF16 dense tensor
+/// TFLOPS (18 / 36 with sparsity; full rate), 16 GB GDDR6 at 200 GB/s, 60 W (configurable 40-60 W); product brief: 1440
+/// MHz base, 1770 MHz boost; 2 MB L2.
+inline constexpr device_spec a2{.id = "a2",
+                                .name = "NVIDIA A2",
+                                .peak_fp32_flops_per_s = 4.5e12,
+                                .peak_tf32_tensor_flops_per_s = 9.0e12,
+                                .peak_fp16_tensor_flops_per_s = 18.0e12,
+                                .peak_bf16_tensor_flops_per_s = 18.0e12,
+                                .memory_bandwidth_bytes_per_s = 200e9,
+                                .memory = 16_GiB,
+                                .sm_count = 10,
+                                .cores_per_sm = 128,
+                                .boost_clock_mhz = 1770,
+                                .base_clock_mhz = 1440,
+                                .tdp_watts = 60,
+                                .l2 = 2_MiB};
+
 /// GeForce RTX 3070 (GA104), NVIDIA Ampere GA102 whitepaper appendix: 5888 cores = 46 SMs x 128, 1500 MHz base, 1725
 /// MHz boost, 20.3 TFLOPS FP32; tensor dense with FP32 accumulate (GeForce: half rate): 20.3 TF32, 40.6 FP16/BF16 (81.3
 /// with FP16 accumulate); 8 GB GDDR6 at 14 Gbps (448 GB/s), 220 W, 4 MB L2.
@@ -480,6 +604,24 @@ inline constexpr device_spec rtx3080{.id = "rtx3080",
                                      .base_clock_mhz = 1440,
                                      .tdp_watts = 320,
                                      .l2 = 5_MiB};
+
+/// GeForce RTX 3080 Ti (GA102), NVIDIA's specifications: 10240 cores = 80 SMs x 128, 1365 MHz base, 1665 MHz boost,
+/// 34.1 TFLOPS FP32; tensor dense with FP32 accumulate (GeForce: half rate): 80 x 512 x 1665 MHz = 68.2 TFLOPS
+/// FP16/BF16, 34.1 TF32; 12 GB GDDR6X at 19 Gbps on 384 bits (912 GB/s), 350 W, 6 MB L2.
+inline constexpr device_spec rtx3080ti{.id = "rtx3080ti",
+                                       .name = "NVIDIA GeForce RTX 3080 Ti",
+                                       .peak_fp32_flops_per_s = 34.1e12,
+                                       .peak_tf32_tensor_flops_per_s = 34.1e12,
+                                       .peak_fp16_tensor_flops_per_s = 68.2e12,
+                                       .peak_bf16_tensor_flops_per_s = 68.2e12,
+                                       .memory_bandwidth_bytes_per_s = 912e9,
+                                       .memory = 12_GiB,
+                                       .sm_count = 80,
+                                       .cores_per_sm = 128,
+                                       .boost_clock_mhz = 1665,
+                                       .base_clock_mhz = 1365,
+                                       .tdp_watts = 350,
+                                       .l2 = 6_MiB};
 
 /// GeForce RTX 3090 (GA102), NVIDIA Ampere GA102 whitepaper: 82 SMs x 128, 1395 MHz base, 1695 MHz boost, 35.6 TFLOPS,
 /// 350 W; tensor 71 TFLOPS FP16/BF16 and 35.6 TF32, dense with FP32 accumulate (GeForce runs FP32 accumulate at half
@@ -535,6 +677,23 @@ inline constexpr device_spec rtx3080_maxq{.id = "rtx3080-maxq",
                                           .base_clock_mhz = 780,
                                           .tdp_watts = 80,
                                           .l2 = 4_MiB};
+
+/// NVIDIA RTX A2000 6 GB (GA106), data sheet: 3328 cores = 26 SMs x 128, 8.0 TFLOPS FP32 (1200 MHz boost), 63.9 TFLOPS
+/// tensor with sparsity (31.95 dense, workstation part: full rate; TF32 16.0), 6 GB GDDR6 (288 GB/s), 70 W, 3 MB L2. No
+/// base clock published. (The 12 GB card has the same rates.)
+inline constexpr device_spec rtx_a2000{.id = "rtx-a2000",
+                                       .name = "NVIDIA RTX A2000",
+                                       .peak_fp32_flops_per_s = 8.0e12,
+                                       .peak_tf32_tensor_flops_per_s = 16.0e12,
+                                       .peak_fp16_tensor_flops_per_s = 31.95e12,
+                                       .peak_bf16_tensor_flops_per_s = 31.95e12,
+                                       .memory_bandwidth_bytes_per_s = 288e9,
+                                       .memory = 6_GiB,
+                                       .sm_count = 26,
+                                       .cores_per_sm = 128,
+                                       .boost_clock_mhz = 1200,
+                                       .tdp_watts = 70,
+                                       .l2 = 3_MiB};
 
 /// NVIDIA RTX A4000 (GA104), data sheet: 48 SMs x 128, 19.2 TFLOPS FP32 (1560 MHz boost), 153.4 TFLOPS tensor with
 /// sparsity (76.7 dense; a workstation part: FP32 accumulate at full rate, TF32 at half the FP16 rate), 448 GB/s,
@@ -642,6 +801,64 @@ inline constexpr device_spec l4{.id = "l4",
                                 .tdp_watts = 72,
                                 .l2 = 48_MiB};
 
+/// NVIDIA L40 (AD102), data sheet: 18176 cores = 142 SMs x 128, 90.5 TFLOPS FP32; dense tensor 90.5 TF32, 181.05
+/// FP16/BF16, 362 FP8 TFLOPS (181 / 362.1 / 724 with sparsity: the L40's data sheet gives FP32-accumulate tensor math
+/// half the L40S's rate per SM-clock), 48 GB GDDR6 at 864 GB/s, 300 W; product brief: 735 MHz base, 2490 MHz boost; 96
+/// MB L2.
+inline constexpr device_spec l40{.id = "l40",
+                                 .name = "NVIDIA L40",
+                                 .peak_fp32_flops_per_s = 90.5e12,
+                                 .peak_tf32_tensor_flops_per_s = 90.5e12,
+                                 .peak_fp16_tensor_flops_per_s = 181.05e12,
+                                 .peak_bf16_tensor_flops_per_s = 181.05e12,
+                                 .peak_fp8_tensor_flops_per_s = 362e12,
+                                 .memory_bandwidth_bytes_per_s = 864e9,
+                                 .memory = 48_GiB,
+                                 .sm_count = 142,
+                                 .cores_per_sm = 128,
+                                 .boost_clock_mhz = 2490,
+                                 .base_clock_mhz = 735,
+                                 .tdp_watts = 300,
+                                 .l2 = 96_MiB};
+
+/// NVIDIA L40S (AD102), data sheet: 18176 cores = 142 SMs x 128, 91.6 TFLOPS FP32; dense tensor 183 TF32, 362.05
+/// FP16/BF16, 733 FP8 TFLOPS (366 / 733 / 1466 with sparsity; full rate), 48 GB GDDR6 at 864 GB/s, 350 W; product
+/// brief: 1110 MHz base, 2520 MHz boost; 96 MB L2.
+inline constexpr device_spec l40s{.id = "l40s",
+                                  .name = "NVIDIA L40S",
+                                  .peak_fp32_flops_per_s = 91.6e12,
+                                  .peak_tf32_tensor_flops_per_s = 183e12,
+                                  .peak_fp16_tensor_flops_per_s = 362.05e12,
+                                  .peak_bf16_tensor_flops_per_s = 362.05e12,
+                                  .peak_fp8_tensor_flops_per_s = 733e12,
+                                  .memory_bandwidth_bytes_per_s = 864e9,
+                                  .memory = 48_GiB,
+                                  .sm_count = 142,
+                                  .cores_per_sm = 128,
+                                  .boost_clock_mhz = 2520,
+                                  .base_clock_mhz = 1110,
+                                  .tdp_watts = 350,
+                                  .l2 = 96_MiB};
+
+/// GeForce RTX 4080 16 GB (AD103), NVIDIA Ada whitepaper: 9728 cores = 76 SMs x 128, 2205 MHz base, 2505 MHz boost,
+/// 48.7 TFLOPS FP32; tensor dense with FP32 accumulate (GeForce: half rate): 48.7 TF32, 97.5 FP16/BF16 (194.9 with FP16
+/// accumulate), 194.9 FP8; 16 GB GDDR6X at 22.4 Gbps on 256 bits (716.8 GB/s), 320 W, 64 MB L2.
+inline constexpr device_spec rtx4080{.id = "rtx4080",
+                                     .name = "NVIDIA GeForce RTX 4080",
+                                     .peak_fp32_flops_per_s = 48.7e12,
+                                     .peak_tf32_tensor_flops_per_s = 48.7e12,
+                                     .peak_fp16_tensor_flops_per_s = 97.5e12,
+                                     .peak_bf16_tensor_flops_per_s = 97.5e12,
+                                     .peak_fp8_tensor_flops_per_s = 194.9e12,
+                                     .memory_bandwidth_bytes_per_s = 716.8e9,
+                                     .memory = 16_GiB,
+                                     .sm_count = 76,
+                                     .cores_per_sm = 128,
+                                     .boost_clock_mhz = 2505,
+                                     .base_clock_mhz = 2205,
+                                     .tdp_watts = 320,
+                                     .l2 = 64_MiB};
+
 /// GeForce RTX 4090 (AD102), NVIDIA Ada whitepaper: 128 SMs x 128, 2235 MHz base, 2520 MHz boost, 82.6 TFLOPS FP32,
 /// 450 W; tensor dense with FP32 accumulate (GeForce: half the FP16-accumulate rate): 82.6 TF32, 165.2 FP16/BF16
 /// (330.3 with FP16 accumulate), 330.3 FP8 (660.6 with FP16 accumulate); 1008 GB/s.
@@ -660,6 +877,24 @@ inline constexpr device_spec rtx4090{.id = "rtx4090",
                                      .base_clock_mhz = 2235,
                                      .tdp_watts = 450,
                                      .l2 = 72_MiB};
+
+/// NVIDIA RTX 6000 Ada Generation (AD102), data sheet: 18176 cores = 142 SMs x 128, 91.1 TFLOPS FP32 (2505 MHz boost),
+/// 1457 TFLOPS FP8 tensor with sparsity (728.5 dense; a workstation part: FP32 accumulate at full rate, so 364.25
+/// FP16/BF16 and 182.1 TF32 dense), 48 GB GDDR6 at 960 GB/s, 300 W, 96 MB L2. No base clock published.
+inline constexpr device_spec rtx6000_ada{.id = "rtx6000-ada",
+                                         .name = "NVIDIA RTX 6000 Ada Generation",
+                                         .peak_fp32_flops_per_s = 91.1e12,
+                                         .peak_tf32_tensor_flops_per_s = 182.1e12,
+                                         .peak_fp16_tensor_flops_per_s = 364.25e12,
+                                         .peak_bf16_tensor_flops_per_s = 364.25e12,
+                                         .peak_fp8_tensor_flops_per_s = 728.5e12,
+                                         .memory_bandwidth_bytes_per_s = 960e9,
+                                         .memory = 48_GiB,
+                                         .sm_count = 142,
+                                         .cores_per_sm = 128,
+                                         .boost_clock_mhz = 2505,
+                                         .tdp_watts = 300,
+                                         .l2 = 96_MiB};
 
 // --- Hopper -------------------------------------------------------------------------------------------------------
 
@@ -681,6 +916,42 @@ inline constexpr device_spec h100{.id = "h100",
                                   .tdp_watts = 700,
                                   .l2 = 50_MiB};
 
+/// NVIDIA H100 PCIe 80 GB, data sheet and product brief PB-11133: 14592 cores = 114 SMs x 128, 1755 MHz boost, 51
+/// TFLOPS FP32; 756 / 1513 / 3026 TFLOPS TF32 / FP16 and BF16 / FP8 tensor with sparsity (378 / 756.5 / 1513 dense), 80
+/// GB HBM2e at 2 TB/s, 350 W, 50 MB L2. The base clock is left 0 (not confirmed from an NVIDIA document).
+inline constexpr device_spec h100_pcie{.id = "h100-pcie",
+                                       .name = "NVIDIA H100 PCIe",
+                                       .peak_fp32_flops_per_s = 51e12,
+                                       .peak_tf32_tensor_flops_per_s = 378e12,
+                                       .peak_fp16_tensor_flops_per_s = 756.5e12,
+                                       .peak_bf16_tensor_flops_per_s = 756.5e12,
+                                       .peak_fp8_tensor_flops_per_s = 1513e12,
+                                       .memory_bandwidth_bytes_per_s = 2.0e12,
+                                       .memory = 80_GiB,
+                                       .sm_count = 114,
+                                       .cores_per_sm = 128,
+                                       .boost_clock_mhz = 1755,
+                                       .tdp_watts = 350,
+                                       .l2 = 50_MiB};
+
+/// NVIDIA H100 NVL (one GPU; the data sheet's per-GPU figures): 132 SMs x 128, 60 TFLOPS FP32 (1785 MHz boost), 835 /
+/// 1671 / 3341 TFLOPS TF32 / FP16 and BF16 / FP8 tensor with sparsity (417.5 / 835.5 / 1670.5 dense), 94 GB HBM3 at 3.9
+/// TB/s, 350-400 W configurable (400 here), 50 MB L2. No base clock published.
+inline constexpr device_spec h100_nvl{.id = "h100-nvl",
+                                      .name = "NVIDIA H100 NVL",
+                                      .peak_fp32_flops_per_s = 60e12,
+                                      .peak_tf32_tensor_flops_per_s = 417.5e12,
+                                      .peak_fp16_tensor_flops_per_s = 835.5e12,
+                                      .peak_bf16_tensor_flops_per_s = 835.5e12,
+                                      .peak_fp8_tensor_flops_per_s = 1670.5e12,
+                                      .memory_bandwidth_bytes_per_s = 3.9e12,
+                                      .memory = 94_GiB,
+                                      .sm_count = 132,
+                                      .cores_per_sm = 128,
+                                      .boost_clock_mhz = 1785,
+                                      .tdp_watts = 400,
+                                      .l2 = 50_MiB};
+
 /// NVIDIA H200 SXM 141 GB, data sheet: the H100 SXM's compute (67 FP32; 494.5 / 989.5 / 1979 dense TF32 / FP16 and
 /// BF16 / FP8 TFLOPS) with 4.8 TB/s of HBM3e, up to 700 W. No base clock published.
 inline constexpr device_spec h200{.id = "h200",
@@ -697,6 +968,103 @@ inline constexpr device_spec h200{.id = "h200",
                                   .boost_clock_mhz = 1980,
                                   .tdp_watts = 700,
                                   .l2 = 50_MiB};
+
+/// The Hopper GPU of the NVIDIA GH200 Grace Hopper Superchip with 96 GB HBM3 (data sheet: 67 TFLOPS FP32, 989 / 1979 /
+/// 3958 TFLOPS TF32 / FP16 and BF16 / FP8 tensor with sparsity, so 494.5 / 989.5 / 1979 dense; 4 TB/s), 132 SMs x 128
+/// at 1980 MHz as the H100 SXM, 50 MB L2. The module's power is configurable from 450 to 1000 W and covers the Grace
+/// CPU and its LPDDR5X too: tdp is the 1000 W maximum. The 144 GB HBM3e variant (4.9 TB/s) is not a separate entry.
+inline constexpr device_spec gh200{.id = "gh200",
+                                   .name = "NVIDIA GH200 480GB",
+                                   .peak_fp32_flops_per_s = 67e12,
+                                   .peak_tf32_tensor_flops_per_s = 494.5e12,
+                                   .peak_fp16_tensor_flops_per_s = 989.5e12,
+                                   .peak_bf16_tensor_flops_per_s = 989.5e12,
+                                   .peak_fp8_tensor_flops_per_s = 1979e12,
+                                   .memory_bandwidth_bytes_per_s = 4.0e12,
+                                   .memory = 96_GiB,
+                                   .sm_count = 132,
+                                   .cores_per_sm = 128,
+                                   .boost_clock_mhz = 1980,
+                                   .tdp_watts = 1000,
+                                   .l2 = 50_MiB};
+
+// --- Blackwell ----------------------------------------------------------------------------------------------------
+
+/// NVIDIA B200 (HGX B200 data sheet, per GPU): 75 TFLOPS FP32; 2.2 / 4.5 / 9 PFLOPS TF32 / FP16 and BF16 / FP8 tensor
+/// with sparsity (1.1 / 2.25 / 4.5 dense); 180 GB HBM3e at 7.7 TB/s; up to 1000 W. NVIDIA publishes neither SM count
+/// nor clocks nor L2: 148 SMs x 128 and 126 MB of L2 are what the CUDA driver reports (Chips and Cheese, "Nvidia's
+/// B200"), and 75 TFLOPS / (2 x 18944 lanes) gives the 1980 MHz boost.
+inline constexpr device_spec b200{.id = "b200",
+                                  .name = "NVIDIA B200",
+                                  .peak_fp32_flops_per_s = 75e12,
+                                  .peak_tf32_tensor_flops_per_s = 1100e12,
+                                  .peak_fp16_tensor_flops_per_s = 2250e12,
+                                  .peak_bf16_tensor_flops_per_s = 2250e12,
+                                  .peak_fp8_tensor_flops_per_s = 4500e12,
+                                  .memory_bandwidth_bytes_per_s = 7.7e12,
+                                  .memory = 180_GiB,
+                                  .sm_count = 148,
+                                  .cores_per_sm = 128,
+                                  .boost_clock_mhz = 1980,
+                                  .tdp_watts = 1000,
+                                  .l2 = 126_MiB};
+
+/// GeForce RTX 5090 (GB202), NVIDIA RTX Blackwell GPU architecture whitepaper: 21760 cores = 170 SMs x 128, 2017 MHz
+/// base, 2407 MHz boost, 104.8 TFLOPS FP32; tensor dense with FP32 accumulate (GeForce: half rate): 104.8 TF32, 209.5
+/// FP16/BF16 (419 with FP16 accumulate), 419 FP8 (838 with FP16 accumulate); 32 GB GDDR7 at 28 Gbps on 512 bits (1792
+/// GB/s), 575 W, 96 MB L2.
+inline constexpr device_spec rtx5090{.id = "rtx5090",
+                                     .name = "NVIDIA GeForce RTX 5090",
+                                     .peak_fp32_flops_per_s = 104.8e12,
+                                     .peak_tf32_tensor_flops_per_s = 104.8e12,
+                                     .peak_fp16_tensor_flops_per_s = 209.5e12,
+                                     .peak_bf16_tensor_flops_per_s = 209.5e12,
+                                     .peak_fp8_tensor_flops_per_s = 419e12,
+                                     .memory_bandwidth_bytes_per_s = 1792e9,
+                                     .memory = 32_GiB,
+                                     .sm_count = 170,
+                                     .cores_per_sm = 128,
+                                     .boost_clock_mhz = 2407,
+                                     .base_clock_mhz = 2017,
+                                     .tdp_watts = 575,
+                                     .l2 = 96_MiB};
+
+/// NVIDIA RTX PRO 6000 Blackwell Workstation Edition (GB202), data sheet: 24064 cores = 188 SMs x 128, 125 TFLOPS FP32,
+/// 4000 AI TOPS (FP4 with sparsity), 96 GB GDDR7 at 1792 GB/s, 600 W, 128 MB L2. Dense tensor rates at the 2617 MHz
+/// boost with the RTX Blackwell whitepaper's per-SM rates, FP32 accumulate at full rate (workstation part): 251.9 TF32,
+/// 503.8 FP16/BF16, 1007.6 FP8 (2015 FP4 dense = the data sheet's 4000 sparse). No base clock published.
+inline constexpr device_spec rtx_pro_6000{.id = "rtx-pro-6000",
+                                          .name = "NVIDIA RTX PRO 6000 Blackwell Workstation Edition",
+                                          .peak_fp32_flops_per_s = 125e12,
+                                          .peak_tf32_tensor_flops_per_s = 251.9e12,
+                                          .peak_fp16_tensor_flops_per_s = 503.8e12,
+                                          .peak_bf16_tensor_flops_per_s = 503.8e12,
+                                          .peak_fp8_tensor_flops_per_s = 1007.6e12,
+                                          .memory_bandwidth_bytes_per_s = 1792e9,
+                                          .memory = 96_GiB,
+                                          .sm_count = 188,
+                                          .cores_per_sm = 128,
+                                          .boost_clock_mhz = 2617,
+                                          .tdp_watts = 600,
+                                          .l2 = 128_MiB};
+
+/// NVIDIA RTX PRO 6000 Blackwell Max-Q Workstation Edition: the same GB202 (188 SMs x 128, 96 GB GDDR7 at 1792 GB/s,
+/// 128 MB L2) at 300 W; data sheet: 110 TFLOPS FP32 and 3511 AI TOPS (FP4 sparse), i.e. a 2280 MHz boost; dense tensor
+/// at full rate: 219.4 TF32, 438.9 FP16/BF16, 877.8 FP8. No base clock published.
+inline constexpr device_spec rtx_pro_6000_maxq{.id = "rtx-pro-6000-maxq",
+                                               .name = "NVIDIA RTX PRO 6000 Blackwell Max-Q Workstation Edition",
+                                               .peak_fp32_flops_per_s = 110e12,
+                                               .peak_tf32_tensor_flops_per_s = 219.4e12,
+                                               .peak_fp16_tensor_flops_per_s = 438.9e12,
+                                               .peak_bf16_tensor_flops_per_s = 438.9e12,
+                                               .peak_fp8_tensor_flops_per_s = 877.8e12,
+                                               .memory_bandwidth_bytes_per_s = 1792e9,
+                                               .memory = 96_GiB,
+                                               .sm_count = 188,
+                                               .cores_per_sm = 128,
+                                               .boost_clock_mhz = 2280,
+                                               .tdp_watts = 300,
+                                               .l2 = 128_MiB};
 
 // --- CPU ----------------------------------------------------------------------------------------------------------
 
@@ -730,15 +1098,110 @@ inline constexpr std::array catalogue{
     t4, rtx2080ti, titan_rtx, quadro_rtx5000, quadro_rtx6000, quadro_rtx8000, rtx2070_maxq, rtx2080_maxq,
     rtx2080super_maxq,
     // Ampere
-    a100_40gb, a100_80gb, a100_sxm4_40gb, rtx3070, rtx3080, rtx3090, rtx3090ti, rtx3080_maxq, rtx_a4000, rtx_a4500,
-    rtx_a5000, rtx_a5500, rtx_a6000,
+    a100_40gb, a100_80gb, a100_sxm4_40gb, a100_sxm4_80gb, a30, a10, a10g, a40, a16, a2, rtx3070, rtx3080, rtx3080ti,
+    rtx3090, rtx3090ti, rtx3080_maxq, rtx_a2000, rtx_a4000, rtx_a4500, rtx_a5000, rtx_a5500, rtx_a6000,
     // Ada Lovelace
-    l4, rtx4090,
+    l4, l40, l40s, rtx4080, rtx4090, rtx6000_ada,
     // Hopper
-    h100, h200,
+    h100, h100_pcie, h100_nvl, h200, gh200,
+    // Blackwell
+    b200, rtx5090, rtx_pro_6000, rtx_pro_6000_maxq,
     // host
     cpu,
 };
+
+/// Where an entry's numbers come from: its architecture and the document(s) they are read from, one per catalogue
+/// entry in catalogue order (tests check both). `prenet devices --markdown` prints them beside the numbers, and
+/// docs/devices.md carries that table.
+struct device_source {
+  std::string_view id;
+  std::string_view architecture;
+  std::string_view document;
+};
+
+inline constexpr std::array sources{
+    device_source{"k40", "Kepler", "Tesla K40 board specification BD-06902"},
+    device_source{"k80", "Kepler", "Tesla K80 board specification BD-07317 (per GPU: board halved)"},
+    device_source{"m60", "Maxwell", "Tesla M60 data sheet (per GPU: board halved)"},
+    device_source{"titan-x-maxwell", "Maxwell", "GeForce GTX TITAN X specifications (nvidia.com)"},
+    device_source{"p4", "Pascal", "Tesla P4 data sheet and product brief"},
+    device_source{"p100", "Pascal", "Tesla P100 PCIe data sheet and product brief"},
+    device_source{"gtx1080", "Pascal", "GeForce GTX 1080 specifications (nvidia.com)"},
+    device_source{"gtx1080ti", "Pascal", "GeForce GTX 1080 Ti specifications (nvidia.com)"},
+    device_source{"titan-x-pascal", "Pascal", "NVIDIA TITAN X (Pascal) specifications (nvidia.com)"},
+    device_source{"titan-xp", "Pascal", "NVIDIA TITAN Xp specifications (nvidia.com)"},
+    device_source{"v100", "Volta", "Tesla V100 data sheet (PCIe); V100 PCIe product brief PB-08744"},
+    device_source{"v100-sxm2", "Volta", "Tesla V100 data sheet (SXM2)"},
+    device_source{"v100-sxm2-32gb", "Volta", "Tesla V100 data sheet (SXM2, 32 GB)"},
+    device_source{"v100-sxm3-32gb", "Volta", "NVIDIA DGX-2 data sheet (per GPU)"},
+    device_source{"v100-sxm3-32gb-h", "Volta",
+                  "NVIDIA DGX-2H data sheet (per GPU; clock derived from the tensor peak)"},
+    device_source{"titan-v", "Volta", "NVIDIA TITAN V specifications (nvidia.com)"},
+    device_source{"t4", "Turing", "NVIDIA T4 data sheet and product brief"},
+    device_source{"rtx2080ti", "Turing", "NVIDIA Turing GPU architecture whitepaper (reference card)"},
+    device_source{"titan-rtx", "Turing", "NVIDIA TITAN RTX specifications (nvidia.com)"},
+    device_source{"quadro-rtx5000", "Turing", "Quadro RTX 5000 data sheet"},
+    device_source{"quadro-rtx6000", "Turing", "Quadro RTX 6000 data sheet; NVIDIA Turing GPU architecture whitepaper"},
+    device_source{"quadro-rtx8000", "Turing", "Quadro RTX 8000 data sheet"},
+    device_source{"rtx2070-maxq", "Turing",
+                  "GeForce RTX 2070 laptop specifications (nvidia.com), 80 W Max-Q configuration"},
+    device_source{"rtx2080-maxq", "Turing",
+                  "GeForce RTX 2080 laptop specifications (nvidia.com), 80 W Max-Q configuration"},
+    device_source{"rtx2080super-maxq", "Turing",
+                  "GeForce RTX 2080 Super laptop specifications (nvidia.com), 80 W Max-Q configuration"},
+    device_source{"a100-40gb", "Ampere", "NVIDIA A100 data sheet (PCIe 40 GB); A100 PCIe product brief"},
+    device_source{"a100-80gb", "Ampere", "NVIDIA A100 data sheet (80 GB PCIe); A100 80GB PCIe product brief"},
+    device_source{"a100-sxm4-40gb", "Ampere", "NVIDIA A100 data sheet (SXM4 40 GB)"},
+    device_source{"a100-sxm4-80gb", "Ampere", "NVIDIA A100 data sheet (SXM4 80 GB)"},
+    device_source{"a30", "Ampere", "NVIDIA A30 data sheet and product brief"},
+    device_source{"a10", "Ampere", "NVIDIA A10 data sheet and product brief"},
+    device_source{"a10g", "Ampere",
+                  "no data sheet: nvidia-smi and Baseten, \"NVIDIA A10 vs A10G for ML model inference\""},
+    device_source{"a40", "Ampere", "NVIDIA A40 data sheet and product brief"},
+    device_source{"a16", "Ampere", "NVIDIA A16 data sheet and product brief (per GPU: board quartered)"},
+    device_source{"a2", "Ampere", "NVIDIA A2 data sheet and product brief"},
+    device_source{"rtx3070", "Ampere", "NVIDIA Ampere GA102 GPU architecture whitepaper (appendix)"},
+    device_source{"rtx3080", "Ampere", "NVIDIA Ampere GA102 GPU architecture whitepaper"},
+    device_source{"rtx3080ti", "Ampere", "GeForce RTX 3080 Ti specifications (nvidia.com)"},
+    device_source{"rtx3090", "Ampere", "NVIDIA Ampere GA102 GPU architecture whitepaper"},
+    device_source{"rtx3090ti", "Ampere", "GeForce RTX 3090 Ti specifications (nvidia.com)"},
+    device_source{"rtx3080-maxq", "Ampere",
+                  "GeForce RTX 3080 laptop specifications (nvidia.com), 80 W Max-Q configuration"},
+    device_source{"rtx-a2000", "Ampere", "NVIDIA RTX A2000 data sheet"},
+    device_source{"rtx-a4000", "Ampere", "NVIDIA RTX A4000 data sheet"},
+    device_source{"rtx-a4500", "Ampere", "NVIDIA RTX A4500 data sheet"},
+    device_source{"rtx-a5000", "Ampere", "NVIDIA RTX A5000 data sheet"},
+    device_source{"rtx-a5500", "Ampere", "NVIDIA RTX A5500 data sheet"},
+    device_source{"rtx-a6000", "Ampere", "NVIDIA RTX A6000 data sheet"},
+    device_source{"l4", "Ada Lovelace", "NVIDIA L4 data sheet and product brief"},
+    device_source{"l40", "Ada Lovelace", "NVIDIA L40 data sheet and product brief"},
+    device_source{"l40s", "Ada Lovelace", "NVIDIA L40S data sheet and product brief"},
+    device_source{"rtx4080", "Ada Lovelace", "NVIDIA Ada Lovelace GPU architecture whitepaper"},
+    device_source{"rtx4090", "Ada Lovelace", "NVIDIA Ada Lovelace GPU architecture whitepaper"},
+    device_source{"rtx6000-ada", "Ada Lovelace", "NVIDIA RTX 6000 Ada Generation data sheet"},
+    device_source{"h100", "Hopper", "NVIDIA H100 Tensor Core GPU data sheet (SXM)"},
+    device_source{"h100-pcie", "Hopper",
+                  "NVIDIA H100 Tensor Core GPU data sheet (PCIe); H100 PCIe product brief PB-11133"},
+    device_source{"h100-nvl", "Hopper", "NVIDIA H100 Tensor Core GPU data sheet (NVL, per GPU)"},
+    device_source{"h200", "Hopper", "NVIDIA H200 Tensor Core GPU data sheet (SXM)"},
+    device_source{"gh200", "Hopper", "NVIDIA GH200 Grace Hopper Superchip data sheet (96 GB HBM3)"},
+    device_source{"b200", "Blackwell",
+                  "NVIDIA HGX B200 data sheet (per GPU); SMs and L2 as the CUDA driver reports them"},
+    device_source{"rtx5090", "Blackwell", "NVIDIA RTX Blackwell GPU architecture whitepaper"},
+    device_source{"rtx-pro-6000", "Blackwell", "NVIDIA RTX PRO 6000 Blackwell Workstation Edition data sheet"},
+    device_source{"rtx-pro-6000-maxq", "Blackwell",
+                  "NVIDIA RTX PRO 6000 Blackwell Max-Q Workstation Edition data sheet"},
+    device_source{"cpu", "Zen 4 (CPU)",
+                  "the bench machine: lscpu and /proc/cpuinfo; bandwidth measured by prenet-bench"},
+};
+
+/// The source of the entry with id `id`, or nullptr.
+[[nodiscard]] constexpr const device_source* source_of(std::string_view id) noexcept {
+  for (const device_source& s : sources) {
+    if (s.id == id) return &s;
+  }
+  return nullptr;
+}
 
 /// The entry whose id is `id` (exact, lower-case: "a100-40gb"), or nullptr. The pointer is into `catalogue`:
 /// `static_assert(*devices::find("v100") == devices::v100);`.

@@ -63,6 +63,12 @@ constexpr std::array named_entries{
     PRENET_ENTRY(rtx2080super_maxq), PRENET_ENTRY(rtx3070), PRENET_ENTRY(rtx3080), PRENET_ENTRY(rtx3090ti),
     PRENET_ENTRY(rtx3080_maxq), PRENET_ENTRY(rtx_a4500), PRENET_ENTRY(rtx_a5000), PRENET_ENTRY(rtx_a5500),
     PRENET_ENTRY(rtx_a6000),
+    // Issue 13's ids and the other parts on sale or for rent.
+    PRENET_ENTRY(a100_sxm4_80gb), PRENET_ENTRY(a30), PRENET_ENTRY(a10), PRENET_ENTRY(a10g), PRENET_ENTRY(a40),
+    PRENET_ENTRY(a16), PRENET_ENTRY(a2), PRENET_ENTRY(rtx3080ti), PRENET_ENTRY(rtx_a2000), PRENET_ENTRY(l40),
+    PRENET_ENTRY(l40s), PRENET_ENTRY(rtx4080), PRENET_ENTRY(rtx6000_ada), PRENET_ENTRY(h100_pcie),
+    PRENET_ENTRY(h100_nvl), PRENET_ENTRY(gh200), PRENET_ENTRY(b200), PRENET_ENTRY(rtx5090), PRENET_ENTRY(rtx_pro_6000),
+    PRENET_ENTRY(rtx_pro_6000_maxq),
 };
 #undef PRENET_ENTRY
 
@@ -103,13 +109,18 @@ constexpr bool bandwidth_per_flop_plausible() {
 }
 PRENET_CHECK(Devices, bandwidth_per_flop_plausible)
 
-/// Dense tensor peak over FP32 peak: 2 (GeForce, FP32 accumulate) to 16 (A100).
+/// Dense tensor peak over FP32 peak: 2 (GeForce, FP32 accumulate) to 30 (B200's FP16); TF32 1 (L40, GeForce) to 15;
+/// FP8 4 (L40, GeForce) to 60 (B200).
 constexpr bool tensor_speedup_plausible() {
   for (const device_spec& d : dev::catalogue) {
-    for (const double tensor : {d.peak_fp16_tensor_flops_per_s, d.peak_bf16_tensor_flops_per_s}) {
-      if (tensor == 0) continue;
-      const double speedup = tensor / d.peak_fp32_flops_per_s;
-      if (speedup < 1.9 || speedup > 20) return false;
+    const auto within = [&d](double tensor, double low, double high) {
+      return tensor == 0 || (tensor / d.peak_fp32_flops_per_s >= low && tensor / d.peak_fp32_flops_per_s <= high);
+    };
+    if (!within(d.peak_fp16_tensor_flops_per_s, 1.9, 32) || !within(d.peak_bf16_tensor_flops_per_s, 1.9, 32)) {
+      return false;
+    }
+    if (!within(d.peak_tf32_tensor_flops_per_s, 0.99, 16) || !within(d.peak_fp8_tensor_flops_per_s, 3.9, 64)) {
+      return false;
     }
   }
   return true;
@@ -126,7 +137,41 @@ constexpr bool sizes_plausible() {
 }
 PRENET_CHECK(Devices, sizes_plausible)
 
+/// No field is NaN or infinite, and none that must be positive is 0 (the static test checks the same at compile time;
+/// this one also catches a NaN, which compares false both ways).
+TEST(Devices, EveryNumberIsFinite) {
+  for (const device_spec& d : dev::catalogue) {
+    for (const double x : {d.peak_fp32_flops_per_s, d.peak_tf32_tensor_flops_per_s, d.peak_fp16_tensor_flops_per_s,
+                           d.peak_bf16_tensor_flops_per_s, d.peak_fp8_tensor_flops_per_s,
+                           d.memory_bandwidth_bytes_per_s, d.boost_clock_mhz, d.base_clock_mhz, d.tdp_watts}) {
+      EXPECT_TRUE(std::isfinite(x) && x >= 0) << d.id;
+    }
+    EXPECT_GT(d.peak_fp32_flops_per_s, 0) << d.id;
+    EXPECT_GT(d.memory_bandwidth_bytes_per_s, 0) << d.id;
+    EXPECT_GT(d.boost_clock_mhz, 0) << d.id;
+    if (!d.is_cpu) {
+      EXPECT_GT(d.tdp_watts, 0) << d.id;
+    }
+    if (d.base_clock_mhz != 0) {
+      EXPECT_LE(d.base_clock_mhz, d.boost_clock_mhz) << d.id;
+    }
+  }
+}
+
+TEST(Devices, NamesAndIdsUnique) {
+  std::set<std::string_view> ids, names;
+  for (const device_spec& d : dev::catalogue) {
+    EXPECT_TRUE(ids.insert(d.id).second) << "duplicate id " << d.id;
+    EXPECT_TRUE(names.insert(d.name).second) << "duplicate name " << d.name;
+  }
+}
+
 TEST(Devices, NewerGenerationsAreFaster) {
+  EXPECT_LT(dev::a100_sxm4_80gb.peak_bf16_tensor_flops_per_s, dev::h100_pcie.peak_bf16_tensor_flops_per_s);
+  EXPECT_LT(dev::h100_pcie.peak_bf16_tensor_flops_per_s, dev::h100.peak_bf16_tensor_flops_per_s);
+  EXPECT_LT(dev::h200.peak_bf16_tensor_flops_per_s, dev::b200.peak_bf16_tensor_flops_per_s);
+  EXPECT_LT(dev::rtx4090.peak_fp8_tensor_flops_per_s, dev::rtx5090.peak_fp8_tensor_flops_per_s);
+  EXPECT_LT(dev::rtx_pro_6000_maxq.tdp_watts, dev::rtx_pro_6000.tdp_watts);
   EXPECT_LT(dev::k80.peak_fp32_flops_per_s, dev::p100.peak_fp32_flops_per_s);
   EXPECT_LT(dev::p100.peak_fp32_flops_per_s, dev::v100.peak_fp32_flops_per_s);
   EXPECT_LT(dev::v100.peak_fp16_tensor_flops_per_s, dev::a100_40gb.peak_fp16_tensor_flops_per_s);
