@@ -4,9 +4,13 @@
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
+#include <filesystem>
+#include <fstream>
+#include <set>
 #include <span>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include <gtest/gtest.h>
 
@@ -51,6 +55,20 @@ constexpr std::array named_entries{
     PRENET_ENTRY(l4),        PRENET_ENTRY(h100),      PRENET_ENTRY(h200),      PRENET_ENTRY(rtx3090),
     PRENET_ENTRY(rtx4090),   PRENET_ENTRY(rtx_a4000), PRENET_ENTRY(k40),       PRENET_ENTRY(k80),
     PRENET_ENTRY(m60),       PRENET_ENTRY(gtx1080ti), PRENET_ENTRY(cpu),
+    // The GPUs of external/measurements.csv.
+    PRENET_ENTRY(titan_x_maxwell), PRENET_ENTRY(gtx1080), PRENET_ENTRY(titan_x_pascal), PRENET_ENTRY(titan_xp),
+    PRENET_ENTRY(v100_sxm2_32gb), PRENET_ENTRY(v100_sxm3_32gb), PRENET_ENTRY(v100_sxm3_32gb_h), PRENET_ENTRY(titan_v),
+    PRENET_ENTRY(rtx2080ti), PRENET_ENTRY(titan_rtx), PRENET_ENTRY(quadro_rtx5000), PRENET_ENTRY(quadro_rtx6000),
+    PRENET_ENTRY(quadro_rtx8000), PRENET_ENTRY(rtx2070_maxq), PRENET_ENTRY(rtx2080_maxq),
+    PRENET_ENTRY(rtx2080super_maxq), PRENET_ENTRY(rtx3070), PRENET_ENTRY(rtx3080), PRENET_ENTRY(rtx3090ti),
+    PRENET_ENTRY(rtx3080_maxq), PRENET_ENTRY(rtx_a4500), PRENET_ENTRY(rtx_a5000), PRENET_ENTRY(rtx_a5500),
+    PRENET_ENTRY(rtx_a6000),
+    // Issue 13's ids and the other parts on sale or for rent.
+    PRENET_ENTRY(a100_sxm4_80gb), PRENET_ENTRY(a30), PRENET_ENTRY(a10), PRENET_ENTRY(a10g), PRENET_ENTRY(a40),
+    PRENET_ENTRY(a16), PRENET_ENTRY(a2), PRENET_ENTRY(rtx3080ti), PRENET_ENTRY(rtx_a2000), PRENET_ENTRY(l40),
+    PRENET_ENTRY(l40s), PRENET_ENTRY(rtx4080), PRENET_ENTRY(rtx6000_ada), PRENET_ENTRY(h100_pcie),
+    PRENET_ENTRY(h100_nvl), PRENET_ENTRY(gh200), PRENET_ENTRY(b200), PRENET_ENTRY(rtx5090), PRENET_ENTRY(rtx_pro_6000),
+    PRENET_ENTRY(rtx_pro_6000_maxq),
 };
 #undef PRENET_ENTRY
 
@@ -91,13 +109,18 @@ constexpr bool bandwidth_per_flop_plausible() {
 }
 PRENET_CHECK(Devices, bandwidth_per_flop_plausible)
 
-/// Dense tensor peak over FP32 peak: 2 (GeForce, FP32 accumulate) to 16 (A100).
+/// Dense tensor peak over FP32 peak: 2 (GeForce, FP32 accumulate) to 30 (B200's FP16); TF32 1 (L40, GeForce) to 15;
+/// FP8 4 (L40, GeForce) to 60 (B200).
 constexpr bool tensor_speedup_plausible() {
   for (const device_spec& d : dev::catalogue) {
-    for (const double tensor : {d.peak_fp16_tensor_flops_per_s, d.peak_bf16_tensor_flops_per_s}) {
-      if (tensor == 0) continue;
-      const double speedup = tensor / d.peak_fp32_flops_per_s;
-      if (speedup < 1.9 || speedup > 20) return false;
+    const auto within = [&d](double tensor, double low, double high) {
+      return tensor == 0 || (tensor / d.peak_fp32_flops_per_s >= low && tensor / d.peak_fp32_flops_per_s <= high);
+    };
+    if (!within(d.peak_fp16_tensor_flops_per_s, 1.9, 32) || !within(d.peak_bf16_tensor_flops_per_s, 1.9, 32)) {
+      return false;
+    }
+    if (!within(d.peak_tf32_tensor_flops_per_s, 0.99, 16) || !within(d.peak_fp8_tensor_flops_per_s, 3.9, 64)) {
+      return false;
     }
   }
   return true;
@@ -114,7 +137,41 @@ constexpr bool sizes_plausible() {
 }
 PRENET_CHECK(Devices, sizes_plausible)
 
+/// No field is NaN or infinite, and none that must be positive is 0 (the static test checks the same at compile time;
+/// this one also catches a NaN, which compares false both ways).
+TEST(Devices, EveryNumberIsFinite) {
+  for (const device_spec& d : dev::catalogue) {
+    for (const double x : {d.peak_fp32_flops_per_s, d.peak_tf32_tensor_flops_per_s, d.peak_fp16_tensor_flops_per_s,
+                           d.peak_bf16_tensor_flops_per_s, d.peak_fp8_tensor_flops_per_s,
+                           d.memory_bandwidth_bytes_per_s, d.boost_clock_mhz, d.base_clock_mhz, d.tdp_watts}) {
+      EXPECT_TRUE(std::isfinite(x) && x >= 0) << d.id;
+    }
+    EXPECT_GT(d.peak_fp32_flops_per_s, 0) << d.id;
+    EXPECT_GT(d.memory_bandwidth_bytes_per_s, 0) << d.id;
+    EXPECT_GT(d.boost_clock_mhz, 0) << d.id;
+    if (!d.is_cpu) {
+      EXPECT_GT(d.tdp_watts, 0) << d.id;
+    }
+    if (d.base_clock_mhz != 0) {
+      EXPECT_LE(d.base_clock_mhz, d.boost_clock_mhz) << d.id;
+    }
+  }
+}
+
+TEST(Devices, NamesAndIdsUnique) {
+  std::set<std::string_view> ids, names;
+  for (const device_spec& d : dev::catalogue) {
+    EXPECT_TRUE(ids.insert(d.id).second) << "duplicate id " << d.id;
+    EXPECT_TRUE(names.insert(d.name).second) << "duplicate name " << d.name;
+  }
+}
+
 TEST(Devices, NewerGenerationsAreFaster) {
+  EXPECT_LT(dev::a100_sxm4_80gb.peak_bf16_tensor_flops_per_s, dev::h100_pcie.peak_bf16_tensor_flops_per_s);
+  EXPECT_LT(dev::h100_pcie.peak_bf16_tensor_flops_per_s, dev::h100.peak_bf16_tensor_flops_per_s);
+  EXPECT_LT(dev::h200.peak_bf16_tensor_flops_per_s, dev::b200.peak_bf16_tensor_flops_per_s);
+  EXPECT_LT(dev::rtx4090.peak_fp8_tensor_flops_per_s, dev::rtx5090.peak_fp8_tensor_flops_per_s);
+  EXPECT_LT(dev::rtx_pro_6000_maxq.tdp_watts, dev::rtx_pro_6000.tdp_watts);
   EXPECT_LT(dev::k80.peak_fp32_flops_per_s, dev::p100.peak_fp32_flops_per_s);
   EXPECT_LT(dev::p100.peak_fp32_flops_per_s, dev::v100.peak_fp32_flops_per_s);
   EXPECT_LT(dev::v100.peak_fp16_tensor_flops_per_s, dev::a100_40gb.peak_fp16_tensor_flops_per_s);
@@ -177,6 +234,90 @@ TEST(Devices, DevicesOutsideTheCatalogueDoNotMap) {
   for (const std::string_view name : {"AMD_Instinct_MI100", "AMD Instinct MI210", "AMD_Instinct_MI250",
                                       "NVIDIA_H100_80GB_HBM3_TP", "Tesla V100", "A100", "H100 PCIe"}) {
     EXPECT_EQ(dev::from_dataset_name(name), nullptr) << name;
+  }
+}
+
+/// The fields of one CSV line (RFC 4180 quoting: "a, b" is one field, "" inside quotes is one quote; the file has
+/// no line breaks inside fields).
+std::vector<std::string> csv_fields(const std::string& line) {
+  std::vector<std::string> fields(1);
+  bool quoted = false;
+  for (std::size_t i = 0; i < line.size(); ++i) {
+    const char c = line[i];
+    if (quoted && c == '"' && i + 1 < line.size() && line[i + 1] == '"') {
+      fields.back() += '"';
+      ++i;
+    } else if (c == '"') {
+      quoted = !quoted;
+    } else if (c == ',' && !quoted) {
+      fields.emplace_back();
+    } else if (c != '\r') {
+      fields.back() += c;
+    }
+  }
+  return fields;
+}
+
+TEST(Devices, CsvFieldsHonourQuotes) {
+  EXPECT_EQ(csv_fields("a,\"b, c\",d"), (std::vector<std::string>{"a", "b, c", "d"}));
+  EXPECT_EQ(csv_fields("\"say \"\"hi\"\"\",,x"), (std::vector<std::string>{"say \"hi\"", "", "x"}));
+}
+
+/// The lead's calibration reads external/measurements.csv's `gpu` column through from_dataset_name: every distinct
+/// spelling there must name a catalogue entry.
+TEST(Devices, EveryExternalGpuNameResolves) {
+#ifdef PRENET_DATASETS_DIR
+  const std::filesystem::path csv = std::filesystem::path{PRENET_DATASETS_DIR} / "external" / "measurements.csv";
+#else
+  const std::filesystem::path csv;
+#endif
+  if (csv.empty() || !std::filesystem::exists(csv)) {
+    GTEST_SKIP() << "external/measurements.csv not found (" << csv << "): ../shared/datasets is absent";
+  }
+  std::ifstream in(csv);
+  std::string line;
+  ASSERT_TRUE(std::getline(in, line)) << csv << " is empty";
+  const std::vector<std::string> header = csv_fields(line);
+  std::size_t gpu_column = header.size();
+  for (std::size_t i = 0; i < header.size(); ++i) {
+    if (header[i] == "gpu") gpu_column = i;
+  }
+  ASSERT_LT(gpu_column, header.size()) << csv << " has no `gpu` column";
+  std::set<std::string> names;
+  std::size_t rows = 0;
+  while (std::getline(in, line)) {
+    if (line.empty()) continue;
+    const std::vector<std::string> fields = csv_fields(line);
+    ASSERT_EQ(fields.size(), header.size()) << csv << " row " << rows + 2;
+    names.insert(fields[gpu_column]);
+    ++rows;
+  }
+  EXPECT_GT(rows, 1000u);
+  EXPECT_GE(names.size(), 30u);
+  for (const std::string& name : names) {
+    const device_spec* d = dev::from_dataset_name(name);
+    EXPECT_NE(d, nullptr) << "\"" << name << "\" names no catalogue entry";
+    if (d != nullptr) {
+      EXPECT_FALSE(d->is_cpu) << name;
+    }
+  }
+}
+
+/// A few of those spellings and the part each one means.
+TEST(Devices, ExternalNamesMapToTheRightPart) {
+  const std::array<dataset_name, 9> expected{{{"RTX 2080 Ti", "rtx2080ti"},
+                                               {"V100 16GB (AWS p3.2xlarge, SXM2)", "v100-sxm2"},
+                                               {"V100-SXM3-32GB-H (DGX-2H, 450W)", "v100-sxm3-32gb-h"},
+                                               {"A100 40GB SXM4", "a100-sxm4-40gb"},
+                                               {"A100 40GB PCIe", "a100-40gb"},
+                                               {"Maxwell Titan X", "titan-x-maxwell"},
+                                               {"Pascal Titan X", "titan-x-pascal"},
+                                               {"RTX 3080 Max-Q (laptop)", "rtx3080-maxq"},
+                                               {"T4", "t4"}}};
+  for (const dataset_name& n : expected) {
+    const device_spec* d = dev::from_dataset_name(n.name);
+    ASSERT_NE(d, nullptr) << n.name;
+    EXPECT_EQ(d->id, n.id) << n.name;
   }
 }
 

@@ -19,8 +19,8 @@ using models::zoo_entry;
 TEST(Zoo, HasTheContractsModelNamesOnce) {
   std::set<std::string_view> names;
   for (const zoo_entry& e : zoo()) EXPECT_TRUE(names.insert(e.name).second) << e.name;
-  for (const std::string_view name : {"vgg16", "resnet18", "resnet50", "resnet101", "bert-base", "bert-large", "gpt2",
-                                      "gpt2-medium", "gpt2-large", "gpt3-xl", "gpt3-2.7b", "opt-1.3b"}) {
+  for (const std::string_view name : {"vgg16", "resnet18", "resnet50", "resnet101", "resnet152", "bert-base", "bert-large",
+                                      "gpt2", "gpt2-medium", "gpt2-large", "gpt3-xl", "gpt3-2.7b", "opt-1.3b"}) {
     const zoo_entry* e = find_model(name);
     ASSERT_NE(e, nullptr) << name;
     EXPECT_EQ(e->name, name);

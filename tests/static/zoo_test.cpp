@@ -40,6 +40,7 @@ static_assert(m::vgg16.params() == 138'357'544);
 static_assert(m::resnet18.params() == 11'689'512);
 static_assert(m::resnet50.params() == 25'557'032);
 static_assert(m::resnet101.params() == 44'549'160);
+static_assert(m::resnet152.params() == 60'192'808);
 static_assert(m::bert_base.params() == 109'482'240);
 static_assert(m::bert_large.params() == 335'141'888);
 static_assert(m::gpt2.params() == 124'439'808);
@@ -67,6 +68,7 @@ static_assert(within_percent(m::vgg16.macs(), 15.47e9, 1.0));
 static_assert(within_percent(m::resnet18.macs(), 1.81e9, 1.0));
 static_assert(within_percent(m::resnet50.macs(), 4.09e9, 1.0));
 static_assert(within_percent(m::resnet101.macs(), 7.80e9, 1.0));
+static_assert(within_percent(m::resnet152.macs(), 11.51e9, 1.0));
 // BERT: 12 S H^2 + 2 S^2 H per layer, plus the pooler.
 static_assert(m::bert_base.macs() == 12 * (12LL * 512 * 768 * 768 + 2LL * 512 * 512 * 768) + 768LL * 768);
 // GPT-2: the same per layer plus the (tied) vocabulary projection of every position.
@@ -82,6 +84,7 @@ static_assert(m::vgg16.output_shape() == vector_shape(1000));
 static_assert(m::resnet18.output_shape() == vector_shape(1000));
 static_assert(m::resnet50.output_shape() == vector_shape(1000));
 static_assert(m::resnet101.output_shape() == vector_shape(1000));
+static_assert(m::resnet152.output_shape() == vector_shape(1000));
 static_assert(m::resnet50.layers[4].output == image_shape(64, 56, 56));  // after the stem's max pool
 static_assert(last_output_of(m::resnet50.nodes(), layer_kind::batchnorm2d) == image_shape(2048, 7, 7));
 static_assert(last_output_of(m::resnet18.nodes(), layer_kind::batchnorm2d) == image_shape(512, 7, 7));
@@ -98,6 +101,7 @@ static_assert(count(m::vgg16.nodes(), layer_kind::conv2d) == 13 && count(m::vgg1
 static_assert(count(m::resnet18.nodes(), layer_kind::conv2d) == 20);   // 17 + 3 projections
 static_assert(count(m::resnet50.nodes(), layer_kind::conv2d) == 53);   // 49 + 4 projections
 static_assert(count(m::resnet101.nodes(), layer_kind::conv2d) == 104); // 100 + 4 projections
+static_assert(count(m::resnet152.nodes(), layer_kind::conv2d) == 155); // 1 + 3 x 50 + 4 projections
 static_assert(count(m::resnet50.nodes(), layer_kind::batchnorm2d) == 53);
 static_assert(count(m::resnet50.nodes(), layer_kind::residual_add) == 16);
 static_assert(count(m::bert_base.nodes(), layer_kind::multihead_attention) == 12);

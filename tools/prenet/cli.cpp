@@ -26,7 +26,8 @@ commands:
   memory --model NAME|--onnx FILE --device ID [--batch N] [--max-batch] [--seq N | --image N] [--optimizer ...]
           [--mode ...] [--precision P] [--json]
       peak device memory as nvidia-smi shows it, by part; whether it fits, by how much not, the largest batch
-  devices [--json]    the device catalogue (ids for --device)
+  devices [--json | --markdown]
+      the device catalogue (ids for --device): data-sheet peaks (dense tensor TFLOPS), bandwidth, memory, power
   models [--json]     the model zoo (names for --model)
 
 precision P, as PyTorch runs it (docs/precision.md):

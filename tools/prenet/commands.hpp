@@ -13,7 +13,8 @@ namespace prenet::cli {
 [[nodiscard]] std::string compare_command(std::span<const std::string> args);
 /// `prenet memory --model NAME|--onnx FILE --device ID [--batch N] [--max-batch] [...]`: peak memory by part, fits or by how much not.
 [[nodiscard]] std::string memory_command(std::span<const std::string> args);
-/// `prenet devices [--json]`: the device catalogue and whether the predictors were trained on each.
+/// `prenet devices [--json | --markdown]`: the device catalogue and whether the predictors were trained on each;
+/// `--markdown` is docs/devices.md's table (every field and its source document).
 [[nodiscard]] std::string devices_command(std::span<const std::string> args);
 /// `prenet models [--json]`: the model zoo.
 [[nodiscard]] std::string models_command(std::span<const std::string> args);

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// ResNet-18, -50 and -101 as torchvision builds them (v1.5: the stride sits on the bottleneck's 3x3 convolution).
+// ResNet-18, -50, -101 and -152 as torchvision builds them (v1.5: the stride sits on the bottleneck's 3x3 convolution).
 #pragma once
 
 #include <cstdint>
@@ -80,5 +80,9 @@ inline constexpr auto resnet50 = Input<3, 224, 224>{} | detail::resnet_stem{}  /
 /// torchvision.models.resnet101(): 44,549,160 parameters, 7.80 GMAC per 224x224 image.
 inline constexpr auto resnet101 = Input<3, 224, 224>{} | detail::resnet_stem{}  //
                                   | detail::resnet_bottleneck_body<3, 4, 23, 3>{} | detail::resnet_head{};
+
+/// torchvision.models.resnet152(): 60,192,808 parameters, 11.5 GMAC per 224x224 image.
+inline constexpr auto resnet152 = Input<3, 224, 224>{} | detail::resnet_stem{}  //
+                                  | detail::resnet_bottleneck_body<3, 8, 36, 3>{} | detail::resnet_head{};
 
 }  // namespace prenet::models

@@ -73,6 +73,7 @@ inline constexpr std::array zoo_entries{
     zoo_model<models::resnet18, image, max_side>("resnet18", "ResNet-18 (torchvision), 11.7M parameters"),
     zoo_model<models::resnet50, image, max_side>("resnet50", "ResNet-50 (torchvision), 25.6M parameters"),
     zoo_model<models::resnet101, image, max_side>("resnet101", "ResNet-101 (torchvision), 44.5M parameters"),
+    zoo_model<models::resnet152, image, max_side>("resnet152", "ResNet-152 (torchvision), 60.2M parameters"),
     zoo_model<models::bert_base, tokens, 512>("bert-base", "BERT-base encoder with pooler, 109.5M parameters"),
     zoo_model<models::bert_large, tokens, 512>("bert-large", "BERT-large encoder with pooler, 335.1M parameters"),
     zoo_model<models::gpt2, tokens, 1024>("gpt2", "GPT-2 small, tied LM head, 124.4M parameters"),
