@@ -47,7 +47,9 @@ in sequences of --seq. --onnx: the file's batch (1 if symbolic); --seq/--image s
 unmapped operators are listed and predicted by the roofline. Exit codes: 0 success, 2 bad input (one line on stderr), 1 internal error.
 )";
 
-std::string dispatch(std::string_view command, std::span<const std::string> rest) {
+}  // namespace
+
+std::string run_command(std::string_view command, std::span<const std::string> rest) {
   if (command == "predict") return predict_command(rest);
   if (command == "compare") return compare_command(rest);
   if (command == "memory") return memory_command(rest);
@@ -56,14 +58,11 @@ std::string dispatch(std::string_view command, std::span<const std::string> rest
   throw usage_error("unknown command " + quoted(command) + " (predict, compare, memory, devices, models; see --help)");
 }
 
-/// One line: newlines and other control characters of an exception's message become spaces.
 std::string one_line(std::string_view message) {
   std::string s(message);
   std::replace_if(s.begin(), s.end(), [](char c) { return static_cast<unsigned char>(c) < 0x20; }, ' ');
   return s;
 }
-
-}  // namespace
 
 int run_cli(std::span<const std::string> args, std::ostream& out, std::ostream& err) noexcept {
   try {
@@ -74,7 +73,7 @@ int run_cli(std::span<const std::string> args, std::ostream& out, std::ostream& 
       out.flush();
       return 0;
     }
-    const std::string text = dispatch(args.front(), args.subspan(1));
+    const std::string text = run_command(args.front(), args.subspan(1));
     out << text;
     out.flush();
     return 0;

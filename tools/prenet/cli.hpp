@@ -5,6 +5,7 @@
 #include <ostream>
 #include <span>
 #include <string>
+#include <string_view>
 
 namespace prenet::cli {
 
@@ -12,5 +13,13 @@ namespace prenet::cli {
 /// input (unknown name, malformed number, missing or conflicting flag; one line "prenet: ..." on `err`, nothing on
 /// `out`), 1 for an internal error (a bug). Output is written to `out` only once complete. Never throws.
 [[nodiscard]] int run_cli(std::span<const std::string> args, std::ostream& out, std::ostream& err) noexcept;
+
+/// One subcommand (`command` is "predict", "compare", "memory", "devices" or "models"; `args` its flags): returns
+/// exactly what `prenet <command> <args...>` prints on success, and throws usage_error where it would exit 2. run_cli
+/// and the Python package (python/) both call it, so their reports are the same by construction.
+[[nodiscard]] std::string run_command(std::string_view command, std::span<const std::string> args);
+
+/// An error message on one line, as run_cli prints it after "prenet: ": control characters become spaces.
+[[nodiscard]] std::string one_line(std::string_view message);
 
 }  // namespace prenet::cli

@@ -17,7 +17,9 @@ struct onnx_model {
 
 std::shared_ptr<const onnx_model> read_onnx_model(std::string_view path, std::optional<std::int64_t> symbolic_dim) {
   try {
-    onnx_import r = load_onnx(std::filesystem::path(path), {.batch = std::nullopt, .symbolic_dim = symbolic_dim});
+    const onnx_options options{.batch = std::nullopt, .symbolic_dim = symbolic_dim};
+    const std::string* in_memory = in_memory_onnx::find(path);
+    onnx_import r = in_memory ? load_onnx_bytes(*in_memory, options) : load_onnx(std::filesystem::path(path), options);
     auto m = std::make_shared<onnx_model>(onnx_model{.imported = std::move(r), .name = {}, .entry = {}, .size = 0});
     m->name = std::filesystem::path(path).filename().string();
     const shape& in = m->imported.network.input_shape();

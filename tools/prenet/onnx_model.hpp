@@ -7,6 +7,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 
 #include <nlohmann/json.hpp>
 
@@ -18,7 +19,34 @@ namespace prenet::cli {
 /// An imported model (defined where the ONNX importer is built; without it, --onnx is a usage_error).
 struct onnx_model;
 
-/// Imports `path`, with `symbolic_dim` (from --seq or --image) for symbolic input dimensions other than the batch.
+/// An ONNX model held in memory: while it lives, `--onnx NAME` on this thread reads these bytes instead of a file
+/// named NAME. The Python package's from_torch exports with torch.onnx into memory and predicts through the same
+/// commands, leaving no file behind.
+class in_memory_onnx {
+ public:
+  in_memory_onnx(std::string name, std::string bytes) : name_(std::move(name)), bytes_(std::move(bytes)) {
+    active_ = this;
+  }
+  ~in_memory_onnx() { active_ = previous_; }
+  in_memory_onnx(const in_memory_onnx&) = delete;
+  in_memory_onnx& operator=(const in_memory_onnx&) = delete;
+
+  /// The bytes registered under `name` on this thread, or nullptr.
+  [[nodiscard]] static const std::string* find(std::string_view name) noexcept {
+    for (const in_memory_onnx* m = active_; m != nullptr; m = m->previous_) {
+      if (m->name_ == name) return &m->bytes_;
+    }
+    return nullptr;
+  }
+
+ private:
+  std::string name_;
+  std::string bytes_;
+  in_memory_onnx* previous_ = active_;
+  static inline thread_local in_memory_onnx* active_ = nullptr;
+};
+
+/// Imports `path` (or the in_memory_onnx of that name), with `symbolic_dim` (from --seq or --image) for symbolic input dimensions other than the batch.
 /// Failures become a usage_error: "cannot import FILE: <reason>".
 [[nodiscard]] std::shared_ptr<const onnx_model> read_onnx_model(std::string_view path,
                                                                std::optional<std::int64_t> symbolic_dim);

@@ -1,0 +1,249 @@
+# SPDX-License-Identifier: MIT
+"""prenet: predict the time and GPU memory of deep-network training before running it.
+
+Each function runs the same code as the ``prenet`` command line (its ``--json`` report, parsed), so the numbers are
+the CLI's, bit for bit. Keyword arguments are the CLI's flags with ``_`` for ``-``: ``max_batch=True`` is
+``--max-batch``, ``batch=[8, 16]`` is ``--batch 8,16``, ``price={"a100-40gb": 2.5}`` is ``--price a100-40gb=2.5``.
+A flag the CLI gains is accepted here without any change to this package. Bad input raises ValueError with the
+CLI's one-line message. See docs/python.md.
+"""
+
+from __future__ import annotations
+
+import json
+import operator
+import os
+from typing import Any, Dict, Iterator, List, Mapping, Optional
+
+from . import _core
+
+__version__: str = _core.__version__
+__all__ = ["predict", "memory", "max_batch", "compare", "devices", "models", "from_torch", "Report",
+           "Prediction", "MemoryReport", "Comparison", "has_onnx_importer", "__version__"]
+
+#: Whether this build can read ONNX (``onnx=`` and ``from_torch``); prenet built with PRENET_BUILD_ONNX=OFF cannot.
+has_onnx_importer: bool = _core.has_onnx_importer
+
+
+def _flag_value(name: str, value: Any) -> Optional[str]:
+    """The CLI text of one keyword's value; None for a switch that is off (or a value left at the CLI's default)."""
+    if value is None or value is False:
+        return None
+    if value is True:
+        return ""
+    if isinstance(value, (str, os.PathLike)):
+        return os.fsdecode(value)
+    if isinstance(value, Mapping):
+        return ",".join(f"{k}={_scalar(name, v)}" for k, v in value.items())
+    if isinstance(value, (list, tuple)):
+        return ",".join(_scalar(name, v) for v in value)
+    return _scalar(name, value)
+
+
+def _scalar(name: str, value: Any) -> str:
+    if isinstance(value, float):
+        return repr(value)  # the shortest text that parses back to the same double, as the CLI reads it
+    if isinstance(value, str):
+        return value
+    if not isinstance(value, bool) and hasattr(value, "__index__"):
+        return str(operator.index(value))  # int, numpy.int64, ...
+    # Caught here because the CLI never sees the Python object: in the form of its own messages.
+    raise ValueError(f"--{name.replace('_', '-')} expects a number, a name or a list of them, "
+                     f"got {type(value).__name__}")
+
+
+def _args(options: Mapping[str, Any]) -> List[str]:
+    """Keyword arguments as CLI flags, in the order given."""
+    args: List[str] = []
+    for key, value in options.items():
+        if key == "json":
+            raise ValueError("json: the Python API always reads the CLI's JSON report; leave it out")
+        text = _flag_value(key, value)
+        if text is None:
+            continue
+        flag = "--" + key.replace("_", "-")
+        args.append(flag if text == "" and value is True else f"{flag}={text}")
+    return args
+
+
+def _run(command: str, options: Mapping[str, Any], onnx_name: str = "", onnx_bytes: Optional[bytes] = None) -> Any:
+    text = _core.run(command, _args(options) + ["--json"], onnx_name, onnx_bytes)
+    return json.loads(text)
+
+
+class Report:
+    """One JSON report of the CLI: each field is an attribute (``r.iteration_ms``) and an item (``r["epoch_s"]``)."""
+
+    def __init__(self, fields: Dict[str, Any]) -> None:
+        object.__setattr__(self, "_fields", fields)
+
+    def __getattr__(self, name: str) -> Any:
+        try:
+            return self._fields[name]
+        except KeyError:
+            raise AttributeError(f"{type(self).__name__} has no field {name!r} "
+                                 f"(fields: {', '.join(self._fields)})") from None
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise AttributeError(f"{type(self).__name__} is read-only")
+
+    def __getitem__(self, name: str) -> Any:
+        return self._fields[name]
+
+    def __contains__(self, name: object) -> bool:
+        return name in self._fields
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._fields)
+
+    def __dir__(self) -> List[str]:
+        return sorted(set(super().__dir__()) | set(self._fields))
+
+    def __eq__(self, other: object) -> bool:
+        return type(other) is type(self) and other.to_dict() == self.to_dict()  # type: ignore[attr-defined]
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        shown = {k: v for k, v in self._fields.items() if not isinstance(v, (list, dict))}
+        return f"{type(self).__name__}({', '.join(f'{k}={v!r}' for k, v in shown.items())})"
+
+    def to_dict(self) -> Dict[str, Any]:
+        """The report as the CLI's ``--json`` prints it (a deep copy)."""
+        return json.loads(json.dumps(self._fields))
+
+
+def _pandas() -> Any:
+    try:
+        import pandas
+    except ImportError as e:
+        raise ImportError("to_pandas() needs pandas (Debian: apt install python3-pandas)") from e
+    return pandas
+
+
+class Prediction(Report):
+    """`prenet predict`'s report: ``forward_ms``, ``backward_ms``, ``optimizer_ms``, ``iteration_ms``, ``epoch_s``,
+    ``params``, ``flops_per_iteration``, ``memory_bytes``, ``fits_in_memory``, ... and ``layers``."""
+
+    def to_pandas(self) -> Any:
+        """The per-layer table (name, kind, forward_ms, backward_ms, predictor) as a pandas DataFrame."""
+        return _pandas().DataFrame(self._fields["layers"], columns=["name", "kind", "forward_ms", "backward_ms",
+                                                                    "predictor"])
+
+
+class MemoryReport(Report):
+    """`prenet memory`'s report: ``memory_bytes``, ``breakdown`` (bytes by part), ``fits_in_memory``,
+    ``shortfall_bytes``, ``peak_phase``, ``smallest_fitting_device``, ..."""
+
+    def to_pandas(self) -> Any:
+        """The breakdown (``weights_bytes``, ``gradients_bytes``, ...) as a pandas Series of bytes."""
+        return _pandas().Series(self._fields["breakdown"], name="bytes", dtype="int64")
+
+
+class Comparison(Report):
+    """`prenet compare`'s report: ``rows`` (one dict per device and batch, fastest epoch first) and the settings."""
+
+    def to_pandas(self) -> Any:
+        """The rows as a pandas DataFrame, fastest epoch first."""
+        return _pandas().DataFrame(self._fields["rows"])
+
+    def __len__(self) -> int:
+        return len(self._fields["rows"])
+
+
+def predict(model: Optional[str] = None, **options: Any) -> Prediction:
+    """`prenet predict`: one model on one device at one batch.
+
+    >>> r = prenet.predict("resnet50", device="a100-40gb", batch=64)
+    >>> r.iteration_ms, r.epoch_s, r.memory_bytes
+
+    ``model`` is a zoo name (``prenet.models()``); ``onnx="file.onnx"`` predicts a file instead. Other keywords are the
+    CLI's flags (``device``, ``batch``, ``seq``, ``image``, ``mode``, ``optimizer``, ``dtype``, ``samples``,
+    ``max_batch=True``, ...) with the CLI's defaults.
+    """
+    return Prediction(_run("predict", _with_model(model, options)))
+
+
+def memory(model: Optional[str] = None, **options: Any) -> MemoryReport:
+    """`prenet memory`: the predicted peak device memory by part, whether it fits and by how much not."""
+    return MemoryReport(_run("memory", _with_model(model, options)))
+
+
+def max_batch(model: Optional[str] = None, **options: Any) -> int:
+    """The largest batch (up to the CLI's limit, 65536) whose memory fits on ``device``; 0 if not even 1 fits."""
+    if "max_batch" in options:
+        raise ValueError("max_batch() takes no max_batch keyword")
+    return int(_run("memory", {**_with_model(model, options), "max_batch": True})["max_batch"])
+
+
+def compare(model: Optional[str] = None, **options: Any) -> Comparison:
+    """`prenet compare`: one model across devices (default: every GPU) and batches, with the cost of an epoch.
+
+    >>> c = prenet.compare("bert-base", devices=["a100-40gb", "h100"], batch=[16, 32], price={"h100": 3.0})
+    >>> c.rows[0]["device"], c.to_pandas()
+    """
+    return Comparison(_run("compare", _with_model(model, options)))
+
+
+def devices() -> List[Dict[str, Any]]:
+    """The device catalogue (`prenet devices --json`): id, name, peaks, memory_bytes, predictors_trained_on."""
+    devs: List[Dict[str, Any]] = _run("devices", {})["devices"]
+    return devs
+
+
+def models() -> List[Dict[str, Any]]:
+    """The model zoo (`prenet models --json`): name, description, input, default_size, max_size."""
+    zoo: List[Dict[str, Any]] = _run("models", {})["models"]
+    return zoo
+
+
+def _with_model(model: Optional[str], options: Mapping[str, Any]) -> Dict[str, Any]:
+    if model is None:
+        return dict(options)
+    if "model" in options:
+        raise ValueError("model given twice (positionally and as model=)")
+    return {"model": model, **options}
+
+
+_COMMANDS = {"predict": Prediction, "memory": MemoryReport, "compare": Comparison}
+
+
+def from_torch(module: Any, example_inputs: Any, *, command: str = "predict", name: Optional[str] = None,
+               opset_version: int = 13, **options: Any) -> Any:
+    """Predicts a ``torch.nn.Module``: exports it to ONNX in memory with ``torch.onnx.export`` (no file is written)
+    and runs ``command`` ("predict", "memory" or "compare") on it with the CLI's options.
+
+    ``example_inputs`` is a tensor or a tuple of tensors, as ``torch.onnx.export`` takes them; its batch dimension
+    is the default ``batch``. ``name`` (default: the module's class name) is the model name in the report. Needs
+    prenet built with the ONNX importer (``prenet.has_onnx_importer``).
+    """
+    if command not in _COMMANDS:
+        raise ValueError(f"command must be one of {', '.join(_COMMANDS)}, got {command!r}")
+    if "model" in options or "onnx" in options:
+        raise ValueError("from_torch predicts the module: leave out model= and onnx=")
+    if not has_onnx_importer:
+        raise RuntimeError("prenet.from_torch needs the ONNX importer, and this prenet was built without it "
+                           "(PRENET_BUILD_ONNX=OFF, or libonnx-dev/libprotobuf-dev missing when it was built)")
+    try:
+        import torch
+    except ImportError as e:
+        raise ImportError("prenet.from_torch needs PyTorch (Debian: apt install python3-torch)") from e
+    import io
+
+    label = name if name is not None else type(module).__name__
+    if not label or "/" in label or "\0" in label:
+        raise ValueError(f"name must be a non-empty file-name-like label, got {label!r}")
+    buffer = io.BytesIO()
+    inputs = example_inputs if isinstance(example_inputs, tuple) else (example_inputs,)
+    was_training = getattr(module, "training", False)
+    try:
+        # Eval mode: a train-mode export of BatchNorm/Dropout adds training-only outputs; prenet predicts training
+        # from the eval graph (it restores BatchNorm folded into Conv, see docs/onnx.md).
+        module.eval()
+        with torch.no_grad():
+            torch.onnx.export(module, inputs, buffer, opset_version=opset_version, do_constant_folding=True,
+                              input_names=[f"input{i}" for i in range(len(inputs))])
+    finally:
+        module.train(was_training)
+    fields = _run(command, {"onnx": label, **options}, onnx_name=label, onnx_bytes=buffer.getvalue())
+    return _COMMANDS[command](fields)

@@ -1,0 +1,96 @@
+# SPDX-License-Identifier: MIT
+# Type stubs of the prenet package, so editors complete the API. The keywords listed are the CLI's flags at the time
+# of writing; any other CLI flag (`--x-y` as `x_y=`) is accepted through **options. Types: python/prenet/__init__.py.
+from os import PathLike
+from typing import Any, Dict, Iterator, List, Literal, Mapping, Optional, Sequence, Union
+
+__version__: str
+has_onnx_importer: bool
+
+_Mode = Literal["train", "inference"]
+_Optimizer = Literal["none", "sgd", "momentum", "adam", "adamw", "rmsprop", "adagrad"]
+_Dtype = Literal["fp32", "fp16", "bf16"]
+_Path = Union[str, "PathLike[str]"]
+
+class Report:
+    def __init__(self, fields: Dict[str, Any]) -> None: ...
+    def __getattr__(self, name: str) -> Any: ...
+    def __getitem__(self, name: str) -> Any: ...
+    def __contains__(self, name: object) -> bool: ...
+    def __iter__(self) -> Iterator[str]: ...
+    def to_dict(self) -> Dict[str, Any]: ...
+
+class Prediction(Report):
+    model: str
+    device: str
+    batch: int
+    mode: str
+    forward_ms: float
+    backward_ms: float
+    optimizer_ms: float
+    iteration_ms: float
+    epoch_s: float
+    params: int
+    flops_per_iteration: int
+    memory_bytes: int
+    layers: List[Dict[str, Any]]
+    optimizer: str
+    dtype: str
+    samples: int
+    iterations_per_epoch: int
+    device_memory_bytes: int
+    fits_in_memory: bool
+    memory_out_of_domain: bool
+    roofline_share: float
+    unseen_device: bool
+    out_of_domain: bool
+    def to_pandas(self) -> Any: ...
+
+class MemoryReport(Report):
+    model: str
+    device: str
+    batch: int
+    mode: str
+    optimizer: str
+    dtype: str
+    memory_bytes: int
+    device_memory_bytes: int
+    fits_in_memory: bool
+    shortfall_bytes: int
+    breakdown: Dict[str, int]
+    peak_phase: str
+    calibration: str
+    out_of_domain: bool
+    smallest_fitting_device: Optional[str]
+    def to_pandas(self) -> Any: ...
+
+class Comparison(Report):
+    model: str
+    mode: str
+    optimizer: str
+    dtype: str
+    samples: int
+    rows: List[Dict[str, Any]]
+    def to_pandas(self) -> Any: ...
+    def __len__(self) -> int: ...
+
+def predict(model: Optional[str] = None, *, onnx: Optional[_Path] = ..., device: str = ..., batch: int = ...,
+            seq: int = ..., image: int = ..., mode: _Mode = ..., optimizer: _Optimizer = ..., dtype: _Dtype = ...,
+            samples: int = ..., max_batch: bool = ..., **options: Any) -> Prediction: ...
+def memory(model: Optional[str] = None, *, onnx: Optional[_Path] = ..., device: str = ..., batch: int = ...,
+           seq: int = ..., image: int = ..., mode: _Mode = ..., optimizer: _Optimizer = ..., dtype: _Dtype = ...,
+           max_batch: bool = ..., **options: Any) -> MemoryReport: ...
+def max_batch(model: Optional[str] = None, *, onnx: Optional[_Path] = ..., device: str = ..., seq: int = ...,
+              image: int = ..., mode: _Mode = ..., optimizer: _Optimizer = ..., dtype: _Dtype = ...,
+              **options: Any) -> int: ...
+def compare(model: Optional[str] = None, *, onnx: Optional[_Path] = ..., devices: Sequence[str] = ...,
+            batch: Union[int, Sequence[int]] = ..., price: Mapping[str, float] = ..., samples: int = ...,
+            seq: int = ..., image: int = ..., mode: _Mode = ..., optimizer: _Optimizer = ..., dtype: _Dtype = ...,
+            max_batch: bool = ..., **options: Any) -> Comparison: ...
+def devices() -> List[Dict[str, Any]]: ...
+def models() -> List[Dict[str, Any]]: ...
+def from_torch(module: Any, example_inputs: Any, *, command: Literal["predict", "memory", "compare"] = "predict",
+               name: Optional[str] = None, opset_version: int = 13, device: str = ...,
+               batch: Union[int, Sequence[int]] = ..., devices: Sequence[str] = ..., price: Mapping[str, float] = ...,
+               mode: _Mode = ..., optimizer: _Optimizer = ..., dtype: _Dtype = ..., samples: int = ..., seq: int = ...,
+               image: int = ..., max_batch: bool = ..., **options: Any) -> Any: ...

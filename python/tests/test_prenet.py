@@ -1,0 +1,205 @@
+# SPDX-License-Identifier: MIT
+# The Python package against the `prenet` executable (same numbers, same error lines), its keyword mapping, stubs
+# and reports. Run by ctest (python.pytest) with PYTHONPATH at the built package and PRENET_CLI at the executable.
+import ast
+import json
+import os
+import pathlib
+import re
+import subprocess
+import threading
+
+import pytest
+
+import prenet
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+CLI = os.environ.get("PRENET_CLI")
+
+needs_cli = pytest.mark.skipif(not CLI, reason="PRENET_CLI (the prenet executable) not set: run through ctest")
+
+
+def cli(*args):
+    """`prenet args...`: (exit code, stdout, stderr)."""
+    p = subprocess.run([CLI, *args], capture_output=True, text=True, check=False)
+    return p.returncode, p.stdout, p.stderr
+
+
+# (command, Python call, the same as CLI flags)
+SAME_INPUTS = [
+    ("predict", lambda: prenet.predict("resnet50", device="a100-40gb", batch=64),
+     ["--model", "resnet50", "--device", "a100-40gb", "--batch", "64"]),
+    ("predict", lambda: prenet.predict(model="bert-base", device="v100", batch=16, seq=256, optimizer="adamw",
+                                       dtype="fp16", samples=100000, max_batch=True),
+     ["--model", "bert-base", "--device", "v100", "--batch", "16", "--seq", "256", "--optimizer", "adamw",
+      "--dtype", "fp16", "--samples", "100000", "--max-batch"]),
+    ("predict", lambda: prenet.predict("vgg16", device="t4", mode="inference", image=128),
+     ["--model", "vgg16", "--device", "t4", "--mode", "inference", "--image", "128"]),
+    ("memory", lambda: prenet.memory("gpt2", device="rtx3090", batch=8, optimizer="adam", max_batch=True),
+     ["--model", "gpt2", "--device", "rtx3090", "--batch", "8", "--optimizer", "adam", "--max-batch"]),
+    ("compare", lambda: prenet.compare("resnet18", batch=[32, 64], devices=("t4", "a100-40gb", "h100"),
+                                       price={"t4": 0.35, "h100": 4.5}, max_batch=True),
+     ["--model", "resnet18", "--batch", "32,64", "--devices", "t4,a100-40gb,h100", "--price", "t4=0.35,h100=4.5",
+      "--max-batch"]),
+    ("compare", lambda: prenet.compare("bert-base"), ["--model", "bert-base"]),
+]
+
+
+@needs_cli
+@pytest.mark.parametrize("command,call,flags", SAME_INPUTS, ids=[f"{c}-{i}" for i, (c, _, _) in enumerate(SAME_INPUTS)])
+def test_numbers_identical_to_the_cli(command, call, flags):
+    code, out, err = cli(command, *flags, "--json")
+    assert code == 0, err
+    expected = json.loads(out)
+    got = call().to_dict()
+    assert got == expected  # every field, every float bit for bit
+    assert got  # not vacuous
+
+
+@needs_cli
+def test_devices_and_models_are_the_cli_catalogue():
+    assert prenet.devices() == json.loads(cli("devices", "--json")[1])["devices"]
+    assert prenet.models() == json.loads(cli("models", "--json")[1])["models"]
+    assert any(d["id"] == "a100-40gb" for d in prenet.devices())
+    assert any(m["name"] == "resnet50" for m in prenet.models())
+
+
+BAD_INPUTS = [
+    ("predict", dict(model="resnet50", device="no-such-gpu"), ["--model", "resnet50", "--device", "no-such-gpu"]),
+    ("predict", dict(model="nosuchnet", device="t4"), ["--model", "nosuchnet", "--device", "t4"]),
+    ("predict", dict(model="resnet50", device="t4", batch=0),
+     ["--model", "resnet50", "--device", "t4", "--batch", "0"]),
+    ("predict", dict(model="resnet50", device="t4", seq=128),
+     ["--model", "resnet50", "--device", "t4", "--seq", "128"]),
+    ("predict", dict(model="resnet50", device="t4", mode="inference", optimizer="adam"),
+     ["--model", "resnet50", "--device", "t4", "--mode", "inference", "--optimizer", "adam"]),
+    ("predict", dict(device="t4"), ["--device", "t4"]),
+    ("predict", dict(model="resnet50", device="t4", no_such_flag=1),
+     ["--model", "resnet50", "--device", "t4", "--no-such-flag", "1"]),
+    ("memory", dict(model="resnet50", device="t4", batch=70000),
+     ["--model", "resnet50", "--device", "t4", "--batch", "70000"]),
+    ("compare", dict(model="resnet50", price={"t4": "cheap"}), ["--model", "resnet50", "--price", "t4=cheap"]),
+    ("compare", dict(model="resnet50", onnx="x.onnx"), ["--model", "resnet50", "--onnx", "x.onnx"]),
+]
+
+
+@needs_cli
+@pytest.mark.parametrize("command,kwargs,flags", BAD_INPUTS, ids=[f"{c}-{i}" for i, (c, _, _) in enumerate(BAD_INPUTS)])
+def test_errors_are_value_errors_with_the_cli_line(command, kwargs, flags):
+    code, out, err = cli(command, *flags, "--json")
+    assert code == 2 and out == ""
+    with pytest.raises(ValueError) as e:
+        getattr(prenet, command)(**kwargs)
+    assert "prenet: " + str(e.value) + "\n" == err
+
+
+def test_onnx_file_errors_name_the_file(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    pathlib.Path("broken.onnx").write_bytes(b"not a protobuf")
+    expected = "cannot import 'broken.onnx'" if prenet.has_onnx_importer else "without the ONNX importer"
+    with pytest.raises(ValueError, match=expected):
+        prenet.predict(onnx=pathlib.Path("broken.onnx"), device="t4")
+
+
+def test_keywords_map_to_flags():
+    assert prenet._args({"max_batch": True, "batch": [8, 16], "price": {"t4": 0.5}, "seq": None, "json_x": False}) == [
+        "--max-batch", "--batch=8,16", "--price=t4=0.5"]
+    np = pytest.importorskip("numpy")
+    assert prenet._args({"batch": np.int64(8)}) == ["--batch=8"]
+    r = prenet.predict("resnet18", device="t4", batch=np.int64(8), max_batch=True)
+    assert r.batch == 8 and r.max_batch > 8
+
+
+@pytest.mark.parametrize("value", [object(), 2j, [object()], b"8"])
+def test_values_the_cli_cannot_read_are_value_errors(value):
+    with pytest.raises(ValueError, match="--batch expects a number"):
+        prenet.predict("resnet18", device="t4", batch=value)
+
+
+def test_json_keyword_is_refused():
+    with pytest.raises(ValueError, match="always reads the CLI's JSON"):
+        prenet.predict("resnet18", device="t4", json=True)
+
+
+def test_max_batch_is_the_memory_commands():
+    mb = prenet.max_batch("resnet50", device="a100-40gb")
+    assert mb == prenet.memory("resnet50", device="a100-40gb", max_batch=True).max_batch
+    assert mb > 1
+    assert prenet.memory("resnet50", device="a100-40gb", batch=mb).fits_in_memory
+    assert not prenet.memory("resnet50", device="a100-40gb", batch=mb + 1).fits_in_memory
+
+
+def test_report_fields_are_attributes():
+    r = prenet.predict("resnet50", device="a100-40gb", batch=32)
+    assert r.iteration_ms == r["iteration_ms"] > 0
+    assert r.iteration_ms == pytest.approx(r.forward_ms + r.backward_ms + r.optimizer_ms)
+    assert r.epoch_s == pytest.approx(r.iteration_ms / 1e3 * r.iterations_per_epoch)
+    assert r.params == 25557032  # torchvision's ResNet-50
+    assert isinstance(r.layers, list) and r.layers[1]["kind"] == "conv2d"
+    assert "flops_per_iteration" in dir(r) and "memory_bytes" in r
+    with pytest.raises(AttributeError, match="no field 'iteration_s'"):
+        r.iteration_s
+    with pytest.raises(AttributeError):
+        r.batch = 3
+    assert r == prenet.predict("resnet50", device="a100-40gb", batch=32)
+    assert "iteration_ms=" in repr(r)
+
+
+def test_to_pandas():
+    pd = pytest.importorskip("pandas")
+    r = prenet.predict("bert-base", device="a100-40gb", batch=8)
+    df = r.to_pandas()
+    assert isinstance(df, pd.DataFrame) and len(df) == len(r.layers)
+    assert df["forward_ms"].sum() == pytest.approx(r.forward_ms, rel=1e-9)
+    c = prenet.compare("bert-base", devices=["t4", "a100-40gb", "h100"], batch=[8, 16])
+    cdf = c.to_pandas()
+    assert len(cdf) == len(c) == 6 and list(cdf["epoch_s"]) == sorted(cdf["epoch_s"])
+    m = prenet.memory("bert-base", device="t4", batch=8)
+    assert m.to_pandas().sum() > 0 and m.to_pandas()["weights_bytes"] == m.breakdown["weights_bytes"]
+
+
+def test_threads_get_their_own_results():
+    expected = {b: prenet.predict("resnet18", device="t4", batch=b).iteration_ms for b in (1, 8, 64)}
+    got = {}
+
+    def work(b):
+        got[b] = prenet.predict("resnet18", device="t4", batch=b).iteration_ms
+
+    threads = [threading.Thread(target=work, args=(b,)) for b in expected]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert got == expected
+
+
+def test_version_is_the_projects():
+    m = re.search(r"project\(prenet VERSION (\S+)", (ROOT / "CMakeLists.txt").read_text())
+    assert m and prenet.__version__ == m.group(1)
+
+
+def _stub_keywords(function):
+    tree = ast.parse((pathlib.Path(prenet.__file__).with_name("__init__.pyi")).read_text())
+    for node in tree.body:
+        if isinstance(node, ast.FunctionDef) and node.name == function:
+            return [a.arg for a in node.args.kwonlyargs]
+    raise AssertionError(f"{function} not in __init__.pyi")
+
+
+@pytest.mark.parametrize("function,command", [("predict", "predict"), ("memory", "memory"),
+                                              ("max_batch", "memory"), ("compare", "compare")])
+def test_stub_keywords_are_cli_flags(function, command):
+    keywords = _stub_keywords(function)
+    assert "device" in keywords or "devices" in keywords
+    for k in keywords:
+        with pytest.raises(ValueError) as e:  # "=" on a switch, or a value the flag rejects: not an unknown flag
+            prenet._core.run(command, [f"--{k.replace('_', '-')}=\x01", "--json"])
+        assert "unknown option" not in str(e.value), k
+    with pytest.raises(ValueError, match="unknown option"):  # the check can fail
+        prenet._core.run(command, ["--not-a-flag=1"])
+
+
+def test_from_torch_stub_keywords_are_cli_flags():
+    own = {"command", "name", "opset_version"}
+    flags = set(_stub_keywords("predict")) | set(_stub_keywords("compare")) | set(_stub_keywords("memory"))
+    assert set(_stub_keywords("from_torch")) - own <= flags
