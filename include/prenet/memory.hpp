@@ -139,9 +139,12 @@ struct fixed_walk {
   constexpr memory_walk<std::array<std::int64_t, N>> walk() noexcept { return {a, b, c, d}; }
 };
 struct dynamic_walk {
-  explicit dynamic_walk(std::size_t n) : a(n, 0), b(n, 0), c(n, 0), d(n, 0) {}
-  std::vector<std::int64_t> a, b, c, d;
-  memory_walk<std::vector<std::int64_t>> walk() noexcept { return {a, b, c, d}; }
+  /// A walk over `net`'s nodes, following its edges when it is a graph.
+  explicit dynamic_walk(const runtime_network& net)
+      : a(net.size(), 0), b(net.size(), 0), c(net.size(), 0), d(net.size(), 0),
+        edges(net.is_graph() ? net.input_tensors() : std::vector<std::int64_t>{}) {}
+  std::vector<std::int64_t> a, b, c, d, edges;
+  memory_walk<std::vector<std::int64_t>> walk() noexcept { return {a, b, c, d, edges}; }
 };
 
 }  // namespace detail
@@ -155,7 +158,7 @@ template <std::size_t N>
 
 /// Peak training-step memory of a network built at run time (zoo, ONNX import).
 [[nodiscard]] inline memory_breakdown training_memory(const runtime_network& net, const train_config& cfg) {
-  detail::dynamic_walk s(net.size());
+  detail::dynamic_walk s(net);
   return detail::calibrated(net.nodes(), cfg, s.walk());
 }
 
@@ -174,7 +177,7 @@ template <std::size_t N>
   return detail::analytic(net.nodes(), cfg, s.walk()).parts;
 }
 [[nodiscard]] inline memory_breakdown analytic_training_memory(const runtime_network& net, const train_config& cfg) {
-  detail::dynamic_walk s(net.size());
+  detail::dynamic_walk s(net);
   return detail::analytic(net.nodes(), cfg, s.walk()).parts;
 }
 
@@ -185,7 +188,7 @@ template <std::size_t N>
   return bytes{detail::record_saved(net.nodes(), t, batch, s.walk())};
 }
 [[nodiscard]] inline bytes saved_activations(const runtime_network& net, std::int64_t batch, dtype t = dtype::fp32) {
-  detail::dynamic_walk s(net.size());
+  detail::dynamic_walk s(net);
   return bytes{detail::record_saved(net.nodes(), t, batch, s.walk())};
 }
 

@@ -32,7 +32,7 @@ onnx_import load_onnx_bytes(std::string_view bytes, const onnx_options& options)
   std::vector<std::uint8_t> emitted;
   std::optional<runtime_network> net;
   try {
-    net.emplace(linearize(g, units, emitted, notes));
+    net.emplace(to_network(g, units, emitted, notes));
   } catch (const shape_error& e) {
     throw onnx_error(std::string("the data input cannot start a network: ") + e.what());
   }

@@ -354,11 +354,13 @@ class mapper {
     const node& n = at(ni);
     if (n.op != "LSTM" && n.op != "GRU" && n.op != "RNN") return false;
     int t = n.input(0);
+    std::vector<int> views;
     for (int hops = 0; hops < 4 && t >= 0; ++hops) {
       const int p = producer(t);
       if (p < 0) return false;
       if (at(p).op == n.op) break;
       if (!is_view(at(p).op) || g_.at(t).consumers.size() != 1) return false;
+      views.push_back(p);
       t = at(p).input(0);
     }
     const int p = producer(t);
@@ -374,6 +376,14 @@ class mapper {
         return false;
       }
       ++s.num_layers;
+      // The views between the two layers become part of the merged unit (they no longer stand on their own).
+      for (unit& v : units_) {
+        if (v.kind == unit_kind::alias && v.nodes.size() == 1 &&
+            std::find(views.begin(), views.end(), v.nodes[0]) != views.end()) {
+          v = unit{.kind = unit_kind::alias, .in = -1, .in2 = -1, .out = -1, .nodes = {}, .specs = {}, .op = v.op};
+        }
+      }
+      u.nodes.insert(u.nodes.end(), views.begin(), views.end());
       u.nodes.push_back(ni);
       u.out = n.output(0) >= 0 && !g_.at(n.output(0)).consumers.empty() ? n.output(0) : n.output(1);
       u.fallback = roofline(u);
