@@ -130,6 +130,7 @@ class placer {
     }
     std::vector<std::size_t> inputs;
     for (const int t : reads(u, index)) inputs.push_back(source(t));
+    const std::size_t before = net_.size();
     if (inputs.empty()) inputs.push_back(0);  // a node that reads only constants still follows the input
     std::vector<layer_spec> specs = u.specs;
     if (u.kind == unit_kind::add_join) {
@@ -155,6 +156,16 @@ class placer {
       }
     }
     if (u.out >= 0) node_of_[static_cast<std::size_t>(u.out)] = net_.size() - 1;
+    // Invariant: the layers standing for a unit do at least the matrix products and convolutions it holds.
+    std::int64_t placed = 0;
+    for (std::size_t i = before; i < net_.size(); ++i) placed += net_.nodes()[i].cost().forward_flops;
+    if (static_cast<double>(placed) < 0.999 * static_cast<double>(u.matmul_flops)) {
+      const node& first = g_.nodes()[static_cast<std::size_t>(u.nodes.front())];
+      throw onnx_error("node '" + first.proto->name().substr(0, 60) + "' (" + u.op + "): its layers count " +
+                       std::to_string(placed) + " FLOPs per sample, fewer than the " +
+                       std::to_string(u.matmul_flops) + " of its matrix products and convolutions");
+    }
+    matmul_flops_ += u.matmul_flops;
   }
 
   /// Whether prenet accepts `specs` applied in turn from `in`; if not, the rule broken becomes a note.
@@ -215,13 +226,19 @@ class placer {
   std::vector<std::size_t> node_of_;     ///< per tensor: the network node holding it
   std::vector<std::size_t> view_of_;     ///< per tensor: the view placed to give it its own shape
   int junctions_ = 0;
+
+ public:
+  std::int64_t matmul_flops_ = 0;  ///< per sample, over all units placed
 };
 
 }  // namespace
 
 runtime_network to_network(const graph& g, const std::vector<unit>& units, std::vector<std::uint8_t>& emitted,
-                           std::vector<std::string>& notes) {
-  return placer(g, units, emitted, notes).run();
+                           std::vector<std::string>& notes, std::int64_t& matmul_flops) {
+  placer p(g, units, emitted, notes);
+  runtime_network net = p.run();
+  matmul_flops = p.matmul_flops_;
+  return net;
 }
 
 }  // namespace prenet::onnx_import_detail
