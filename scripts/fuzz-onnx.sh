@@ -35,4 +35,4 @@ if [[ -n "${FUZZ_RUNS:-}" ]]; then  # the same inputs on every machine: fixed se
   rm -rf "$corpus" && mkdir -p "$corpus"
 fi
 ./tools/onnx/prenet_onnx_fuzzer "${budget[@]}" "${parallel[@]}" -max_len=1100000 -rss_limit_mb=4096 \
-    -timeout=10 -print_final_stats=1 -artifact_prefix=artifacts/ "$corpus" seeds "$root/tests/onnx/regressions"
+    -timeout=10 -print_final_stats=1 -artifact_prefix=artifacts/ "$corpus" seeds "$root/tests/onnx/regressions" "$root/tests/onnx/repro"

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: MIT
 # Installs prenet's build and test dependencies from Debian 12 packages (as root); a no-op when all are present.
 set -euo pipefail
-packages=(cmake ninja-build g++ clang libboost1.81-dev libeigen3-dev librange-v3-dev googletest libgtest-dev libgmock-dev
+packages=(python3-torch python3-torchvision python3-onnx cmake ninja-build g++ clang libboost1.81-dev libeigen3-dev librange-v3-dev googletest libgtest-dev libgmock-dev
           libxgboost-dev nlohmann-json3-dev libfmt-dev libonnx-dev libprotobuf-dev libclang-rt-14-dev
           libtorch-dev libopenblas0-openmp
           # The Python package (python/): build, tests, the pip install test, docs/python.md's example.

@@ -43,13 +43,16 @@ namespace detail {
 
 /// Per-sample bytes of the tensor node i creates (0 when it aliases its input: views, in-place layers, markers),
 /// the first node that saves each tensor, and for each node the batch bytes it frees when its backward is done.
-/// Every container holds nodes.size() zero-initialised entries.
+/// Every container holds nodes.size() zero-initialised entries. `input_tensor`, when not empty, makes the nodes a graph
+/// (runtime_network::input_tensors()): node i reads the tensor node input_tensor[i] allocated, instead of the chain's
+/// stream with its Residual markers.
 template <class Ints>
 struct memory_walk {
   Ints& tensor_bytes;
   Ints& first_saver;
   Ints& drop_raw;
   Ints& drop_block;
+  std::span<const std::int64_t> input_tensor{};
 };
 
 /// Walks the nodes assigning tensor ids (views, in-place layers and markers keep their input's id) and records which
@@ -65,8 +68,10 @@ constexpr std::int64_t record_saved(std::span<const layer_node> nodes, dtype t, 
   for (std::size_t i = 0; i < nodes.size(); ++i) {
     const layer_node& n = nodes[i];
     const layer_cost c = n.cost();
+    const bool graph = !w.input_tensor.empty() && i > 0;
+    if (graph) cur = static_cast<std::size_t>(w.input_tensor[i]);
     const std::size_t in = cur;
-    switch (n.spec.kind) {
+    switch (graph ? layer_kind::dense : n.spec.kind) {  // a graph has no markers: every node is a plain layer
       case layer_kind::input:
         w.tensor_bytes[0] = sample_bytes(n.output, elem);
         cur = 0;

@@ -50,7 +50,7 @@ template <std::size_t N>
 
 /// Peak training-step memory of a network built at run time (zoo, ONNX import).
 [[nodiscard]] inline memory_breakdown training_memory(const runtime_network& net, const train_config& cfg) {
-  detail::dynamic_walk s(net.size());
+  detail::dynamic_walk s(net);
   return detail::calibrated(net.nodes(), cfg, s.walk());
 }
 
@@ -69,7 +69,7 @@ template <std::size_t N>
   return detail::analytic(net.nodes(), cfg, s.walk(), framework_bytes(cfg)).parts;
 }
 [[nodiscard]] inline memory_breakdown analytic_training_memory(const runtime_network& net, const train_config& cfg) {
-  detail::dynamic_walk s(net.size());
+  detail::dynamic_walk s(net);
   return detail::analytic(net.nodes(), cfg, s.walk(), framework_bytes(cfg)).parts;
 }
 
@@ -80,7 +80,7 @@ template <std::size_t N>
   return bytes{detail::record_saved(net.nodes(), t, batch, s.walk())};
 }
 [[nodiscard]] inline bytes saved_activations(const runtime_network& net, std::int64_t batch, dtype t = dtype::fp32) {
-  detail::dynamic_walk s(net.size());
+  detail::dynamic_walk s(net);
   return bytes{detail::record_saved(net.nodes(), t, batch, s.walk())};
 }
 

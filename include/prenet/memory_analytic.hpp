@@ -131,9 +131,12 @@ struct fixed_walk {
   constexpr memory_walk<std::array<std::int64_t, N>> walk() noexcept { return {a, b, c, d}; }
 };
 struct dynamic_walk {
-  explicit dynamic_walk(std::size_t n) : a(n, 0), b(n, 0), c(n, 0), d(n, 0) {}
-  std::vector<std::int64_t> a, b, c, d;
-  memory_walk<std::vector<std::int64_t>> walk() noexcept { return {a, b, c, d}; }
+  /// A walk over `net`'s nodes, following its edges when it is a graph.
+  explicit dynamic_walk(const runtime_network& net)
+      : a(net.size(), 0), b(net.size(), 0), c(net.size(), 0), d(net.size(), 0),
+        edges(net.is_graph() ? net.input_tensors() : std::vector<std::int64_t>{}) {}
+  std::vector<std::int64_t> a, b, c, d, edges;
+  memory_walk<std::vector<std::int64_t>> walk() noexcept { return {a, b, c, d, edges}; }
 };
 
 }  // namespace detail

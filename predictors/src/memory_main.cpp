@@ -51,7 +51,7 @@ struct prepared {
 };
 
 prepared prepare(const runtime_network& net, std::int64_t batch, optimizer o) {
-  detail::dynamic_walk w(net.size());
+  detail::dynamic_walk w(net);
   const auto a = detail::analytic(net.nodes(), {.batch = batch, .optimizer = o, .framework = bytes{0}}, w.walk(), bytes{0});
   return {predictors::memory_features(a.inputs), static_cast<double>(a.parts.total().value) / mib};
 }

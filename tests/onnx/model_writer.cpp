@@ -335,4 +335,12 @@ std::string custom_ops_onnx(const write_options& o) {
   return m.bytes();
 }
 
+std::string residual_chain_onnx(int blocks) {
+  builder m({.batch = 1}, 13);
+  std::string x = m.input("input", ::onnx::TensorProto::FLOAT, {1, 4, 8, 8});
+  for (int i = 0; i < blocks; ++i) x = m.node("Add", {x, m.node("Relu", {x})});
+  m.output(x);
+  return m.bytes();
+}
+
 }  // namespace prenet::onnx_test

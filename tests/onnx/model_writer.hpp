@@ -31,4 +31,7 @@ struct write_options {
 /// A small CNN with operators prenet has no layer for: LeakyRelu and a custom-domain op.
 [[nodiscard]] std::string custom_ops_onnx(const write_options& o = {});
 
+/// `blocks` residual blocks on a (1, 4, 8, 8) input: `y = Add(x, Relu(x))`, as shared/repro's slow_residual file.
+[[nodiscard]] std::string residual_chain_onnx(int blocks);
+
 }  // namespace prenet::onnx_test

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 // prenet::load_onnx on files that are not usable models: each is one onnx_error with a clear line, never a crash.
+#include <chrono>
 #include <cstdint>
 #include <filesystem>
 #include <fstream>
@@ -174,6 +175,55 @@ TEST(OnnxBadInput, FuzzerRegressions) {
       EXPECT_THAT(e.what(), Not(HasSubstr("\n")));
     }
   }
+}
+
+}  // namespace
+
+namespace {
+
+std::string repro(const std::string& name) {
+  std::ifstream in(std::filesystem::path(PRENET_ONNX_REPRO) / name, std::ios::binary);
+  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+/// Scan without num_scan_inputs (SIGSEGV inside libonnx), one in a ResNet-18, and one with 2^28 scan inputs (4.2 GB):
+/// refused before ONNX's inference sees them.
+TEST(OnnxRepro, ControlFlowIsRefusedBeforeInference) {
+  for (const char* f : {"scan_no_body_59B.onnx", "semmut_resnet18_relu_to_scan.onnx",
+                        "memdos_scan_num_scan_inputs_2e28_166B.onnx"}) {
+    SCOPED_TRACE(f);
+    const std::string bytes = repro(f);
+    ASSERT_FALSE(bytes.empty());
+    EXPECT_THAT(error_of(bytes), HasSubstr("(Scan): control-flow operators (If, Loop, Scan) are not supported"));
+  }
+}
+
+/// PyTorch's default nn.LSTM layout (seq, batch, features) and the batch_first export of the same LSTM: same batch,
+/// same network, same prediction.
+TEST(OnnxRepro, SeqFirstLstmFindsTheBatchAxis) {
+  const prenet::onnx_import raw = prenet::load_onnx_bytes(repro("lstm1_raw.onnx"));
+  const prenet::onnx_import first = prenet::load_onnx_bytes(repro("lstm1_batchfirst.onnx"));
+  EXPECT_EQ(raw.batch, 1);
+  EXPECT_EQ(first.batch, 1);
+  EXPECT_EQ(raw.network.input_shape(), first.network.input_shape());
+  EXPECT_EQ(raw.network.params(), first.network.params());
+  EXPECT_EQ(raw.network.forward_flops(), first.network.forward_flops());
+  EXPECT_EQ(raw.network.params(), 256 * (32 + 64 + 2));  // nn.LSTM(32, 64): 4 gates x 64, W_ih, W_hh, two biases
+}
+
+/// 100,000 residual blocks (200,000 nodes, the node limit): import is linear in the graph (was quadratic: 8,000
+/// blocks took 21 s, 100,000 did not finish in 10 minutes).
+TEST(OnnxRepro, ResidualChainIsLinear) {
+  const std::string bytes = prenet::onnx_test::residual_chain_onnx(100'000);
+  const auto start = std::chrono::steady_clock::now();
+  const prenet::onnx_import r = prenet::load_onnx_bytes(bytes);
+  const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  EXPECT_EQ(r.network.size(), 200'001U);  // input + (relu + add) per block
+  EXPECT_TRUE(r.network.is_graph());
+  // Forward FLOPs: one per element for the Relu and the Add of each block (256 elements).
+  EXPECT_EQ(r.network.forward_flops(), 100'000 * 2 * 256);
+  RecordProperty("import_seconds", std::to_string(s));
+  EXPECT_LT(s, 120.0) << "quadratic again? (a guard, not a benchmark: sanitizer builds are slow)";
 }
 
 }  // namespace

@@ -44,6 +44,7 @@ std::int64_t batch_of(const onnx_model& m) noexcept { return m.imported.batch; }
 
 void add_onnx_json(nlohmann::ordered_json& j, const onnx_model& m) {
   j["onnx_nodes"] = m.imported.onnx_nodes;
+  j["onnx_matmul_flops_per_sample"] = m.imported.matmul_flops;
   j["unmapped_operators"] = nlohmann::ordered_json::array();
   for (const unmapped_operator& u : m.imported.unmapped) {
     j["unmapped_operators"].push_back({{"op_type", u.op_type}, {"count", u.count}});

@@ -285,6 +285,63 @@ void check_window_attributes(const ::onnx::NodeProto& n) {
   }
 }
 
+/// ONNX 1.12's inference of control-flow operators trusts their attributes: a Scan without `num_scan_inputs` crashes
+/// it (SIGSEGV) and one with 2^28 allocates gigabytes (shared/repro/onnx/scan_*). Their bodies are subgraphs prenet
+/// cannot cost anyway, so they are refused before inference.
+void check_control_flow(const ::onnx::NodeProto& n) {
+  if (n.domain().empty() && (n.op_type() == "Scan" || n.op_type() == "Loop" || n.op_type() == "If")) {
+    throw onnx_error("node " + printable(n.name()) + " (" + n.op_type() + "): control-flow operators (If, Loop, Scan) " +
+                     "are not supported");
+  }
+}
+
+/// The axis of data input `name` that is the batch: 0, except where the input reaches a recurrent layer of the
+/// default seq-first layout (X is [seq, batch, features]) through transposes only, as PyTorch's nn.LSTM exports.
+int recurrent_batch_axis(const ::onnx::GraphProto& g, const std::string& name) {
+  std::unordered_map<std::string, std::vector<const ::onnx::NodeProto*>> readers;
+  for (const ::onnx::NodeProto& n : g.node()) {
+    for (const std::string& in : n.input()) readers[in].push_back(&n);
+  }
+  // Follow the tensor forward through views; `axis_of[k]` = the input axis that axis k of the current tensor holds.
+  std::vector<std::int64_t> axis_of{0, 1, 2};
+  std::string t = name;
+  for (int hops = 0; hops < 4; ++hops) {
+    const auto it = readers.find(t);
+    if (it == readers.end()) return 0;
+    const ::onnx::NodeProto* next = nullptr;
+    for (const ::onnx::NodeProto* n : it->second) {
+      if (n->op_type() == "Shape" || n->op_type() == "Size") continue;
+      if (next != nullptr) return 0;  // read by several layers: no single layout to follow
+      next = n;
+    }
+    if (next == nullptr || next->input_size() == 0 || next->input(0) != t || next->output_size() == 0) return 0;
+    const std::string& op = next->op_type();
+    if (op == "LSTM" || op == "GRU" || op == "RNN") {
+      for (const ::onnx::AttributeProto& a : next->attribute()) {
+        if (a.name() == "layout" && a.i() != 0) return 0;
+      }
+      return static_cast<int>(axis_of[1]);
+    }
+    if (op == "Transpose") {
+      std::vector<std::int64_t> perm;
+      for (const ::onnx::AttributeProto& a : next->attribute()) {
+        if (a.name() == "perm") perm.assign(a.ints().begin(), a.ints().end());
+      }
+      if (perm.size() != 3) return 0;
+      std::vector<std::int64_t> moved(3);
+      for (std::size_t k = 0; k < 3; ++k) {
+        if (perm[k] < 0 || perm[k] > 2) return 0;
+        moved[k] = axis_of[static_cast<std::size_t>(perm[k])];
+      }
+      axis_of = moved;
+    } else if (op != "Identity" && op != "Cast") {
+      return 0;
+    }
+    t = next->output(0);
+  }
+  return 0;
+}
+
 /// ONNX 1.12's shape inference walks the nodes in file order and dereferences the type of every input without a
 /// check: a node reading a tensor nothing defines, or one defined only by a later node, crashes it (found by the
 /// fuzzer: a Shape of an undefined tensor). So before inference the nodes are put in topological order, and an
@@ -307,6 +364,7 @@ void order_for_inference(::onnx::GraphProto& g) {
   for (int i = 0; i < g.node_size(); ++i) {
     const ::onnx::NodeProto& n = g.node(i);
     check_window_attributes(n);
+    check_control_flow(n);
     for (const std::string& in : n.input()) {
       if (in.empty() || defined.count(in) != 0) continue;
       const auto p = producer.find(in);
@@ -389,6 +447,8 @@ graph::graph(std::string_view bytes, const onnx_options& options) {
     }
     auto& shape = *in.mutable_type()->mutable_tensor_type()->mutable_shape();
     if (shape.dim_size() == 0) throw onnx_error("data input " + printable(in.name()) + " is a scalar: no batch dimension");
+    const int batch_axis = first && shape.dim_size() == 3 ? recurrent_batch_axis(g, in.name()) : 0;
+    if (first) input_batch_axis_ = batch_axis;
     for (int d = 0; d < shape.dim_size(); ++d) {
       auto& dim = *shape.mutable_dim(d);
       const bool known = dim.has_dim_value() && dim.dim_value() > 0;
@@ -396,7 +456,7 @@ graph::graph(std::string_view bytes, const onnx_options& options) {
         throw onnx_error("data input " + printable(in.name()) + " dimension " + std::to_string(d) + " is " +
                          std::to_string(dim.dim_value()) + ", beyond the limit of 2^32");
       }
-      if (d == 0) {
+      if (d == batch_axis) {
         if (first) {
           batch_from_file_ = known;
           batch_ = known ? dim.dim_value() : options.batch.value_or(1);
@@ -419,6 +479,11 @@ graph::graph(std::string_view bytes, const onnx_options& options) {
   int opset = 0;
   for (const auto& o : model_.opset_import()) {
     if (o.domain().empty() || o.domain() == "ai.onnx") opset = static_cast<int>(std::clamp<std::int64_t>(o.version(), 1, 1000));
+  }
+  if (model_.ir_version() > ::onnx::IR_VERSION || opset > 17) {
+    notes_.push_back("IR version " + std::to_string(model_.ir_version()) + ", opset " + std::to_string(opset) +
+                     " are newer than the ONNX 1.12 prenet was built with (IR 8, opset 17): operators are read as " +
+                     "opset 17 defines them");
   }
   std::vector<std::pair<int, ::onnx::NodeProto>> patched;
   for (int i = 0; i < g.node_size(); ++i) {
@@ -654,7 +719,7 @@ void graph::classify(const ::onnx::GraphProto& g, const onnx_options& options) {
 }
 
 void graph::track_batch_axes() {
-  tensors_[static_cast<std::size_t>(main_input_)].batch_axis = 0;
+  tensors_[static_cast<std::size_t>(main_input_)].batch_axis = input_batch_axis_;
   for (const node& n : nodes_) {
     int from = -1;
     for (const int in : n.inputs) {

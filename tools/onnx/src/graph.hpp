@@ -96,6 +96,7 @@ class graph {
   std::vector<tensor> tensors_;
   std::unordered_map<std::string, int> ids_;
   int main_input_ = -1;
+  int input_batch_axis_ = 0;  ///< the data input's batch axis (1 for a seq-first recurrent input)
   int main_output_ = -1;
   std::int64_t batch_ = 1;
   bool batch_from_file_ = false;

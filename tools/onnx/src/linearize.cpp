@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: MIT
-// Walking a unit DAG back from the output, emitting chains in order and each Add of two branches as a Residual.
+// Placing a unit DAG in a runtime_network graph: Kahn's order over units, views where a tensor's shape changes.
 #include "linearize.hpp"
 
 #include <algorithm>
-#include <unordered_set>
+#include <functional>
+#include <queue>
 
-#include <prenet/detail/propagate.hpp>
+#include <prenet/detail/dispatch.hpp>
 #include <prenet/layers/flatten.hpp>
 #include <prenet/layers/opaque.hpp>
 #include <prenet/layers/reshape.hpp>
@@ -18,169 +19,167 @@ namespace {
 /// rejected before prenet's int64 cost functions see it (docs/onnx.md, "absurd dimensions").
 constexpr double max_layer_macs = 1.7e13;  // ~2^44: x 65,536 batch x a few FLOPs per MAC stays inside int64
 
-class linearizer {
+constexpr std::size_t none = static_cast<std::size_t>(-1);
+
+class placer {
  public:
-  linearizer(const graph& g, const std::vector<unit>& units, std::vector<std::uint8_t>& emitted,
-             std::vector<std::string>& notes)
+  placer(const graph& g, const std::vector<unit>& units, std::vector<std::uint8_t>& emitted,
+         std::vector<std::string>& notes)
       : g_(g), units_(units), emitted_(emitted), notes_(notes), net_(g.sample_shape(g.main_input())),
-        made_by_(g.tensors().size(), -1) {
+        made_by_(g.tensors().size(), -1), node_of_(g.tensors().size(), none), view_of_(g.tensors().size(), none) {
     emitted_.assign(units.size(), 0);
     for (std::size_t i = 0; i < units.size(); ++i) {
+      for (const int n : units[i].nodes) {
+        for (const int t : g.nodes()[static_cast<std::size_t>(n)].outputs) {
+          if (t >= 0) made_by_[static_cast<std::size_t>(t)] = static_cast<int>(i);
+        }
+      }
       if (units[i].out >= 0) made_by_[static_cast<std::size_t>(units[i].out)] = static_cast<int>(i);
     }
+    node_of_[static_cast<std::size_t>(g.main_input())] = 0;
   }
 
   runtime_network run() {
-    emit_chain(g_.main_input(), g_.main_output(), 0);
-    try {
-      net_.finish();
-    } catch (const shape_error& e) {
-      throw onnx_error(std::string("internal: ") + e.what());
-    }
+    for (const int u : order()) place(units_[static_cast<std::size_t>(u)], u);
     if (junctions_ > 0) {
-      notes_.push_back(std::to_string(junctions_) + " places where the stream's shape changes without a mapped " +
+      notes_.push_back(std::to_string(junctions_) + " places where a tensor's shape changes without a mapped " +
                        "operator (slices, broadcasts) are free junctions");
     }
     return std::move(net_);
   }
 
  private:
-  [[nodiscard]] const unit& producer_of(int t) const {
-    const int u = made_by_[static_cast<std::size_t>(t)];
-    if (u < 0) {
-      throw onnx_error("tensor '" + g_.at(t).name.substr(0, 60) + "' is not computed from the data input by any " +
-                       "mapped node");
-    }
-    return units_[static_cast<std::size_t>(u)];
-  }
-  [[nodiscard]] int index_of(const unit& u) const { return static_cast<int>(&u - units_.data()); }
-  [[nodiscard]] int order(int t) const { return t == g_.main_input() ? -1 : g_.at(t).producer; }
-
-  /// Ancestors of `t` (tensors on the way from the data input, `t` included), at most down to `floor`'s order.
-  [[nodiscard]] std::unordered_set<int> ancestors(int t, int floor) const {
-    std::unordered_set<int> seen{t};
-    std::vector<int> todo{t};
-    while (!todo.empty()) {
-      const int x = todo.back();
-      todo.pop_back();
-      if (x == g_.main_input() || order(x) <= floor) continue;
-      const unit& u = producer_of(x);
-      for (const int in : {u.in, u.in2}) {
-        if (in >= 0 && seen.insert(in).second) todo.push_back(in);
+  /// The main tensors unit `u` reads from outside itself, its stream `in` first.
+  [[nodiscard]] std::vector<int> reads(const unit& u, int self) const {
+    std::vector<int> out;
+    if (u.in >= 0) out.push_back(u.in);
+    if (u.in2 >= 0) out.push_back(u.in2);
+    for (const int n : u.nodes) {
+      for (const int t : g_.nodes()[static_cast<std::size_t>(n)].inputs) {
+        if (t < 0 || g_.at(t).kind != role::main || made_by_[static_cast<std::size_t>(t)] == self) continue;
+        if (std::find(out.begin(), out.end(), t) == out.end()) out.push_back(t);
       }
     }
-    return seen;
+    return out;
   }
 
-  /// Where two branches split: their common ancestor computed last.
-  [[nodiscard]] int fork(int a, int b, int floor) const {
-    const std::unordered_set<int> up_a = ancestors(a, floor), up_b = ancestors(b, floor);
-    int best = -2;
-    for (const int t : up_a) {
-      if (up_b.count(t) != 0 && (best == -2 || order(t) > order(best))) best = t;
-    }
-    if (best == -2) throw onnx_error("two summands of an Add share no input: unsupported graph structure");
-    return best;
-  }
-
-  /// Units on the path from `from` to `to`, not counting views.
-  [[nodiscard]] int weight(int from, int to) const {
-    int n = 0;
-    for (int t = to; t != from && t != g_.main_input(); ++n) {
-      const unit& u = producer_of(t);
-      if (u.kind == unit_kind::alias) --n;
-      t = u.in;
-      if (order(t) < order(from)) break;
-    }
-    return n;
-  }
-
-  void emit_chain(int from, int to, int depth) {
-    if (depth > detail::max_residual_depth) {
-      throw onnx_error("skip connections nested more than 16 deep: unsupported graph structure");
-    }
-    struct step {
-      int unit;
-      int fork;
-    };
-    std::vector<step> chain;
-    for (int t = to; t != from;) {
-      if (t == g_.main_input() || order(t) < order(from)) {
-        throw onnx_error("tensor '" + g_.at(to).name.substr(0, 60) + "' does not follow from '" +
-                         g_.at(from).name.substr(0, 60) + "': unsupported graph structure");
-      }
-      const unit& u = producer_of(t);
-      if (chain.size() > units_.size()) throw onnx_error("internal: the unit walk does not terminate");
-      if (u.kind == unit_kind::add_join) {
-        const int f = fork(u.in, u.in2, order(from));
-        chain.push_back({index_of(u), f});
-        t = f;
-      } else {
-        chain.push_back({index_of(u), -1});
-        t = u.in;
+  /// Kahn's algorithm over units, taking ready units in the file's order: linear in units + edges.
+  [[nodiscard]] std::vector<int> order() const {
+    const std::size_t n = units_.size();
+    std::vector<int> waiting(n, 0), first_node(n, 0);
+    std::vector<std::vector<int>> after(n);
+    for (std::size_t i = 0; i < n; ++i) {
+      first_node[i] = units_[i].nodes.empty() ? 0 : *std::min_element(units_[i].nodes.begin(), units_[i].nodes.end());
+      for (const int t : reads(units_[i], static_cast<int>(i))) {
+        if (t == g_.main_input()) continue;
+        const int p = made_by_[static_cast<std::size_t>(t)];
+        if (p < 0) {
+          throw onnx_error("tensor '" + g_.at(t).name.substr(0, 60) + "' is not computed from the data input by any " +
+                           "mapped node");
+        }
+        ++waiting[i];
+        after[static_cast<std::size_t>(p)].push_back(static_cast<int>(i));
       }
     }
-    for (auto it = chain.rbegin(); it != chain.rend(); ++it) {
-      const unit& u = units_[static_cast<std::size_t>(it->unit)];
-      if (emitted_[static_cast<std::size_t>(it->unit)] != 0) {
-        throw onnx_error("a node is reached twice through different branches: unsupported graph structure");
-      }
-      emitted_[static_cast<std::size_t>(it->unit)] = 1;
-      if (u.kind == unit_kind::add_join) {
-        emit_residual(u, it->fork, depth);
-      } else {
-        emit_unit(u);
+    using item = std::pair<int, int>;  // (first node, unit)
+    std::priority_queue<item, std::vector<item>, std::greater<>> ready;
+    for (std::size_t i = 0; i < n; ++i) {
+      if (waiting[i] == 0) ready.emplace(first_node[i], static_cast<int>(i));
+    }
+    std::vector<int> out;
+    out.reserve(n);
+    while (!ready.empty()) {
+      const int u = ready.top().second;
+      ready.pop();
+      out.push_back(u);
+      for (const int v : after[static_cast<std::size_t>(u)]) {
+        if (--waiting[static_cast<std::size_t>(v)] == 0) ready.emplace(first_node[static_cast<std::size_t>(v)], v);
       }
     }
+    if (out.size() != n) throw onnx_error("internal: the operator groups form a cycle");
+    return out;
   }
 
-  void emit_residual(const unit& u, int f, int depth) {
-    int main = u.in, skip = u.in2;
-    if (weight(f, main) < weight(f, skip)) std::swap(main, skip);
-    if (weight(f, main) == 0) {  // x + x or view + view: an element-wise add with no branch of its own
-      become(u.in);
-      append(u.fallback, u);
-      return;
-    }
-    become(f);
-    append(layer_spec{.kind = layer_kind::residual_begin}, u);
-    emit_chain(f, main, depth + 1);
-    become(u.out);
-    append(layer_spec{.kind = layer_kind::residual_shortcut}, u);
-    emit_chain(f, skip, depth + 1);
-    become(u.out);
-    append(layer_spec{.kind = layer_kind::residual_add}, u);
-  }
-
-  /// Makes the stream hold `t`'s per-sample shape: a view if the elements agree, else a free junction.
-  void become(int t) {
-    if (!g_.at(t).has_shape) return;
+  /// The network node holding `t` with `t`'s per-sample shape: its producer's node, or a view (or free junction)
+  /// of it placed once.
+  std::size_t source(int t) {
+    const auto ti = static_cast<std::size_t>(t);
+    const std::size_t src = node_of_[ti];
+    if (src == none) throw onnx_error("internal: tensor '" + g_.at(t).name.substr(0, 60) + "' read before it is made");
+    if (!g_.at(t).has_shape) return src;
     const shape want = g_.sample_shape(t);
-    const shape have = net_.nodes().back().output;
-    if (have == want) return;
+    const shape have = net_.nodes()[src].output;
+    if (have == want) return src;
+    if (view_of_[ti] != none) return view_of_[ti];
+    const std::size_t from[] = {src};
     if (have.numel() == want.numel() && !have.tokens && !want.tokens) {
-      net_.append(want.rank == 1 && have.rank > 1 ? flatten_spec() : reshape_spec(want));
-      return;
+      append(want.rank == 1 && have.rank > 1 ? flatten_spec() : reshape_spec(want), from, "view");
+    } else {
+      ++junctions_;
+      append(opaque_spec(want, 0, 0), from, "junction");
     }
-    ++junctions_;
-    net_.append(opaque_spec(want, 0, 0));
+    view_of_[ti] = net_.size() - 1;
+    return view_of_[ti];
   }
 
-  void emit_unit(const unit& u) {
-    if (u.kind == unit_kind::alias) return;
-    if (u.in >= 0) become(u.in);
+  void place(const unit& u, int index) {
+    emitted_[static_cast<std::size_t>(index)] = 1;
+    if (u.kind == unit_kind::alias) {
+      if (u.out >= 0 && u.in >= 0) node_of_[static_cast<std::size_t>(u.out)] = node_of_[static_cast<std::size_t>(u.in)];
+      return;
+    }
+    std::vector<std::size_t> inputs;
+    for (const int t : reads(u, index)) inputs.push_back(source(t));
     const std::size_t before = net_.size();
-    try {
-      for (const layer_spec& s : u.specs) {
-        check_bounds(s, net_.nodes().back().output, u);
-        net_.append(s);
+    if (inputs.empty()) inputs.push_back(0);  // a node that reads only constants still follows the input
+    std::vector<layer_spec> specs = u.specs;
+    if (u.kind == unit_kind::add_join) {
+      const bool same = inputs.size() == 2 && net_.nodes()[inputs[0]].output == net_.nodes()[inputs[1]].output;
+      specs = {same ? layer_spec{.kind = layer_kind::residual_add} : u.fallback};
+    }
+    if (!fits(specs, net_.nodes()[inputs[0]].output, u)) {
+      specs = {u.fallback};
+      emitted_[static_cast<std::size_t>(index)] = 2;
+    }
+    for (std::size_t i = 0; i < specs.size(); ++i) {
+      check_bounds(specs[i], i == 0 ? net_.nodes()[inputs[0]].output : net_.nodes().back().output, u);
+      if (i == 0) {
+        append(specs[i], inputs, u.op);
+      } else {
+        const std::size_t prev[] = {net_.size() - 1};
+        append(specs[i], prev, u.op);
       }
+    }
+    for (const int n : u.nodes) {
+      for (const int t : g_.nodes()[static_cast<std::size_t>(n)].outputs) {
+        if (t >= 0 && node_of_[static_cast<std::size_t>(t)] == none) node_of_[static_cast<std::size_t>(t)] = net_.size() - 1;
+      }
+    }
+    if (u.out >= 0) node_of_[static_cast<std::size_t>(u.out)] = net_.size() - 1;
+    // Invariant: the layers standing for a unit do at least the matrix products and convolutions it holds.
+    std::int64_t placed = 0;
+    for (std::size_t i = before; i < net_.size(); ++i) placed += net_.nodes()[i].cost().forward_flops;
+    if (static_cast<double>(placed) < 0.999 * static_cast<double>(u.matmul_flops)) {
+      const node& first = g_.nodes()[static_cast<std::size_t>(u.nodes.front())];
+      throw onnx_error("node '" + first.proto->name().substr(0, 60) + "' (" + u.op + "): its layers count " +
+                       std::to_string(placed) + " FLOPs per sample, fewer than the " +
+                       std::to_string(u.matmul_flops) + " of its matrix products and convolutions");
+    }
+    matmul_flops_ += u.matmul_flops;
+  }
+
+  /// Whether prenet accepts `specs` applied in turn from `in`; if not, the rule broken becomes a note.
+  bool fits(const std::vector<layer_spec>& specs, shape in, const unit& u) {
+    try {
+      for (const layer_spec& s : specs) {
+        detail::validate(s);
+        in = detail::output_shape(s, in, static_cast<std::int64_t>(net_.size()));
+      }
+      return true;
     } catch (const shape_error& e) {
-      if (before != net_.size()) throw onnx_error(std::string("internal: ") + e.what());
+      if (u.unmapped) throw onnx_error("cannot place " + u.op + ": " + std::string(e.what()).substr(0, 160));
       notes_.push_back("node " + u.op + ": " + std::string(e.what()).substr(0, 120) + "; predicted by the roofline");
-      check_bounds(u.fallback, net_.nodes().back().output, u);
-      net_.append(u.fallback);
-      emitted_[static_cast<std::size_t>(index_of(u))] = 2;
+      return false;
     }
   }
 
@@ -210,11 +209,11 @@ class linearizer {
     }
   }
 
-  void append(const layer_spec& s, const unit& u) {
+  void append(const layer_spec& s, std::span<const std::size_t> inputs, const std::string& op) {
     try {
-      net_.append(s);
+      net_.append(s, inputs);
     } catch (const shape_error& e) {
-      throw onnx_error("cannot place " + u.op + ": " + std::string(e.what()).substr(0, 160));
+      throw onnx_error("cannot place " + op + ": " + std::string(e.what()).substr(0, 160));
     }
   }
 
@@ -223,15 +222,23 @@ class linearizer {
   std::vector<std::uint8_t>& emitted_;
   std::vector<std::string>& notes_;
   runtime_network net_;
-  std::vector<int> made_by_;
+  std::vector<int> made_by_;             ///< per tensor: the unit computing it, -1 if none
+  std::vector<std::size_t> node_of_;     ///< per tensor: the network node holding it
+  std::vector<std::size_t> view_of_;     ///< per tensor: the view placed to give it its own shape
   int junctions_ = 0;
+
+ public:
+  std::int64_t matmul_flops_ = 0;  ///< per sample, over all units placed
 };
 
 }  // namespace
 
-runtime_network linearize(const graph& g, const std::vector<unit>& units, std::vector<std::uint8_t>& emitted,
-                          std::vector<std::string>& notes) {
-  return linearizer(g, units, emitted, notes).run();
+runtime_network to_network(const graph& g, const std::vector<unit>& units, std::vector<std::uint8_t>& emitted,
+                           std::vector<std::string>& notes, std::int64_t& matmul_flops) {
+  placer p(g, units, emitted, notes);
+  runtime_network net = p.run();
+  matmul_flops = p.matmul_flops_;
+  return net;
 }
 
 }  // namespace prenet::onnx_import_detail

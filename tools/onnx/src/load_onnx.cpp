@@ -31,8 +31,9 @@ onnx_import load_onnx_bytes(std::string_view bytes, const onnx_options& options)
   const std::vector<unit> units = build_units(g, options, notes);
   std::vector<std::uint8_t> emitted;
   std::optional<runtime_network> net;
+  std::int64_t matmul_flops = 0;
   try {
-    net.emplace(linearize(g, units, emitted, notes));
+    net.emplace(to_network(g, units, emitted, notes, matmul_flops));
   } catch (const shape_error& e) {
     throw onnx_error(std::string("the data input cannot start a network: ") + e.what());
   }
@@ -63,6 +64,7 @@ onnx_import load_onnx_bytes(std::string_view bytes, const onnx_options& options)
                 .unmapped = {},
                 .notes = std::move(notes),
                 .onnx_nodes = g.file_nodes(),
+                .matmul_flops = matmul_flops,
                 .producer = g.producer()};
   for (const auto& [op, n] : unmapped) r.unmapped.push_back({op, n});
   return r;

@@ -112,6 +112,7 @@ class mapper {
 
   void keep(unit u) {
     for (const int n : u.nodes) taken_[static_cast<std::size_t>(n)] = true;
+    for (const int n : u.nodes) u.matmul_flops += matmul_flops(g_, at(n));
     if (u.fallback.kind != layer_kind::opaque) u.fallback = roofline(u);
     units_.push_back(std::move(u));
   }
@@ -121,6 +122,7 @@ class mapper {
     std::int64_t elements = 0, params = 0, flops = 0;
     for (const int ni : u.nodes) {
       const node& n = at(ni);
+      flops += matmul_flops(g_, n);
       for (const int t : n.inputs) {
         if (is_main(t) && g_.at(t).has_shape) elements += g_.sample_numel(t);
         params += weight_elements(t);
@@ -354,11 +356,13 @@ class mapper {
     const node& n = at(ni);
     if (n.op != "LSTM" && n.op != "GRU" && n.op != "RNN") return false;
     int t = n.input(0);
+    std::vector<int> views;
     for (int hops = 0; hops < 4 && t >= 0; ++hops) {
       const int p = producer(t);
       if (p < 0) return false;
       if (at(p).op == n.op) break;
       if (!is_view(at(p).op) || g_.at(t).consumers.size() != 1) return false;
+      views.push_back(p);
       t = at(p).input(0);
     }
     const int p = producer(t);
@@ -374,6 +378,14 @@ class mapper {
         return false;
       }
       ++s.num_layers;
+      // The views between the two layers become part of the merged unit (they no longer stand on their own).
+      for (unit& v : units_) {
+        if (v.kind == unit_kind::alias && v.nodes.size() == 1 &&
+            std::find(views.begin(), views.end(), v.nodes[0]) != views.end()) {
+          v = unit{.kind = unit_kind::alias, .in = -1, .in2 = -1, .out = -1, .nodes = {}, .specs = {}, .op = v.op};
+        }
+      }
+      u.nodes.insert(u.nodes.end(), views.begin(), views.end());
       u.nodes.push_back(ni);
       u.out = n.output(0) >= 0 && !g_.at(n.output(0)).consumers.empty() ? n.output(0) : n.output(1);
       u.fallback = roofline(u);
@@ -653,6 +665,30 @@ class mapper {
 };
 
 }  // namespace
+
+std::int64_t matmul_flops(const graph& g, const node& n) {
+  const bool conv = n.op == "Conv" || n.op == "ConvTranspose";
+  if (!conv && n.op != "Gemm" && n.op != "MatMul") return 0;
+  const int a = n.input(0), b = n.input(1), y = n.output(0);
+  if (a < 0 || b < 0 || y < 0 || !g.at(a).has_shape || !g.at(b).has_shape || !g.at(y).has_shape) return 0;
+  const std::vector<std::int64_t>& ad = g.at(a).dims;
+  const std::vector<std::int64_t>& bd = g.at(b).dims;
+  if (ad.empty() || bd.empty()) return 0;
+  // Multiply-adds per output element (per input element for ConvTranspose); bounded by the tensor limits.
+  double per = 0, count = static_cast<double>(g.at(y).numel());
+  if (n.op == "MatMul") {
+    per = static_cast<double>(ad.back());
+  } else if (n.op == "Gemm") {
+    per = static_cast<double>(ad.size() == 2 ? ad[graph::attr_int(n, "transA", 0) != 0 ? 0 : 1] : ad.back());
+  } else {
+    if (bd.size() < 3) return 0;
+    per = static_cast<double>(bd[1]);
+    for (std::size_t i = 2; i < bd.size(); ++i) per *= static_cast<double>(bd[i]);
+    if (n.op == "ConvTranspose") count = static_cast<double>(g.at(a).numel());
+  }
+  const double flops = 2 * per * count / static_cast<double>(std::max<std::int64_t>(g.batch(), 1));
+  return flops > 9e18 ? std::int64_t{9'000'000'000'000'000'000} : static_cast<std::int64_t>(flops);
+}
 
 std::vector<unit> build_units(const graph& g, const onnx_options& options, std::vector<std::string>& notes) {
   return mapper(g, options, notes).run();

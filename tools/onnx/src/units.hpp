@@ -27,7 +27,12 @@ struct unit {
   std::string op;                 ///< the ONNX operator (or pattern name) it came from
   bool unmapped = false;          ///< specs are the roofline fallback (an `opaque` layer)
   layer_spec fallback{};          ///< the roofline `opaque` layer used if prenet rejects `specs`
+  std::int64_t matmul_flops = 0;  ///< per sample: 2 x multiply-adds of its Conv, ConvTranspose, Gemm and MatMul nodes
 };
+
+/// Per-sample FLOPs (2 x multiply-adds) of node `n` if it is a Conv, ConvTranspose, Gemm or MatMul with known shapes,
+/// else 0: what the operator must cost, whatever prenet maps it to.
+[[nodiscard]] std::int64_t matmul_flops(const graph& g, const node& n);
 
 /// Every node computed from the data input, grouped into units; `notes` gets what is approximated.
 [[nodiscard]] std::vector<unit> build_units(const graph& g, const onnx_options& options,

@@ -1,0 +1,222 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: MIT
+"""Exports real PyTorch models to ONNX for tests/onnx/torch_export_test.cpp, with PyTorch's own counts.
+
+usage: /usr/bin/python3 tests/onnx/torch_exports.py OUT_DIR [NAME ...]
+Writes OUT_DIR/NAME.onnx and OUT_DIR/manifest.json: per model its parameters (sum of p.numel()), the forward FLOPs of
+its matrix products and convolutions (counted by a TorchDispatchMode over aten mm/bmm/addmm/baddbmm/convolution while
+the module runs once on the export's input), the batch and the export options. Exit 3 when torch cannot be imported.
+"""
+import json
+import math
+import os
+import sys
+import time
+
+try:
+    import torch
+    import torch.nn as nn
+    import torch.nn.functional as F
+    from torch.utils._python_dispatch import TorchDispatchMode
+except Exception as e:  # noqa: BLE001
+    print(f"torch_exports: cannot import torch ({e})", file=sys.stderr)
+    sys.exit(3)
+
+aten = torch.ops.aten
+
+
+class FlopCounter(TorchDispatchMode):
+    """2 x multiply-adds of every matrix product and convolution."""
+
+    def __init__(self):
+        super().__init__()
+        self.flops = 0
+
+    def __torch_dispatch__(self, func, types, args=(), kwargs=None):
+        out = func(*args, **(kwargs or {}))
+        p = func.overloadpacket
+        if p in (aten.mm, aten.addmm):
+            a, b = (args[1], args[2]) if p is aten.addmm else (args[0], args[1])
+            self.flops += 2 * a.shape[0] * a.shape[1] * b.shape[1]
+        elif p in (aten.bmm, aten.baddbmm):
+            a, b = (args[1], args[2]) if p is aten.baddbmm else (args[0], args[1])
+            self.flops += 2 * a.shape[0] * a.shape[1] * a.shape[2] * b.shape[2]
+        elif p is aten.convolution:
+            w = args[1]
+            self.flops += 2 * out.numel() * w.shape[1] * math.prod(w.shape[2:])
+        return out
+
+
+# --- decoders in plain torch ---------------------------------------------------------------------------------------
+class GPT2Block(nn.Module):
+    def __init__(self, d, heads):
+        super().__init__()
+        self.ln1, self.ln2 = nn.LayerNorm(d), nn.LayerNorm(d)
+        self.qkv, self.proj = nn.Linear(d, 3 * d), nn.Linear(d, d)
+        self.fc, self.out = nn.Linear(d, 4 * d), nn.Linear(4 * d, d)
+        self.heads = heads
+
+    def forward(self, x):
+        b, s, d = x.shape
+        q, k, v = self.qkv(self.ln1(x)).split(d, dim=2)
+        q, k, v = (t.view(b, s, self.heads, d // self.heads).transpose(1, 2) for t in (q, k, v))
+        att = (q @ k.transpose(-2, -1)) / math.sqrt(d // self.heads)
+        mask = torch.ones(s, s, dtype=torch.bool).triu(1)
+        att = att.masked_fill(mask, float("-inf")).softmax(-1)
+        x = x + self.proj((att @ v).transpose(1, 2).reshape(b, s, d))
+        return x + self.out(F.gelu(self.fc(self.ln2(x))))
+
+
+class GPT2(nn.Module):
+    def __init__(self, vocab=1000, d=128, heads=4, layers=2, seq=64):
+        super().__init__()
+        self.wte, self.wpe = nn.Embedding(vocab, d), nn.Embedding(seq, d)
+        self.blocks = nn.ModuleList(GPT2Block(d, heads) for _ in range(layers))
+        self.ln = nn.LayerNorm(d)
+        self.head = nn.Linear(d, vocab, bias=False)
+        self.head.weight = self.wte.weight  # tied
+
+    def forward(self, idx):
+        x = self.wte(idx) + self.wpe(torch.arange(idx.shape[1]))
+        for b in self.blocks:
+            x = b(x)
+        return self.head(self.ln(x))
+
+
+class RMSNorm(nn.Module):
+    def __init__(self, d):
+        super().__init__()
+        self.weight = nn.Parameter(torch.ones(d))
+
+    def forward(self, x):
+        return x * torch.rsqrt(x.pow(2).mean(-1, keepdim=True) + 1e-6) * self.weight
+
+
+def rotate(x, cos, sin):
+    x1, x2 = x.chunk(2, dim=-1)
+    return x * cos + torch.cat((-x2, x1), dim=-1) * sin
+
+
+class LlamaBlock(nn.Module):
+    def __init__(self, d, heads, kv_heads, hidden):
+        super().__init__()
+        self.h, self.kv, self.hd = heads, kv_heads, d // heads
+        self.n1, self.n2 = RMSNorm(d), RMSNorm(d)
+        self.q = nn.Linear(d, d, bias=False)
+        self.k = nn.Linear(d, kv_heads * self.hd, bias=False)
+        self.v = nn.Linear(d, kv_heads * self.hd, bias=False)
+        self.o = nn.Linear(d, d, bias=False)
+        self.gate, self.up = nn.Linear(d, hidden, bias=False), nn.Linear(d, hidden, bias=False)
+        self.down = nn.Linear(hidden, d, bias=False)
+
+    def forward(self, x, cos, sin):
+        b, s, d = x.shape
+        h = self.n1(x)
+        q = self.q(h).view(b, s, self.h, self.hd).transpose(1, 2)
+        k = self.k(h).view(b, s, self.kv, self.hd).transpose(1, 2)
+        v = self.v(h).view(b, s, self.kv, self.hd).transpose(1, 2)
+        q, k = rotate(q, cos, sin), rotate(k, cos, sin)
+        rep = self.h // self.kv
+        k = k.repeat_interleave(rep, dim=1) if rep > 1 else k
+        v = v.repeat_interleave(rep, dim=1) if rep > 1 else v
+        att = (q @ k.transpose(-2, -1)) / math.sqrt(self.hd)
+        att = att.masked_fill(torch.ones(s, s, dtype=torch.bool).triu(1), float("-inf")).softmax(-1)
+        x = x + self.o((att @ v).transpose(1, 2).reshape(b, s, d))
+        h = self.n2(x)
+        return x + self.down(F.silu(self.gate(h)) * self.up(h))
+
+
+class Llama(nn.Module):
+    def __init__(self, vocab=1000, d=128, heads=4, kv_heads=2, hidden=344, layers=2):
+        super().__init__()
+        self.emb = nn.Embedding(vocab, d)
+        self.blocks = nn.ModuleList(LlamaBlock(d, heads, kv_heads, hidden) for _ in range(layers))
+        self.norm = RMSNorm(d)
+        self.head = nn.Linear(d, vocab, bias=False)
+        self.hd = d // heads
+
+    def forward(self, idx):
+        s = idx.shape[1]
+        inv = 1.0 / (10000 ** (torch.arange(0, self.hd, 2).float() / self.hd))
+        ang = torch.outer(torch.arange(s).float(), inv)
+        ang = torch.cat((ang, ang), dim=-1)
+        cos, sin = ang.cos(), ang.sin()
+        x = self.emb(idx)
+        for b in self.blocks:
+            x = b(x, cos, sin)
+        return self.head(self.norm(x))
+
+
+class LstmLm(nn.Module):
+    def __init__(self, vocab=1000, d=128, hidden=256):
+        super().__init__()
+        self.emb = nn.Embedding(vocab, d)
+        self.lstm = nn.LSTM(d, hidden, num_layers=2, batch_first=True)
+        self.head = nn.Linear(hidden, vocab)
+
+    def forward(self, idx):
+        return self.head(self.lstm(self.emb(idx))[0])
+
+
+def tokens(batch, seq):
+    return torch.randint(0, 1000, (batch, seq))
+
+
+def models():
+    """name -> (constructor, input). Small inputs where the model allows; 224 where torchvision fixes it."""
+    import torchvision.models as tv
+    img = lambda n: torch.randn(2, 3, n, n)  # noqa: E731
+    m = {
+        "transformer_encoder": (lambda: nn.TransformerEncoder(
+            nn.TransformerEncoderLayer(512, 8, 2048, batch_first=True), 6), torch.randn(2, 64, 512)),
+        "transformer_encoder_seq_first": (lambda: nn.TransformerEncoder(
+            nn.TransformerEncoderLayer(256, 4, 1024), 2), torch.randn(32, 2, 256)),
+        "gpt2_style": (GPT2, tokens(2, 64)),
+        "llama_style": (Llama, tokens(2, 64)),
+        "lstm_lm": (LstmLm, tokens(2, 32)),
+        "vit_b_16": (lambda: tv.vit_b_16(image_size=64), img(64)),
+        "swin_t": (tv.swin_t, img(64)),
+        "convnext_tiny": (tv.convnext_tiny, img(64)),
+        "inception_v3": (lambda: tv.inception_v3(aux_logits=False, init_weights=False), img(299)),
+        "vgg19_bn": (tv.vgg19_bn, img(224)),
+    }
+    for name in ["resnet18", "resnet50", "resnext50_32x4d", "wide_resnet50_2", "densenet121", "googlenet",
+                 "mobilenet_v2", "mobilenet_v3_large", "efficientnet_b0", "regnet_y_400mf", "shufflenet_v2_x1_0",
+                 "squeezenet1_1", "mnasnet1_0", "alexnet", "vgg11"]:
+        kw = {"aux_logits": False, "init_weights": False} if name == "googlenet" else {}
+        m[name] = (lambda n=name, kw=kw: getattr(tv, n)(**kw), img(224 if name in ("alexnet", "vgg11") else 64))
+    return m
+
+
+def main():
+    out = sys.argv[1]
+    os.makedirs(out, exist_ok=True)
+    table = models()
+    names = sys.argv[2:] or list(table)
+    manifest = {}
+    torch.manual_seed(0)
+    for name in names:
+        make, x = table[name]
+        mod = make().eval()
+        params = sum(p.numel() for p in mod.parameters())
+        counter = FlopCounter()
+        with counter:
+            mod(x)
+        start = time.monotonic()
+        try:
+            torch.onnx.export(mod, (x,), os.path.join(out, name + ".onnx"), export_params=False, opset_version=14,
+                              input_names=["input"], output_names=["output"])
+        except Exception as e:  # noqa: BLE001 - recorded: the test reports the model as not exportable
+            manifest[name] = {"error": str(e).splitlines()[0][:200]}
+            print(f"{name}: export failed: {manifest[name]['error']}", file=sys.stderr)
+            continue
+        manifest[name] = {"params": params, "matmul_flops": counter.flops, "batch": x.shape[1] if
+                          name == "transformer_encoder_seq_first" else x.shape[0],
+                          "export_s": round(time.monotonic() - start, 2)}
+        print(f"{name}: {params:,} parameters, {counter.flops:,} FLOPs", flush=True)
+        with open(os.path.join(out, "manifest.json"), "w") as f:
+            json.dump(manifest, f, indent=1)
+
+
+if __name__ == "__main__":
+    main()
