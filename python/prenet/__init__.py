@@ -158,7 +158,7 @@ def predict(model: Optional[str] = None, **options: Any) -> Prediction:
     >>> r.iteration_ms, r.epoch_s, r.memory_bytes
 
     ``model`` is a zoo name (``prenet.models()``); ``onnx="file.onnx"`` predicts a file instead. Other keywords are the
-    CLI's flags (``device``, ``batch``, ``seq``, ``image``, ``mode``, ``optimizer``, ``dtype``, ``samples``,
+    CLI's flags (``device``, ``batch``, ``seq``, ``image``, ``mode``, ``optimizer``, ``precision``, ``dtype``, ``samples``,
     ``max_batch=True``, ...) with the CLI's defaults.
     """
     return Prediction(_run("predict", _with_model(model, options)))

@@ -10,6 +10,7 @@ has_onnx_importer: bool
 _Mode = Literal["train", "inference"]
 _Optimizer = Literal["none", "sgd", "momentum", "adam", "adamw", "rmsprop", "adagrad"]
 _Dtype = Literal["fp32", "fp16", "bf16"]
+_Precision = Literal["default", "fp32", "tf32", "amp-fp16", "amp-bf16", "fp16", "bf16"]
 _Path = Union[str, "PathLike[str]"]
 
 class Report:
@@ -35,6 +36,7 @@ class Prediction(Report):
     memory_bytes: int
     layers: List[Dict[str, Any]]
     optimizer: str
+    precision: str
     dtype: str
     samples: int
     iterations_per_epoch: int
@@ -52,6 +54,7 @@ class MemoryReport(Report):
     batch: int
     mode: str
     optimizer: str
+    precision: str
     dtype: str
     memory_bytes: int
     device_memory_bytes: int
@@ -68,6 +71,7 @@ class Comparison(Report):
     model: str
     mode: str
     optimizer: str
+    precision: str
     dtype: str
     samples: int
     rows: List[Dict[str, Any]]
@@ -75,22 +79,22 @@ class Comparison(Report):
     def __len__(self) -> int: ...
 
 def predict(model: Optional[str] = None, *, onnx: Optional[_Path] = ..., device: str = ..., batch: int = ...,
-            seq: int = ..., image: int = ..., mode: _Mode = ..., optimizer: _Optimizer = ..., dtype: _Dtype = ...,
+            seq: int = ..., image: int = ..., mode: _Mode = ..., optimizer: _Optimizer = ..., precision: _Precision = ..., dtype: _Dtype = ...,
             samples: int = ..., max_batch: bool = ..., **options: Any) -> Prediction: ...
 def memory(model: Optional[str] = None, *, onnx: Optional[_Path] = ..., device: str = ..., batch: int = ...,
-           seq: int = ..., image: int = ..., mode: _Mode = ..., optimizer: _Optimizer = ..., dtype: _Dtype = ...,
+           seq: int = ..., image: int = ..., mode: _Mode = ..., optimizer: _Optimizer = ..., precision: _Precision = ..., dtype: _Dtype = ...,
            max_batch: bool = ..., **options: Any) -> MemoryReport: ...
 def max_batch(model: Optional[str] = None, *, onnx: Optional[_Path] = ..., device: str = ..., seq: int = ...,
-              image: int = ..., mode: _Mode = ..., optimizer: _Optimizer = ..., dtype: _Dtype = ...,
+              image: int = ..., mode: _Mode = ..., optimizer: _Optimizer = ..., precision: _Precision = ..., dtype: _Dtype = ...,
               **options: Any) -> int: ...
 def compare(model: Optional[str] = None, *, onnx: Optional[_Path] = ..., devices: Sequence[str] = ...,
             batch: Union[int, Sequence[int]] = ..., price: Mapping[str, float] = ..., samples: int = ...,
-            seq: int = ..., image: int = ..., mode: _Mode = ..., optimizer: _Optimizer = ..., dtype: _Dtype = ...,
+            seq: int = ..., image: int = ..., mode: _Mode = ..., optimizer: _Optimizer = ..., precision: _Precision = ..., dtype: _Dtype = ...,
             max_batch: bool = ..., **options: Any) -> Comparison: ...
 def devices() -> List[Dict[str, Any]]: ...
 def models() -> List[Dict[str, Any]]: ...
 def from_torch(module: Any, example_inputs: Any, *, command: Literal["predict", "memory", "compare"] = "predict",
                name: Optional[str] = None, opset_version: int = 13, device: str = ...,
                batch: Union[int, Sequence[int]] = ..., devices: Sequence[str] = ..., price: Mapping[str, float] = ...,
-               mode: _Mode = ..., optimizer: _Optimizer = ..., dtype: _Dtype = ..., samples: int = ..., seq: int = ...,
+               mode: _Mode = ..., optimizer: _Optimizer = ..., precision: _Precision = ..., dtype: _Dtype = ..., samples: int = ..., seq: int = ...,
                image: int = ..., max_batch: bool = ..., **options: Any) -> Any: ...
