@@ -102,6 +102,15 @@ constexpr bool tensor_peaks_consistent() {
 }
 static_assert(tensor_peaks_consistent());
 
+/// The entry `id` by value: g++ 12 with -fsanitize=undefined does not treat comparing find()'s pointer with nullptr
+/// as a constant expression (see devices::contains), so absence is asked with contains().
+constexpr device_spec entry(std::string_view id) {
+  for (const device_spec& d : dev::catalogue) {
+    if (d.id == id) return d;
+  }
+  return device_spec{};
+}
+
 /// The generations by the parts that open them: nothing before Volta has tensor cores, nothing before Ampere TF32 or
 /// BF16, nothing before Ada/Hopper FP8.
 constexpr bool generations_respected() {
@@ -115,17 +124,17 @@ constexpr bool generations_respected() {
                                      "rtx3090ti", "rtx3080-maxq", "rtx-a2000", "rtx-a4000", "rtx-a4500", "rtx-a5000",
                                      "rtx-a5500", "rtx-a6000"};
   for (const std::string_view id : no_tensor) {
-    const device_spec* d = dev::find(id);
-    if (d == nullptr || d->peak_fp16_tensor_flops_per_s != 0 || d->peak_tf32_tensor_flops_per_s != 0) return false;
+    const device_spec d = entry(id);
+    if (!dev::contains(id) || d.peak_fp16_tensor_flops_per_s != 0 || d.peak_tf32_tensor_flops_per_s != 0) return false;
   }
   for (const std::string_view id : no_tf32) {
-    const device_spec* d = dev::find(id);
-    if (d == nullptr || d->peak_fp16_tensor_flops_per_s == 0) return false;
-    if (d->peak_tf32_tensor_flops_per_s != 0 || d->peak_bf16_tensor_flops_per_s != 0) return false;
+    const device_spec d = entry(id);
+    if (!dev::contains(id) || d.peak_fp16_tensor_flops_per_s == 0) return false;
+    if (d.peak_tf32_tensor_flops_per_s != 0 || d.peak_bf16_tensor_flops_per_s != 0) return false;
   }
   for (const std::string_view id : no_fp8) {
-    const device_spec* d = dev::find(id);
-    if (d == nullptr || d->peak_tf32_tensor_flops_per_s == 0 || d->peak_fp8_tensor_flops_per_s != 0) return false;
+    const device_spec d = entry(id);
+    if (!dev::contains(id) || d.peak_tf32_tensor_flops_per_s == 0 || d.peak_fp8_tensor_flops_per_s != 0) return false;
   }
   // Every other GPU (Ada, Hopper, Blackwell) has FP8.
   std::size_t listed = 0;
