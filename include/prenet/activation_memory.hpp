@@ -6,7 +6,6 @@
 #include <algorithm>
 #include <array>
 #include <cstdint>
-#include <optional>
 #include <span>
 
 #include <prenet/detail/propagate.hpp>
@@ -123,12 +122,12 @@ constexpr std::int64_t record_saved(std::span<const layer_node> nodes, dtype t, 
 
 /// Sweeps the backward pass from the last layer to the first. At layer i the saved tensors whose first saver is
 /// after i are gone, the gradients of layers i..N-1 exist, and d(output), d(input) of layer i are alive.
-/// Activations are of type `t`; parameter gradients of `grad_t` (fp32 under autocast), `t` when not given.
+/// Activations are of type `t`, parameter gradients of `grad_t` (fp32 under autocast, as the weights).
 template <class Ints>
 constexpr backward_peak find_backward_peak(std::span<const layer_node> nodes, dtype t, std::int64_t batch,
-                                           memory_walk<Ints> w, std::optional<dtype> grad_t = {}) noexcept {
+                                           memory_walk<Ints> w, dtype grad_t) noexcept {
   const std::int64_t elem = element_bytes(t);
-  const std::int64_t grad_elem = element_bytes(grad_t ? *grad_t : t);
+  const std::int64_t grad_elem = element_bytes(grad_t);
   backward_peak best{};
   best.saved_bytes = record_saved(nodes, t, batch, w);
   std::int64_t act_raw = best.saved_bytes, act_block = 0, grad_raw = 0, grad_block = 0;

@@ -65,8 +65,8 @@ struct analytic_memory {
   predictors::memory_inputs inputs;
 };
 
-template <class Ints>
 /// The analytical estimate; `calibrated_framework` is the allowance used when the configuration sets none.
+template <class Ints>
 [[nodiscard]] constexpr analytic_memory analytic(std::span<const layer_node> nodes, const train_config& cfg,
                                                        memory_walk<Ints> w, bytes calibrated_framework) noexcept {
   const std::int64_t elem = element_bytes(parameter_dtype(cfg.precision));

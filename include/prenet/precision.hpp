@@ -65,6 +65,27 @@ BOOST_DESCRIBE_ENUM(math_mode, fp32, tf32, fp16, bf16)
   return !d.is_cpu && peak_flops_per_s(m, d) > 0;
 }
 
+/// The element type of parameters (weights, gradients, optimizer state) under `p`.
+[[nodiscard]] constexpr dtype parameter_dtype(precision p) noexcept {
+  return p == precision::fp16 ? dtype::fp16 : p == precision::bf16 ? dtype::bf16 : dtype::fp32;
+}
+
+/// The element type of activations under `p`: autocast's and model.half()'s outputs are half, else fp32.
+[[nodiscard]] constexpr dtype activation_dtype(precision p) noexcept {
+  switch (p) {
+    case precision::amp_fp16:
+    case precision::fp16: return dtype::fp16;
+    case precision::amp_bf16:
+    case precision::bf16: return dtype::bf16;
+    default: return dtype::fp32;
+  }
+}
+
+/// Whether `p` runs torch.autocast (fp32 master weights with half copies made every forward).
+[[nodiscard]] constexpr bool autocasts(precision p) noexcept {
+  return p == precision::amp_fp16 || p == precision::amp_bf16;
+}
+
 /// How a precision runs on one device.
 struct precision_plan {
   math_mode matmul = math_mode::fp32;    ///< GEMMs: linear layers, attention's products, recurrent gates
@@ -100,12 +121,11 @@ struct precision_plan {
     case precision::amp_bf16:
     case precision::fp16:
     case precision::bf16: {
-      const bool amp = p == precision::amp_fp16 || p == precision::amp_bf16;
-      const math_mode half = p == precision::amp_fp16 || p == precision::fp16 ? math_mode::fp16 : math_mode::bf16;
-      out.activation_bytes = 2;
-      out.reduction_bytes = amp ? 4 : 2;
-      out.parameter_bytes = amp ? 4 : 2;
-      out.autocast = amp;
+      const math_mode half = activation_dtype(p) == dtype::fp16 ? math_mode::fp16 : math_mode::bf16;
+      out.autocast = autocasts(p);
+      out.activation_bytes = element_bytes(activation_dtype(p));
+      out.parameter_bytes = element_bytes(parameter_dtype(p));
+      out.reduction_bytes = out.autocast ? 4 : out.activation_bytes;  // autocast runs norms and softmax in fp32
       out.grad_scaler = p == precision::amp_fp16;
       if (supports(d, half)) {
         out.matmul = out.conv = half;
@@ -120,27 +140,6 @@ struct precision_plan {
     }
   }
   return out;
-}
-
-/// The element type of parameters (weights, gradients, optimizer state) under `p`.
-[[nodiscard]] constexpr dtype parameter_dtype(precision p) noexcept {
-  return p == precision::fp16 ? dtype::fp16 : p == precision::bf16 ? dtype::bf16 : dtype::fp32;
-}
-
-/// The element type of activations under `p`: autocast's and model.half()'s outputs are half, else fp32.
-[[nodiscard]] constexpr dtype activation_dtype(precision p) noexcept {
-  switch (p) {
-    case precision::amp_fp16:
-    case precision::fp16: return dtype::fp16;
-    case precision::amp_bf16:
-    case precision::bf16: return dtype::bf16;
-    default: return dtype::fp32;
-  }
-}
-
-/// Whether `p` runs torch.autocast (fp32 master weights with half copies made every forward).
-[[nodiscard]] constexpr bool autocasts(precision p) noexcept {
-  return p == precision::amp_fp16 || p == precision::amp_bf16;
 }
 
 }  // namespace prenet

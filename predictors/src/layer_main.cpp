@@ -156,7 +156,7 @@ struct family_model {
   std::size_t rows = 0;
   const candidate* chosen = nullptr;
   std::unique_ptr<fitted> model;
-  std::vector<float> lo, hi;
+  std::vector<float> lo, hi;  ///< training range of the layer columns (before first_layer_device_feature)
   std::vector<const example*> probes;
   std::string report_rows;
 };
@@ -202,14 +202,7 @@ family_model train_family(const std::string& family, const std::vector<const exa
     }
   }
   out.model = std::make_unique<fitted>(*out.chosen, best_target, rows);
-  out.lo.assign(predictors::layer_feature_count, 1e30f);
-  out.hi.assign(predictors::layer_feature_count, -1e30f);
-  for (const example* e : rows) {
-    for (std::size_t j = 0; j < out.lo.size(); ++j) {
-      out.lo[j] = std::min(out.lo[j], e->x[j]);
-      out.hi[j] = std::max(out.hi[j], e->x[j]);
-    }
-  }
+  domain_of(rows, predictors::first_layer_device_feature, [](const example* e) { return e->x; }, out.lo, out.hi);
   for (std::size_t i = 0; i < 4; ++i) out.probes.push_back(rows[(rows.size() - 1) * i / 3]);
   return out;
 }
@@ -251,8 +244,8 @@ std::string family_header(const family_model& m, const std::string& hash) {
              .heads = {{"forward", m.model->model[0]->flatten()}, {"backward", m.model->model[1]->flatten()}},
              .features = predictors::layer_feature_names,
              .features_expression = "::prenet::predictors::layer_feature_names",
-             .domain_min = {m.lo.begin(), m.lo.begin() + predictors::first_layer_device_feature},
-             .domain_max = {m.hi.begin(), m.hi.begin() + predictors::first_layer_device_feature},
+             .domain_min = m.lo,
+             .domain_max = m.hi,
              .trained_devices = m.devices};
   // input_grad: every measured layer computes d(input); a network's first trainable layer does not (see
   // layer_model.hpp), which is no extrapolation.

@@ -11,14 +11,13 @@
 #include <string>
 #include <string_view>
 
-#include <xgboost/c_api.h>
-
 #include "codegen.hpp"
 #include "csv.hpp"
 #include "dataset.hpp"
 #include "emit.hpp"
 #include "experiments.hpp"
 #include "subcommands.hpp"
+#include "trainer_cli.hpp"
 
 namespace {
 
@@ -98,7 +97,7 @@ std::string ingest_section(const dataset& data) {
 
 int prenet::trainer::train_kernels(int argc, char** argv) {
   const arguments args = parse(argc, argv);
-  try {
+  return run_trainer("prenet-train kernels", [&] {
     dataset data;
     ingest_justus(args.datasets, data, args.max_rows);
     ingest_neusight(args.datasets, data, args.max_rows);
@@ -121,12 +120,5 @@ int prenet::trainer::train_kernels(int argc, char** argv) {
     out << report;
     std::cerr << "prenet-train kernels: wrote " << bytes << " bytes of headers to " << args.headers.string() << " and "
               << args.report.string() << '\n';
-  } catch (const data_error& e) {
-    std::cerr << "prenet-train kernels: " << e.what() << '\n';
-    return 2;
-  } catch (const std::exception& e) {
-    std::cerr << "prenet-train kernels: error: " << e.what() << '\n';
-    return 1;
-  }
-  return 0;
+  });
 }

@@ -25,11 +25,16 @@ inline constexpr std::array<std::string_view, kernel_feature_count> kernel_featu
 /// Index of the first device column: columns before it describe the kernel, the rest the device.
 inline constexpr std::size_t first_device_feature = 14;
 
-/// Roofline lower bound of work on a device, in seconds: max(FLOPs / peak, bytes / bandwidth).
-[[nodiscard]] constexpr double roofline_s(double flops, double bytes, const device_spec& d) noexcept {
-  const double compute = flops / d.peak_fp32_flops_per_s;
+/// Roofline lower bound of work on a device, in seconds: max(FLOPs / peak, bytes / bandwidth), at the peak of
+/// whatever does the multiply-adds (tensor cores, precision.hpp), the FP32 peak when not given.
+[[nodiscard]] constexpr double roofline_s(double flops, double bytes, const device_spec& d,
+                                          double peak_flops_per_s) noexcept {
+  const double compute = flops / peak_flops_per_s;
   const double memory = bytes / d.memory_bandwidth_bytes_per_s;
   return compute > memory ? compute : memory;
+}
+[[nodiscard]] constexpr double roofline_s(double flops, double bytes, const device_spec& d) noexcept {
+  return roofline_s(flops, bytes, d, d.peak_fp32_flops_per_s);
 }
 
 /// Roofline lower bound of a kernel on a device, in seconds.

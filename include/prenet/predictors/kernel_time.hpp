@@ -39,7 +39,7 @@ struct kernel_estimate {
   return roofline_s(kn, d) * 1e3 + fallback_launch_ms;
 }
 
-/// The name of estimates whose multiply-adds run on tensor cores (tensor_core_scale).
+/// The name of estimates whose multiply-adds run on tensor cores (see estimate).
 [[nodiscard]] constexpr std::string_view tensor_core_name(math_mode m) noexcept {
   switch (m) {
     case math_mode::tf32: return "tensor_cores.tf32.roofline_ratio";
@@ -55,24 +55,6 @@ struct kernel_estimate {
   kn.element_bytes = 4;
   kn.math = math_mode::fp32;
   return kn;
-}
-
-/// Roofline of one run of `kn` on `d` at the peak of its math mode, in ms.
-[[nodiscard]] constexpr double roofline_ms_at(const kernel& kn, const device_spec& d, double peak_flops_per_s) noexcept {
-  const double compute = static_cast<double>(kn.flops()) / peak_flops_per_s;
-  const double memory = static_cast<double>(kn.bytes()) / d.memory_bandwidth_bytes_per_s;
-  return (compute > memory ? compute : memory) * 1e3;
-}
-
-/// How much faster (< 1) or slower `kn` runs in its own precision than in FP32 on `d`: the ratio of the two
-/// rooflines, each plus a launch that no precision shortens. Tensor cores shrink the compute term by the ratio of
-/// their peak to the FP32 peak and half-size elements shrink the memory term, so a GEMM large enough to be compute
-/// bound speeds up by the peak ratio, a memory-bound one by the bytes ratio, a tiny one not at all. The learned FP32
-/// time carries the kernel's shape-dependent inefficiency; docs/precision.md measures the result end to end.
-[[nodiscard]] constexpr double precision_scale(const kernel& kn, const device_spec& d) noexcept {
-  const double fp32_ms = roofline_ms_at(as_fp32(kn), d, d.peak_fp32_flops_per_s) + fallback_launch_ms;
-  const double own_ms = roofline_ms_at(kn, d, peak_flops_per_s(kn.math, d)) + fallback_launch_ms;
-  return own_ms / fp32_ms;
 }
 
 /// Time of `kn` (run kn.repeat times) on `d`, in IEEE FP32: the learned model of its family, or the roofline.
@@ -95,18 +77,25 @@ struct kernel_estimate {
   return {.time_ms = roofline_ms(kn, d) * times, .predictor = roofline_name};
 }
 
-/// Time of `kn` (run kn.repeat times) on `d` in its own precision (kn.math, kn.element_bytes): the FP32 estimate
-/// scaled by precision_scale, never faster than the roofline at the precision's peak. Always finite and positive
-/// for kernels with work to do. Estimates on tensor cores are tagged with tensor_core_name.
+/// Time of `kn` (run kn.repeat times) on `d` in its own precision (kn.math, kn.element_bytes). The learned FP32
+/// estimate, which carries the kernel's shape-dependent inefficiency, is scaled by the ratio of the two rooflines,
+/// each plus a launch that no precision shortens: tensor cores shrink the compute term by the ratio of their peak to
+/// the FP32 peak and half-size elements shrink the memory term, so a GEMM large enough to be compute bound speeds up
+/// by the peak ratio, a memory-bound kernel by the bytes ratio, a tiny one not at all. Never faster than the
+/// roofline at the precision's peak; always finite and positive for kernels with work to do. Estimates on tensor
+/// cores are tagged with tensor_core_name; docs/precision.md describes the model.
 [[nodiscard]] constexpr kernel_estimate estimate(const kernel& kn, const device_spec& d) noexcept {
   if (kn.math == math_mode::fp32 && kn.element_bytes == 4) return estimate_fp32(kn, d);
   // A math mode the device lacks runs on CUDA cores (see precision.hpp's plan); only the element size changes.
   kernel own = kn;
   if (!supports(d, own.math)) own.math = math_mode::fp32;
-  kernel_estimate e = estimate_fp32(as_fp32(own), d);
-  const double times = static_cast<double>(own.repeat);
-  const double bound_ms = roofline_ms_at(own, d, peak_flops_per_s(own.math, d)) * times;
-  const double scaled_ms = e.time_ms * precision_scale(own, d);
+  const kernel fp32 = as_fp32(own);
+  kernel_estimate e = estimate_fp32(fp32, d);
+  const double own_ms = roofline_s(static_cast<double>(own.flops()), static_cast<double>(own.bytes()), d,
+                                   peak_flops_per_s(own.math, d)) * 1e3;
+  const double fp32_ms = roofline_s(fp32, d) * 1e3;
+  const double scaled_ms = e.time_ms * ((own_ms + fallback_launch_ms) / (fp32_ms + fallback_launch_ms));
+  const double bound_ms = own_ms * static_cast<double>(own.repeat);
   e.time_ms = scaled_ms > bound_ms ? scaled_ms : bound_ms;
   if (own.math != math_mode::fp32) e.predictor = tensor_core_name(own.math);
   return e;
