@@ -19,6 +19,8 @@ constexpr subcommand subcommands[] = {
     {"kernels", prenet::trainer::train_kernels, "per-kernel time models from NeuSight's measurements"},
     {"layers", prenet::trainer::train_layers, "per-layer time models from prenet-bench's measurements (data/)"},
     {"memory", prenet::trainer::train_memory, "the training-memory calibration from GPUMemNet's peaks"},
+    {"precision", prenet::trainer::train_precision,
+     "the tensor-core and half-precision calibration from published whole-model runs (external/)"},
 };
 
 int usage(std::string_view why) {

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Every embedded model — kernel, layer and memory — through the one type they share: well-formed ensembles, a
+// Every embedded model — kernel, layer, memory and precision — through the one type they share: well-formed ensembles, a
 // feature list equal to the library's, domains inside that list, devices from the catalogue, and one inverse.
 #include <cmath>
 #include <set>
@@ -29,6 +29,7 @@ std::vector<listed> every_model() {
   for (const kernel_model* m : generated::all) out.push_back({&m->model, kernel_feature_count, 1});
   for (const layer_model* m : generated::layer_models) out.push_back({&m->model, layer_feature_count, 2});
   out.push_back({&generated::memory.model, memory_feature_count, 1});
+  out.push_back({&generated::precision.model, precision_feature_count, 1});
   return out;
 }
 
@@ -57,6 +58,18 @@ TEST(EmbeddedModels, WellFormedAndReadTheLibrarysFeatures) {
         EXPECT_LT(static_cast<std::size_t>(t.left[i]) + 1, t.feature.size()) << m.name << " node " << i;
       }
     }
+  }
+}
+
+// The precision calibration's probes: the stretch the trainer fitted for a kernel of each reached leaf, read back
+// through the library's model; every stretch is >= 1 (never faster than the data sheet) and finite.
+TEST(EmbeddedModels, PrecisionCalibrationReadsBackItsProbes) {
+  ASSERT_FALSE(generated::precision.probes.empty());
+  for (const precision_probe& p : generated::precision.probes) {
+    const double stretch = generated::precision.inefficiency(p.x);
+    EXPECT_NEAR(stretch, static_cast<double>(p.inefficiency), 1e-5 * stretch);
+    EXPECT_GE(stretch, 1.0);
+    EXPECT_TRUE(std::isfinite(stretch));
   }
 }
 

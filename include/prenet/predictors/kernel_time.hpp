@@ -6,9 +6,11 @@
 
 #include <prenet/device_spec.hpp>
 #include <prenet/predictors/generated/all.hpp>
+#include <prenet/predictors/generated/precision.hpp>
 #include <prenet/predictors/kernel.hpp>
 #include <prenet/predictors/kernel_features.hpp>
 #include <prenet/predictors/kernel_model.hpp>
+#include <prenet/predictors/precision_model.hpp>
 #include <prenet/precision.hpp>
 
 namespace prenet::predictors {
@@ -77,26 +79,46 @@ struct kernel_estimate {
   return {.time_ms = roofline_ms(kn, d) * times, .predictor = roofline_name};
 }
 
-/// Time of `kn` (run kn.repeat times) on `d` in its own precision (kn.math, kn.element_bytes). The learned FP32
-/// estimate, which carries the kernel's shape-dependent inefficiency, is scaled by the ratio of the two rooflines,
-/// each plus a launch that no precision shortens: tensor cores shrink the compute term by the ratio of their peak to
-/// the FP32 peak and half-size elements shrink the memory term, so a GEMM large enough to be compute bound speeds up
-/// by the peak ratio, a memory-bound kernel by the bytes ratio, a tiny one not at all. Never faster than the
-/// roofline at the precision's peak; always finite and positive for kernels with work to do. Estimates on tensor
-/// cores are tagged with tensor_core_name; docs/precision.md describes the model.
-[[nodiscard]] constexpr kernel_estimate estimate(const kernel& kn, const device_spec& d) noexcept {
-  if (kn.math == math_mode::fp32 && kn.element_bytes == 4) return estimate_fp32(kn, d);
-  // A math mode the device lacks runs on CUDA cores (see precision.hpp's plan); only the element size changes.
-  kernel own = kn;
-  if (!supports(d, own.math)) own.math = math_mode::fp32;
-  const kernel fp32 = as_fp32(own);
-  kernel_estimate e = estimate_fp32(fp32, d);
+/// The kernel as `d` runs it: a math mode the device lacks runs on CUDA cores (see precision.hpp's plan); only the
+/// element size stays.
+[[nodiscard]] constexpr kernel as_run_on(kernel kn, const device_spec& d) noexcept {
+  if (!supports(d, kn.math)) kn.math = math_mode::fp32;
+  return kn;
+}
+
+/// Time of `own` (a kernel `d` runs as it is, see as_run_on; run own.repeat times) in its own precision, from
+/// `fp32_ms`, the learned time of its IEEE FP32 twin (as_fp32), and the calibration `cal`. The FP32 time, which
+/// carries the kernel's shape-dependent inefficiency, is scaled by the ratio of the two rooflines, each plus a
+/// launch that no precision shortens:
+///
+///     t = fp32_ms * (stretch * roofline_own + launch) / (roofline_fp32 + launch),  never below roofline_own
+///
+/// Tensor cores shrink the compute term by the ratio of their peak to the FP32 peak, half-size elements the memory
+/// term; `stretch` >= 1 (precision_model, learned from whole-model runs) says how much of that the kernel really
+/// gets, and is capped so that no kernel is slower than its FP32 twin. A tiny kernel keeps its launch-bound time.
+/// The one definition of a kernel's time outside FP32: estimate() uses it with the embedded calibration, and the
+/// trainer (`prenet-train precision`) with its candidates.
+[[nodiscard]] constexpr double precision_time_ms(double fp32_ms, const kernel& own, const device_spec& d,
+                                                 const precision_model& cal) noexcept {
   const double own_ms = roofline_s(static_cast<double>(own.flops()), static_cast<double>(own.bytes()), d,
                                    peak_flops_per_s(own.math, d)) * 1e3;
-  const double fp32_ms = roofline_s(fp32, d) * 1e3;
-  const double scaled_ms = e.time_ms * ((own_ms + fallback_launch_ms) / (fp32_ms + fallback_launch_ms));
+  const double twin_ms = roofline_s(as_fp32(own), d) * 1e3;
+  double stretched_ms = cal.inefficiency(precision_features(own, d)) * own_ms;
+  if (stretched_ms > twin_ms) stretched_ms = twin_ms > own_ms ? twin_ms : own_ms;
+  const double scaled_ms = fp32_ms * ((stretched_ms + fallback_launch_ms) / (twin_ms + fallback_launch_ms));
   const double bound_ms = own_ms * static_cast<double>(own.repeat);
-  e.time_ms = scaled_ms > bound_ms ? scaled_ms : bound_ms;
+  return scaled_ms > bound_ms ? scaled_ms : bound_ms;
+}
+
+/// Time of `kn` (run kn.repeat times) on `d` in its own precision (kn.math, kn.element_bytes): the learned FP32
+/// estimate of its twin through precision_time_ms and the embedded calibration. Always finite and positive for
+/// kernels with work to do. Estimates on tensor cores are tagged with tensor_core_name; docs/precision.md
+/// describes the model and its accuracy.
+[[nodiscard]] constexpr kernel_estimate estimate(const kernel& kn, const device_spec& d) noexcept {
+  if (kn.math == math_mode::fp32 && kn.element_bytes == 4) return estimate_fp32(kn, d);
+  const kernel own = as_run_on(kn, d);
+  kernel_estimate e = estimate_fp32(as_fp32(own), d);
+  e.time_ms = precision_time_ms(e.time_ms, own, d, generated::precision);
   if (own.math != math_mode::fp32) e.predictor = tensor_core_name(own.math);
   return e;
 }

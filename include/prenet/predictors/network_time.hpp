@@ -20,13 +20,26 @@ struct network_estimate {
   bool unseen_device = false;  ///< some learned model has no training rows from this device
 };
 
-/// Calls `f(index, node, estimate)` for every layer of `nodes` on `d`, with autograd's rule: layers before the first
-/// trainable one run no backward, and the first trainable one computes no d(input) (`c.input_grad` is ignored).
-/// `with_backward` = false estimates the forward pass only.
+/// Calls `f(index, node, input_grad, backward)` for every layer of `nodes` with autograd's rule: layers before the
+/// first trainable one run no backward (`backward` false), and the first trainable one computes no d(input)
+/// (`input_grad` false). `with_backward` = false: forward only. The one statement of the rule; estimates and the
+/// precision trainer's kernel lists both walk through it.
+template <class F>
+constexpr void for_each_layer_pass(std::span<const layer_node> nodes, bool with_backward, F&& f) {
+  bool trainable_before = false;
+  for (std::size_t i = 0; i < nodes.size(); ++i) {
+    const layer_node& n = nodes[i];
+    const bool trainable = n.cost().params > 0;
+    f(i, n, trainable_before, with_backward && (trainable_before || trainable));
+    trainable_before = trainable_before || trainable;
+  }
+}
+
+/// Calls `f(index, node, estimate)` for every layer of `nodes` on `d`, with autograd's rule (for_each_layer_pass;
+/// `c.input_grad` is ignored). `with_backward` = false estimates the forward pass only.
 template <class F>
 constexpr void for_each_layer_estimate(std::span<const layer_node> nodes, const device_spec& d, pass_context c,
                                        bool with_backward, F&& f) {
-  bool trainable_before = false;
   // Deep models repeat a few distinct layers (BERT-large: 369 layers, 20 distinct): estimate each once.
   struct seen_layer {
     layer_node node;
@@ -35,11 +48,8 @@ constexpr void for_each_layer_estimate(std::span<const layer_node> nodes, const 
   };
   std::array<seen_layer, 64> seen{};
   std::size_t seen_count = 0;
-  for (std::size_t i = 0; i < nodes.size(); ++i) {
-    const layer_node& n = nodes[i];
-    const bool trainable = n.cost().params > 0;
-    c.input_grad = trainable_before;
-    const bool backward = with_backward && (trainable_before || trainable);
+  for_each_layer_pass(nodes, with_backward, [&](std::size_t i, const layer_node& n, bool input_grad, bool backward) {
+    c.input_grad = input_grad;
     const seen_layer* hit = nullptr;
     for (std::size_t j = 0; j < seen_count && hit == nullptr; ++j) {
       const seen_layer& s = seen[j];
@@ -48,8 +58,7 @@ constexpr void for_each_layer_estimate(std::span<const layer_node> nodes, const 
     const layer_estimate e = hit != nullptr ? hit->estimate : estimate_layer(n, d, c, backward);
     if (hit == nullptr && seen_count < seen.size()) seen[seen_count++] = {n, c.input_grad, backward, e};
     f(i, n, e);
-    trainable_before = trainable_before || trainable;
-  }
+  });
 }
 
 /// Time of one pass (forward, plus backward when `with_backward`) of `nodes` for `c.batch` samples on `d`.

@@ -1,0 +1,68 @@
+// SPDX-License-Identifier: MIT
+// prenet::predictors::precision_model: how far a kernel in TF32, FP16 or BF16 (or with 2-byte elements) falls short
+// of its own roofline relative to its FP32 twin — the tensor-core efficiency the learned FP32 kernel models cannot
+// know. Calibrated offline on published whole-model training throughput (`prenet-train precision`, leave one GPU out)
+// and embedded as generated/precision.hpp; kernel_time.hpp's estimate() applies it.
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <span>
+#include <string_view>
+
+#include <prenet/detail/constexpr_math.hpp>
+#include <prenet/device_spec.hpp>
+#include <prenet/precision.hpp>
+#include <prenet/predictors/embedded_model.hpp>
+#include <prenet/predictors/kernel.hpp>
+#include <prenet/predictors/kernel_features.hpp>
+
+namespace prenet::predictors {
+
+inline constexpr std::size_t precision_feature_count = 5;
+
+/// Column names of precision_features(), in order. Everything is a data-sheet ratio or a property of the kernel:
+/// nothing names a device.
+inline constexpr std::array<std::string_view, precision_feature_count> precision_feature_names{
+    "kernel_family",       ///< the kernel_family enum's value: gemm 0, conv2d 1, then the memory-bound families
+    "math_mode",           ///< the math_mode enum's value: fp32 0 (CUDA cores), tf32 1, fp16 2, bf16 3
+    "log2_peak_ratio",     ///< log2(peak of the math mode / FP32 peak): 0 on CUDA cores, 3 for TF32 on an A100
+    "log2_element_ratio",  ///< log2(4 / element bytes): 1 for 2-byte tensors
+    "log2_intensity_over_ridge",  ///< log2(FLOPs per byte / (peak of the math mode / bandwidth)): > 0 compute bound
+};
+
+/// The calibration's input for `own` (the kernel in its own precision, on a math mode `d` supports).
+[[nodiscard]] constexpr std::array<float, precision_feature_count> precision_features(const kernel& own,
+                                                                                      const device_spec& d) noexcept {
+  const double peak = peak_flops_per_s(own.math, d);
+  const double flops = static_cast<double>(own.flops()), bytes = static_cast<double>(own.bytes());
+  const double ridge = peak / d.memory_bandwidth_bytes_per_s;
+  const double intensity = bytes > 0 ? flops / bytes : 0.0;
+  const double over_ridge = intensity > 0 && ridge > 0 ? detail::log2(intensity / ridge) : -30.0;
+  return {static_cast<float>(own.family), static_cast<float>(own.math),
+          static_cast<float>(detail::log2(peak / d.peak_fp32_flops_per_s)),
+          static_cast<float>(detail::log2(4.0 / static_cast<double>(own.element_bytes))),
+          static_cast<float>(over_ridge < -30.0 ? -30.0 : over_ridge > 30.0 ? 30.0 : over_ridge)};
+}
+
+/// A feature row with the inefficiency the trainer computed for it; the embedded-model test re-evaluates it.
+struct precision_probe {
+  std::array<float, precision_feature_count> x;
+  float inefficiency;
+};
+
+struct precision_model {
+  /// One head, target log_roofline_ratio: ln(the factor by which the kernel's own roofline time is stretched)
+  /// before the FP32 model's time is scaled by the ratio of the rooflines (see kernel_time.hpp).
+  embedded_model model;
+  std::span<const precision_probe> probes;
+
+  /// The stretch factor of the own roofline: >= 1 (never faster than the data sheet allows).
+  [[nodiscard]] constexpr double inefficiency(const std::array<float, precision_feature_count>& x) const noexcept {
+    if (model.heads.empty()) return 1.0;
+    const double f = model.predict(0, x, 1.0);
+    return f > 1.0 ? f : 1.0;
+  }
+};
+
+}  // namespace prenet::predictors

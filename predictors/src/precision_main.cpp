@@ -1,0 +1,603 @@
+// SPDX-License-Identifier: MIT
+// prenet-train precision: calibrates how much of the tensor-core and half-precision speed-up a kernel really gets
+// (predictors/precision_model.hpp) on published whole-model training throughput in FP32, TF32, AMP and half
+// (../shared/datasets/external), validates it leaving one GPU out, and writes generated/precision.hpp and a report.
+// Usage: prenet-train precision --datasets DIR --header FILE --report FILE
+//
+// The calibration is a small decision tree over precision_feature_names whose structure is fixed here (kernel class,
+// then math mode, then the data-sheet ratio of the tensor peak to the FP32 peak) and whose leaves — ln(stretch of the
+// own roofline) — are fitted to whole-model times: each run's predicted iteration is the part no leaf touches plus,
+// per calibrated kernel, the library's own precision_time_ms at the leaf's value, so the fit and the library share
+// one formula. Leaves are fitted by coordinate descent on the mean |ln(predicted / measured)|.
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <cstdint>
+#include <filesystem>
+#include <iostream>
+#include <map>
+#include <numeric>
+#include <set>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include <prenet/models/zoo.hpp>
+#include <prenet/prenet.hpp>
+
+#include "codegen.hpp"
+#include "csv.hpp"
+#include "embedded_emit.hpp"
+#include "subcommands.hpp"
+#include "trainer_cli.hpp"
+
+namespace {
+
+using namespace prenet;
+using namespace prenet::trainer;
+namespace fs = std::filesystem;
+using predictors::precision_feature_count;
+using feature_row = std::array<float, precision_feature_count>;
+
+// --- the measured runs ----------------------------------------------------------------------------------------------
+
+/// A published source whose rows we read: PyTorch training steps whose model and settings the zoo can express.
+struct source_rule {
+  std::string_view source;
+  std::string_view label;  ///< short name in the report
+  bool with_optimizer;     ///< false: the source timed forward + backward without the optimizer step
+  bool calibrates;         ///< false: validation only (small batches timed with host copies on old stacks, where
+                           ///< the FP32 baseline itself is off; fitting them would bend the calibration to that)
+};
+constexpr source_rule sources[] = {
+    {"lambdal/deeplearning-benchmark", "Lambda (NGC, DLE scripts)", true, true},
+    {"huggingface/pytorch-image-models", "timm (RTX 3090, AMP)", true, true},
+    {"ryujaehun/pytorch-gpu-benchmark", "ryujaehun (batch 12, validation only)", false, false},
+    {"u39kun/deep-learning-benchmark", "u39kun (batch 16, validation only)", false, false},
+};
+
+/// The dataset's model names and the zoo's (timm's resnet50 is torchvision's architecture).
+constexpr std::array<std::pair<std::string_view, std::string_view>, 10> model_names{{
+    {"resnet18", "resnet18"},
+    {"resnet50", "resnet50"},
+    {"tv_resnet50", "resnet50"},
+    {"resnet101", "resnet101"},
+    {"tv_resnet101", "resnet101"},
+    {"resnet152", "resnet152"},
+    {"tv_resnet152", "resnet152"},
+    {"vgg16", "vgg16"},
+    {"bert_base_squad", "bert-base"},
+    {"bert_large_squad", "bert-large"},
+}};
+
+constexpr std::array<std::pair<std::string_view, precision>, 5> precision_names{{
+    {"fp32", precision::fp32},
+    {"tf32", precision::tf32},
+    {"fp16_amp", precision::amp_fp16},
+    {"bf16_amp", precision::amp_bf16},
+    {"fp16", precision::fp16},
+}};
+
+struct run_row {
+  const source_rule* source = nullptr;
+  std::string where{};  ///< file:line
+  std::string dataset_model{};
+  const models::zoo_entry* model = nullptr;
+  const device_spec* device = nullptr;
+  precision prec = precision::fp32;
+  std::int64_t batch = 0, size = 0;
+  optimizer opt = optimizer::none;
+  double measured_ms = 0;
+  std::string group{};  ///< the held-out unit: every catalogue entry with the same chip (SMs and peaks)
+};
+
+struct ingest_count {
+  std::size_t read = 0, kept = 0;
+  std::map<std::string, std::size_t> dropped;  ///< why -> rows
+};
+
+/// "224x224 ..." -> 224, "seq_len=384 ..." -> 384, else 0.
+std::int64_t input_size(const std::string& input) {
+  const std::string_view s = input;
+  const std::size_t at = s.rfind("seq_len=", 0) == 0 ? 8 : 0;
+  std::int64_t v = 0;
+  std::size_t i = at;
+  for (; i < s.size() && s[i] >= '0' && s[i] <= '9'; ++i) v = v * 10 + (s[i] - '0');
+  return i == at ? 0 : v;
+}
+
+/// The chip behind a catalogue entry: entries that differ only in memory size, clocks or board power are one GPU
+/// for leaving-one-GPU-out (an A100 PCIe row must not calibrate the A100 SXM4 it is held out against).
+std::string chip_of(const device_spec& d) {
+  return std::to_string(d.sm_count) + "/" + fixed(d.peak_fp32_flops_per_s / 1e12, 0) + "/" +
+         fixed(d.peak_fp16_tensor_flops_per_s / 1e12, 0);
+}
+
+std::vector<run_row> load_runs(const fs::path& datasets, std::map<std::string, ingest_count>& counts) {
+  const fs::path file = datasets / "external" / "measurements.csv";
+  const csv_table t(file);
+  const std::size_t c_source = t.column("source"), c_model = t.column("model"), c_gpu = t.column("gpu"),
+                    c_count = t.column("gpu_count"), c_prec = t.column("precision"), c_batch = t.column("batch"),
+                    c_input = t.column("input"), c_metric = t.column("metric"), c_value = t.column("value"),
+                    c_mode = t.column("mode"), c_framework = t.column("framework"), c_notes = t.column("notes");
+  std::vector<run_row> out;
+  for (std::size_t i = 0; i < t.rows(); ++i) {
+    const source_rule* src = nullptr;
+    for (const source_rule& s : sources) src = t.at(i, c_source) == s.source ? &s : src;
+    if (src == nullptr || t.at(i, c_mode) != "train") continue;
+    ingest_count& n = counts[std::string(src->source)];
+    ++n.read;
+    const auto drop = [&n](const std::string& why) { ++n.dropped[why]; };
+    run_row r{.source = src, .where = t.where(i), .dataset_model = t.at(i, c_model)};
+    for (const auto& [name, zoo] : model_names) r.model = t.at(i, c_model) == name ? models::find_model(zoo) : r.model;
+    if (r.model == nullptr) { drop("model not in the zoo"); continue; }
+    if (t.at(i, c_framework).rfind("PyTorch", 0) != 0) { drop("not PyTorch"); continue; }
+    if (t.at(i, c_count) != "1") { drop("more than one GPU"); continue; }
+    // timm's channels_last rows run another layout than the NCHW the kernel models were measured in.
+    if (src->source == "huggingface/pytorch-image-models" && t.at(i, c_notes).rfind("NCHW", 0) != 0) {
+      drop("channels_last");
+      continue;
+    }
+    bool known_precision = false;
+    for (const auto& [name, p] : precision_names) {
+      if (t.at(i, c_prec) == name) r.prec = p, known_precision = true;
+    }
+    if (!known_precision) { drop("precision " + t.at(i, c_prec)); continue; }
+    r.device = devices::from_dataset_name(t.at(i, c_gpu));
+    if (r.device == nullptr) { drop("GPU not in the catalogue"); continue; }
+    const double batch = t.number_or_nan(i, c_batch), value = t.number_or_nan(i, c_value);
+    r.size = input_size(t.at(i, c_input));
+    if (!(batch >= 1) || !(value > 0) || r.size <= 0) { drop("unparsable batch, value or input"); continue; }
+    r.batch = static_cast<std::int64_t>(batch);
+    const std::string& metric = t.at(i, c_metric);
+    if (metric == "ms_per_iter") {
+      r.measured_ms = value;
+    } else if (metric == "samples_per_s") {
+      r.measured_ms = 1e3 * batch / value;
+    } else {
+      drop("metric " + metric);
+      continue;
+    }
+    if (!plan(r.prec, *r.device).runnable) { drop("precision the GPU cannot run"); continue; }
+    r.opt = !src->with_optimizer ? optimizer::none
+            : r.model->input == models::input_kind::tokens ? optimizer::adam  // DLE's run_squad.py: Adam
+                                                             : optimizer::momentum;  // SGD with momentum
+    r.group = chip_of(*r.device);
+    ++n.kept;
+    out.push_back(std::move(r));
+  }
+  return out;
+}
+
+// --- the tree's fixed structure -------------------------------------------------------------------------------------
+
+/// One node of the calibration tree: a split (feature >= 0) or a leaf (the index of its fitted value).
+struct tree_node {
+  int feature = -1;
+  float threshold = 0;
+  int left = -1, right = -1;  ///< children (indices into the node list): x[feature] < threshold goes left
+  int leaf = -1;
+  std::string label{};  ///< the leaf's meaning, for the report
+};
+
+struct tree_shape {
+  std::vector<tree_node> nodes;  ///< nodes[0] is the root
+  int leaves = 0;
+
+  int groups = 0;
+  std::vector<int> group_of;  ///< leaf -> its coarse group (leaves that differ only by the peak ratio share one)
+
+  int leaf(std::string label, int group) {
+    nodes.push_back({.leaf = leaves++, .label = std::move(label)});
+    group_of.push_back(group);
+    return static_cast<int>(nodes.size()) - 1;
+  }
+  int split(int feature, float threshold, int left, int right) {
+    nodes.push_back({.feature = feature, .threshold = threshold, .left = left, .right = right});
+    return static_cast<int>(nodes.size()) - 1;
+  }
+  [[nodiscard]] int leaf_of(const feature_row& x) const {
+    int i = root;
+    while (nodes[static_cast<std::size_t>(i)].feature >= 0) {
+      const tree_node& n = nodes[static_cast<std::size_t>(i)];
+      i = x[static_cast<std::size_t>(n.feature)] < n.threshold ? n.left : n.right;
+    }
+    return nodes[static_cast<std::size_t>(i)].leaf;
+  }
+  /// The tree in XGBoost's flat layout (children adjacent, left first) with `values` in its leaves.
+  [[nodiscard]] flat_trees flatten(const std::vector<double>& values) const {
+    flat_trees t;
+    t.roots = {0};
+    std::vector<int> order{root};  // spec node of each flat slot
+    for (std::size_t slot = 0; slot < order.size(); ++slot) {
+      const tree_node& n = nodes[static_cast<std::size_t>(order[slot])];
+      if (n.feature < 0) {
+        t.feature.push_back(-1);
+        t.value.push_back(static_cast<float>(values[static_cast<std::size_t>(n.leaf)]));
+        t.left.push_back(0);
+        continue;
+      }
+      t.feature.push_back(static_cast<std::int8_t>(n.feature));
+      t.value.push_back(n.threshold);
+      t.left.push_back(static_cast<std::int32_t>(order.size()));
+      order.push_back(n.left);
+      order.push_back(n.right);
+    }
+    return t;
+  }
+  int root = 0;
+};
+
+enum feature_index : int { f_family = 0, f_math = 1, f_peak_ratio = 2, f_element_ratio = 3 };
+
+/// Kernel class (GEMM, convolution, the memory-bound rest), then where its multiply-adds run (CUDA cores at half
+/// storage, TF32, FP16/BF16 tensor cores), then for tensor cores the data-sheet ratio of their peak to the FP32 peak
+/// (2x: GeForce Ampere, 4x: Turing GeForce and professional Ampere, 8x and more: V100, T4, A100-class). BF16 shares
+/// FP16's leaves: the public runs hold no BF16 rows, and the two run on the same units at the same peak.
+tree_shape calibration_shape() {
+  tree_shape s;
+  const auto by_ratio = [&s](const std::string& what) {
+    const int coarse = s.groups++;
+    const int low = s.leaf(what + ", tensor peak <= 2x FP32", coarse);
+    const int mid = s.leaf(what + ", tensor peak 4x FP32", coarse);
+    const int high = s.leaf(what + ", tensor peak >= 8x FP32", coarse);
+    return s.split(f_peak_ratio, 1.5f, low, s.split(f_peak_ratio, 2.5f, mid, high));
+  };
+  const auto tensor = [&](const std::string& cls) {
+    const int cuda = s.leaf(cls + ", CUDA cores, 2-byte tensors", s.groups++);
+    const int tf32 = by_ratio(cls + ", TF32");
+    const int half = by_ratio(cls + ", FP16/BF16");
+    return s.split(f_math, 0.5f, cuda, s.split(f_math, 1.5f, tf32, half));
+  };
+  const int gemm = tensor("GEMM");
+  const int conv = tensor("convolution");
+  const int rest = s.leaf("memory-bound kernels, 2-byte tensors", s.groups++);
+  const int not_gemm = s.split(f_family, 1.5f, conv, rest);
+  s.root = s.split(f_family, 0.5f, gemm, not_gemm);
+  return s;
+}
+
+// --- one run as the fit sees it -------------------------------------------------------------------------------------
+
+struct calibrated_kernel {
+  kernel own;        ///< as the device runs it (predictors::as_run_on)
+  double fp32_ms;    ///< the learned time of its FP32 twin
+  int leaf;
+  double count = 1;  ///< identical kernels merged
+};
+
+struct prepared_run {
+  const run_row* row = nullptr;
+  std::vector<calibrated_kernel> kernels{};  ///< every kernel the calibration touches
+  double rest_ms = 0;                      ///< the rest of the predicted iteration, which no leaf changes
+};
+
+/// A precision_model holding one constant leaf: how the fit evaluates precision_time_ms at a candidate value.
+struct constant_model {
+  std::array<std::int32_t, 1> roots{0};
+  std::array<std::int8_t, 1> feature{-1};
+  std::array<float, 1> value{};
+  std::array<std::int32_t, 1> left{0};
+  std::array<predictors::tree_ensemble, 1> heads{};
+  predictors::precision_model model{};
+
+  explicit constant_model(double ln_stretch) {
+    value[0] = static_cast<float>(ln_stretch);
+    heads[0] = {.roots = roots, .feature = feature, .value = value, .left = left};
+    model.model.target = predictors::target_transform::log_roofline_ratio;
+    model.model.heads = heads;
+  }
+  constant_model(const constant_model&) = delete;
+  constant_model& operator=(const constant_model&) = delete;
+};
+
+double kernel_ms(const calibrated_kernel& k, const device_spec& d, double ln_stretch) {
+  const constant_model m(ln_stretch);
+  return predictors::precision_time_ms(k.fp32_ms, k.own, d, m.model) * k.count;
+}
+
+prepared_run prepare(const run_row& r, const tree_shape& shape) {
+  prepared_run out{.row = &r};
+  const runtime_network net = r.model->build(r.size);
+  const device_spec& d = *r.device;
+  const train_config cfg{.batch = r.batch, .optimizer = r.opt, .precision = r.prec};
+  const predictors::pass_context c = predictors::pass_of(plan(r.prec, d), r.batch, true);
+  double touched_ms = 0;
+  std::map<std::string, std::size_t> index;  // merges identical kernels (BERT repeats its layers)
+  predictors::for_each_layer_pass(net.nodes(), true, [&](std::size_t, const layer_node& n, bool input_grad, bool backward) {
+    predictors::pass_context lc = c;
+    lc.input_grad = input_grad;
+    for (const predictors::pass p : {predictors::pass::forward, predictors::pass::backward}) {
+      if (p == predictors::pass::backward && !backward) break;
+      for (const kernel& k : predictors::layer_kernels(n, p, lc)) {
+        const kernel run = lc.run(k);
+        if (run.math == math_mode::fp32 && run.element_bytes == 4) continue;
+        const kernel own = predictors::as_run_on(run, d);
+        touched_ms += predictors::estimate(run, d).time_ms;
+        std::ostringstream key;
+        key << static_cast<int>(own.family) << ' ' << static_cast<int>(own.op) << ' ' << own.b << ' ' << own.m << ' '
+            << own.n << ' ' << own.k << ' ' << own.image << ' ' << own.stride << ' ' << own.padding << ' '
+            << own.element_bytes << ' ' << own.repeat << ' ' << static_cast<int>(own.math) << ' ' << own.flops_
+            << ' ' << own.bytes_;
+        const auto [at, fresh] = index.try_emplace(key.str(), out.kernels.size());
+        if (!fresh) {
+          out.kernels[at->second].count += 1;
+          continue;
+        }
+        out.kernels.push_back({.own = own,
+                               .fp32_ms = predictors::estimate_fp32(predictors::as_fp32(own), d).time_ms,
+                               .leaf = shape.leaf_of(predictors::precision_features(own, d))});
+      }
+    }
+  });
+  const prediction p = predict(net.nodes(), d, cfg);
+  out.rest_ms = p.iteration.count() - touched_ms;
+  if (!(out.rest_ms > -1e-6 * p.iteration.count()))
+    throw std::runtime_error(r.where + ": the calibrated kernels take more than the whole prediction");
+  return out;
+}
+
+double predicted_ms(const prepared_run& run, const std::vector<double>& leaves) {
+  double ms = run.rest_ms;
+  for (const calibrated_kernel& k : run.kernels)
+    ms += kernel_ms(k, *run.row->device, leaves[static_cast<std::size_t>(k.leaf)]);
+  return ms;
+}
+
+// --- the fit --------------------------------------------------------------------------------------------------------
+
+constexpr double max_ln_stretch = 3.0;  ///< e^3 = 20: past any tensor-core shortfall in the data
+constexpr double ln_step = 0.02;
+constexpr double coarse_ridge = 1e-3;  ///< per run touched: pulls a group towards "the data sheet is right"
+constexpr double fine_ridge = 2e-2;    ///< per run touched: pulls a leaf towards its group
+
+/// Parameters minimising the mean |ln(predicted / measured)| over `runs` plus a ridge towards `prior`, by coordinate
+/// descent over a grid; kernel k's value is params[param_of[k.leaf]]. A parameter no run touches keeps its prior.
+std::vector<double> descend(const std::vector<const prepared_run*>& runs, const std::vector<int>& param_of,
+                            std::vector<double> params, const std::vector<double>& prior, double ridge) {
+  const std::size_t n = params.size();
+  // Per run and parameter: its kernels, and their time at the current value, so that one parameter's search
+  // re-evaluates only its own kernels.
+  std::vector<std::vector<std::vector<const calibrated_kernel*>>> by_param(
+      runs.size(), std::vector<std::vector<const calibrated_kernel*>>(n));
+  std::vector<std::vector<double>> param_ms(runs.size(), std::vector<double>(n, 0.0));
+  const auto time_at = [&](std::size_t r, std::size_t j, double v) {
+    double ms = 0;
+    for (const calibrated_kernel* k : by_param[r][j]) ms += kernel_ms(*k, *runs[r]->row->device, v);
+    return ms;
+  };
+  for (std::size_t r = 0; r < runs.size(); ++r) {
+    for (const calibrated_kernel& k : runs[r]->kernels)
+      by_param[r][static_cast<std::size_t>(param_of[static_cast<std::size_t>(k.leaf)])].push_back(&k);
+    for (std::size_t j = 0; j < n; ++j) param_ms[r][j] = time_at(r, j, params[j]);
+  }
+  for (int sweep = 0; sweep < 6; ++sweep) {
+    for (std::size_t j = 0; j < n; ++j) {
+      std::vector<std::size_t> touching;
+      std::vector<double> others_ms;  // each touching run's time without parameter j's kernels
+      for (std::size_t r = 0; r < runs.size(); ++r) {
+        if (by_param[r][j].empty()) continue;
+        touching.push_back(r);
+        double ms = runs[r]->rest_ms;
+        for (std::size_t l = 0; l < n; ++l) ms += l == j ? 0.0 : param_ms[r][l];
+        others_ms.push_back(ms);
+      }
+      if (touching.empty()) continue;
+      double best = params[j], best_loss = 1e300;
+      for (int step = 0; step * ln_step <= max_ln_stretch + 1e-9; ++step) {
+        const double v = step * ln_step;
+        double loss = ridge * (v - prior[j]) * (v - prior[j]) * static_cast<double>(touching.size());
+        for (std::size_t t = 0; t < touching.size(); ++t)
+          loss += std::abs(std::log((others_ms[t] + time_at(touching[t], j, v)) / runs[touching[t]]->row->measured_ms));
+        if (loss < best_loss - 1e-12) best_loss = loss, best = v;
+      }
+      params[j] = best;
+      for (const std::size_t r : touching) param_ms[r][j] = time_at(r, j, best);
+    }
+  }
+  return params;
+}
+
+/// The leaves for `runs`, in two stages: first one value per coarse group (kernel class and math mode), pulled
+/// towards 1 ("the data sheet is right"); then each leaf pulled towards its group's value, so that a peak-ratio
+/// bucket no run reaches — the A100's TF32 when the A100 is held out — falls back to its group, not to 1.
+std::vector<double> fit(const std::vector<const prepared_run*>& runs, const tree_shape& shape) {
+  const auto groups = static_cast<std::size_t>(shape.groups);
+  const std::vector<double> group_values =
+      descend(runs, shape.group_of, std::vector<double>(groups, 0.0), std::vector<double>(groups, 0.0), coarse_ridge);
+  std::vector<int> identity(shape.group_of.size());
+  std::iota(identity.begin(), identity.end(), 0);
+  std::vector<double> prior;
+  for (const int g : shape.group_of) prior.push_back(group_values[static_cast<std::size_t>(g)]);
+  return descend(runs, identity, prior, prior, fine_ridge);
+}
+
+// --- the report -----------------------------------------------------------------------------------------------------
+
+struct scored_run {
+  const prepared_run* run;
+  double today_ms, held_out_ms, fitted_ms;
+};
+
+struct error_summary {
+  std::size_t n = 0;
+  double abs_sum = 0, ratios_log_sum = 0, worst = 0;
+  void add(double predicted, double measured) {
+    const double e = predicted / measured - 1;
+    ++n;
+    abs_sum += std::abs(e);
+    ratios_log_sum += std::log(predicted / measured);
+    worst = std::max(worst, std::abs(e));
+  }
+  [[nodiscard]] std::string mape() const { return n ? fixed(100 * abs_sum / static_cast<double>(n), 1) + "%" : "—"; }
+  [[nodiscard]] std::string bias() const {
+    return n ? fixed(std::exp(ratios_log_sum / static_cast<double>(n)), 2) + "×" : "—";
+  }
+};
+
+std::string_view short_precision(precision p) { return name(p); }
+
+std::string report(const std::vector<scored_run>& scored, const std::map<std::string, ingest_count>& counts,
+                   const tree_shape& shape, const std::vector<double>& theta, const std::string& hash) {
+  std::ostringstream md;
+  md << "# Precision calibration report\n\nGENERATED by prenet-train precision (cmake --build build --target "
+        "regen-precision); inputs FNV-1a 64 "
+     << hash
+     << ". Do not edit; docs/precision.md describes the model.\n\n"
+        "Published single-GPU training steps (`../shared/datasets/external`, see its README for every source's "
+        "conditions) predicted by `predict()` with the zoo's twin of each model, against the measured time per "
+        "step. **Held out** is the headline: every GPU's rows predicted by a calibration fitted without any row of "
+        "that GPU (entries with the same chip — SMs and peaks — are left out together). **Before** is the "
+        "prediction without this calibration (the data-sheet roofline ratio alone); **in sample** fits every row. "
+        "Error = predicted / measured - 1; bias is the geometric mean of predicted / measured. FP32 rows run no "
+        "calibrated kernel: they show the FP32 baseline every other precision is scaled from.\n\n";
+
+  const auto table = [&](const std::string& title, auto key_of) {
+    std::map<std::string, std::array<error_summary, 3>> by;
+    std::map<std::string, std::set<std::string>> gpus;
+    for (const scored_run& s : scored) {
+      const std::string k = key_of(s);
+      auto& e = by[k];
+      const double m = s.run->row->measured_ms;
+      e[0].add(s.held_out_ms, m);
+      e[1].add(s.today_ms, m);
+      e[2].add(s.fitted_ms, m);
+      gpus[k].insert(std::string(s.run->row->device->id));
+    }
+    md << "## " << title << "\n\n| " << title.substr(title.rfind(' ') + 1)
+       << " | rows | GPUs | held out: mean abs. error | held out: bias | worst | before: mean abs. error | before: "
+          "bias | in sample |\n|---|---|---|---|---|---|---|---|---|\n";
+    for (const auto& [k, e] : by)
+      md << "| " << k << " | " << e[0].n << " | " << gpus[k].size() << " | " << e[0].mape() << " | " << e[0].bias()
+         << " | " << fixed(100 * e[0].worst, 0) << "% | " << e[1].mape() << " | " << e[1].bias() << " | "
+         << e[2].mape() << " |\n";
+    md << '\n';
+  };
+  table("By precision", [](const scored_run& s) { return std::string(short_precision(s.run->row->prec)); });
+  table("By source and precision", [](const scored_run& s) {
+    return std::string(s.run->row->source->label) + ", " + std::string(short_precision(s.run->row->prec));
+  });
+  table("By precision and GPU", [](const scored_run& s) {
+    return std::string(short_precision(s.run->row->prec)) + " " + std::string(s.run->row->device->id);
+  });
+  table("By precision and model", [](const scored_run& s) {
+    return std::string(short_precision(s.run->row->prec)) + " " + std::string(s.run->row->model->name);
+  });
+
+  md << "## The calibration fitted on every row\n\nStretch of the kernel's own roofline (1 = the data sheet's "
+        "tensor-core or bandwidth speed-up is fully achieved; the FP32 learned time is then scaled by the ratio of "
+        "the rooflines, docs/precision.md). Leaves no row reaches keep 1.\n\n| leaf | stretch | kernels (runs) |\n"
+        "|---|---|---|\n";
+  std::vector<std::size_t> kernels_in(theta.size(), 0), runs_in(theta.size(), 0);
+  for (const scored_run& s : scored) {
+    std::vector<bool> touched(theta.size(), false);
+    for (const calibrated_kernel& k : s.run->kernels) {
+      ++kernels_in[static_cast<std::size_t>(k.leaf)];
+      touched[static_cast<std::size_t>(k.leaf)] = true;
+    }
+    for (std::size_t j = 0; j < theta.size(); ++j) runs_in[j] += touched[j] ? 1 : 0;
+  }
+  for (const tree_node& n : shape.nodes) {
+    if (n.leaf < 0) continue;
+    const auto j = static_cast<std::size_t>(n.leaf);
+    md << "| " << n.label << " | " << fixed(std::exp(theta[j]), 2) << " | " << kernels_in[j] << " (" << runs_in[j]
+       << ") |\n";
+  }
+  md << "\n## Ingestion\n\n| source | training rows read | kept | dropped |\n|---|---|---|---|\n";
+  for (const auto& [src, n] : counts) {
+    std::string why;
+    for (const auto& [w, k] : n.dropped) why += (why.empty() ? "" : "; ") + w + " " + std::to_string(k);
+    md << "| " << src << " | " << n.read << " | " << n.kept << " | " << (why.empty() ? "—" : why) << " |\n";
+  }
+  return md.str();
+}
+
+// --- the header -----------------------------------------------------------------------------------------------------
+
+std::string header_text(const tree_shape& shape, const std::vector<double>& theta,
+                        const std::vector<prepared_run>& runs, const std::string& hash) {
+  header_parts h{.from = {.trainer = trainer_banner_name("precision"),
+                          .inputs = "published whole-model training steps in FP32, TF32, AMP and half "
+                                    "(../shared/datasets/external/measurements.csv)",
+                          .inputs_hash = hash,
+                          .regenerate = "cmake --build build --target regen-precision"},
+                 .includes = {"array", "prenet/predictors/precision_model.hpp"}};
+  std::set<std::string> devices_seen;
+  std::vector<feature_row> rows;
+  for (const prepared_run& r : runs) {
+    devices_seen.insert(std::string(r.row->device->id));
+    for (const calibrated_kernel& k : r.kernels) rows.push_back(predictors::precision_features(k.own, *r.row->device));
+  }
+  h.model = {.data_namespace = "precision_data",
+             .name = "precision.tree.log_roofline_stretch",
+             .target = predictors::target_transform::log_roofline_ratio,
+             .heads = {{"stretch", shape.flatten(theta)}},
+             .features = predictors::precision_feature_names,
+             .features_expression = "::prenet::predictors::precision_feature_names",
+             .trained_devices = {devices_seen.begin(), devices_seen.end()}};
+  domain_of(rows, 4, [](const feature_row& x) { return x; }, h.model.domain_min, h.model.domain_max);
+  h.description = "Model: one tree of fixed shape, " + std::to_string(shape.leaves) + " fitted leaves (ln stretch), " +
+                  std::to_string(runs.size()) + " runs.";
+  // Probes: one kernel per leaf with the stretch the fit gave it; the embedded-model test re-evaluates them.
+  std::ostringstream o;
+  o << "/// A kernel's feature row per reached leaf with its fitted stretch; the embedded-model test re-evaluates them.\n"
+    << "inline constexpr precision_probe probes[] = {\n";
+  std::set<int> probed;
+  for (const prepared_run& r : runs) {
+    for (const calibrated_kernel& k : r.kernels) {
+      if (!probed.insert(k.leaf).second) continue;
+      const feature_row x = predictors::precision_features(k.own, *r.row->device);
+      o << "    {{";
+      for (std::size_t j = 0; j < x.size(); ++j) o << (j ? ", " : "") << float_literal(x[j]);
+      o << "}, " << float_literal(static_cast<float>(std::exp(static_cast<float>(theta[static_cast<std::size_t>(k.leaf)]))))
+        << "},\n";
+    }
+  }
+  o << "};\n\n";
+  h.extra_data = o.str();
+  h.wrapper_type = "precision_model";
+  h.wrapper_name = "precision";
+  h.fields_after = "    .probes = precision_data::probes,\n";
+  return render(h);
+}
+
+}  // namespace
+
+int prenet::trainer::train_precision(int argc, char** argv) {
+  const auto flags = read_path_flags(argc, argv, "prenet-train precision", {"--datasets", "--header", "--report"},
+                                     "prenet-train precision --datasets DIR --header FILE --report FILE");
+  const fs::path &datasets = flags.at("--datasets"), &header = flags.at("--header"), &report_path = flags.at("--report");
+  return run_trainer("prenet-train precision", [&] {
+    std::map<std::string, ingest_count> counts;
+    const std::vector<run_row> rows = load_runs(datasets, counts);
+    if (rows.size() < 50) throw data_error("only " + std::to_string(rows.size()) + " usable external rows");
+    const tree_shape shape = calibration_shape();
+    std::vector<prepared_run> runs;
+    runs.reserve(rows.size());
+    for (const run_row& r : rows) runs.push_back(prepare(r, shape));
+
+    std::vector<const prepared_run*> all;
+    std::set<std::string> groups;
+    for (const prepared_run& r : runs) {
+      if (r.row->source->calibrates) all.push_back(&r);
+      groups.insert(r.row->group);
+    }
+    const std::vector<double> identity(static_cast<std::size_t>(shape.leaves), 0.0);
+    const std::vector<double> theta = fit(all, shape);
+    std::vector<scored_run> scored;
+    for (const prepared_run& r : runs) scored.push_back({&r, predicted_ms(r, identity), 0, predicted_ms(r, theta)});
+    for (const std::string& g : groups) {
+      std::vector<const prepared_run*> train;
+      for (const prepared_run* r : all)
+        if (r->row->group != g) train.push_back(r);
+      const std::vector<double> held = fit(train, shape);
+      for (scored_run& s : scored)
+        if (s.run->row->group == g) s.held_out_ms = predicted_ms(*s.run, held);
+    }
+    const std::string hash = fnv1a_files(datasets, {"external/measurements.csv"});
+    const std::uintmax_t n = write_if_changed(header, header_text(shape, theta, runs, hash));
+    write_if_changed(report_path, report(scored, counts, shape, theta, hash));
+    std::cerr << "prenet-train precision: " << runs.size() << " runs on " << groups.size() << " GPUs; wrote " << n
+              << " bytes to " << header.string() << " and " << report_path.string() << '\n';
+  });
+}
