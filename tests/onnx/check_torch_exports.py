@@ -18,8 +18,7 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 # Exports whose import is still wrong (shapes ONNX cannot infer through computed Slice/Split/Where, tied weights,
 # buffers counted as weights): issue 14, open.
-KNOWN_GAPS = {"transformer_encoder", "transformer_encoder_seq_first", "gpt2_style", "llama_style", "vit_b_16",
-              "swin_t", "convnext_tiny", "shufflenet_v2_x1_0", "inception_v3", "vgg19_bn", "lstm_lm"}
+KNOWN_GAPS = {"gpt2_style", "llama_style", "vit_b_16", "swin_t", "inception_v3", "vgg19_bn", "lstm_lm"}
 
 
 def main():

@@ -17,6 +17,7 @@
 #include <prenet/layers/opaque.hpp>
 #include <prenet/layers/pooling.hpp>
 #include <prenet/layers/recurrent.hpp>
+#include <prenet/layers/reshape.hpp>
 #include <prenet/layers/select_token.hpp>
 
 namespace prenet::onnx_import_detail {
@@ -293,12 +294,18 @@ class mapper {
       return layer(ni, dense_spec(out, {.bias = n.input(2) >= 0}), x, n.output(0));
     }
     unit u = layer(ni, dense_spec((*wd)[1], {.bias = false}), x, n.output(0));
+    const shape in = g_.sample_shape(x);
+    if (in.rank == 3) {
+      // A Linear over a channels-last map or a batch of sequences (ConvNeXt, Swin, ViT's [B, S, E] after a merge):
+      // the same product over rows, as PyTorch's addmm runs it.
+      u.specs.insert(u.specs.begin(), reshape_spec(shape{2, {in.dims[0] * in.dims[1], in.dims[2], 0}, false}));
+    }
     const int next = only_consumer(n.output(0));
     if (next >= 0 && at(next).op == "Add") {
       const int b = const_partner(at(next), n.output(0));
       const auto* bd = dims(b);
       if (bd != nullptr && bd->size() == 1 && (*bd)[0] == (*wd)[1]) {
-        u.specs[0].bias = 1;
+        u.specs.back().bias = 1;
         u.nodes.push_back(next);
         u.out = at(next).output(0);
       }
