@@ -49,7 +49,7 @@ bool is_weight_slot(std::string_view op, int slot) {
 }
 bool passes_through(std::string_view op) {
   return op == "Identity" || op == "Cast" || op == "Transpose" || op == "Unsqueeze" || op == "Squeeze" ||
-         op == "Reshape";
+         op == "Reshape" || op == "Expand" || op == "Tile";
 }
 
 using uses_map = std::unordered_map<std::string, std::vector<std::pair<const ::onnx::NodeProto*, int>>>;
@@ -60,6 +60,8 @@ bool only_weight_uses(const uses_map& uses, const std::string& name, int depth) 
   if (it == uses.end() || it->second.empty()) return depth > 0;
   for (const auto& [n, slot] : it->second) {
     if (is_weight_slot(n->op_type(), slot)) continue;
+    // A parameter broadcast over the batch and joined to the stream (ViT's class token: Expand, then Concat).
+    if (depth > 0 && n->op_type() == "Concat") continue;
     if (depth < 4 && slot == 0 && passes_through(n->op_type()) && n->output_size() > 0 &&
         only_weight_uses(uses, n->output(0), depth + 1)) {
       continue;
@@ -427,7 +429,52 @@ graph::graph(std::string_view bytes, const onnx_options& options) {
   sort_topologically(model_.graph());
   read_shapes(model_.graph());
   classify(model_.graph(), options);
+  tie_by_value();
   track_batch_axes();
+}
+
+void graph::tie_by_value() {
+  // torch.onnx writes the LM head of a model whose head shares the token embedding (GPT-2) as a MatMul by a
+  // transposed copy of the table: with the values in the file, a copy is recognised and is the same parameter.
+  const auto floats = [](const ::onnx::TensorProto& t) -> std::optional<std::vector<float>> {
+    if (t.data_type() != ::onnx::TensorProto::FLOAT) return std::nullopt;
+    if (t.float_data_size() > 0) return std::vector<float>(t.float_data().begin(), t.float_data().end());
+    std::vector<float> out(t.raw_data().size() / sizeof(float));
+    std::copy_n(t.raw_data().data(), out.size() * sizeof(float), reinterpret_cast<char*>(out.data()));
+    return out;
+  };
+  std::vector<int> tables;
+  for (const node& n : nodes_) {
+    const int t = n.op == "Gather" ? n.input(0) : -1;
+    if (t >= 0 && at(t).value != nullptr && at(t).dims.size() == 2 && at(t).numel() > 1 &&
+        std::find(tables.begin(), tables.end(), t) == tables.end()) {
+      tables.push_back(t);
+    }
+  }
+  if (tables.empty()) return;
+  for (const node& n : nodes_) {
+    const int w = (n.op == "MatMul" || n.op == "Gemm") ? n.input(1) : -1;
+    if (w < 0 || at(w).value == nullptr || at(w).dims.size() != 2 || at(w).tied_to >= 0) continue;
+    const bool transposed = !(n.op == "Gemm" && attr_int(n, "transB", 0) != 0);  // [in, out] = table^T
+    for (const int t : tables) {
+      const std::vector<std::int64_t>& td = at(t).dims;
+      const std::vector<std::int64_t>& wd = at(w).dims;
+      if (t == w || (transposed ? (wd[0] != td[1] || wd[1] != td[0]) : wd != td)) continue;
+      const auto a = floats(*at(w).value), b = floats(*at(t).value);
+      if (!a || !b || a->size() != b->size() || a->size() != static_cast<std::size_t>(at(t).numel())) continue;
+      bool same = true;
+      const auto rows = static_cast<std::size_t>(td[0]), cols = static_cast<std::size_t>(td[1]);
+      for (std::size_t r = 0; r < rows && same; ++r) {
+        for (std::size_t c = 0; c < cols && same; ++c) {
+          same = (*b)[r * cols + c] == (transposed ? (*a)[c * rows + r] : (*a)[r * cols + c]);
+        }
+      }
+      if (same) {
+        tensors_[static_cast<std::size_t>(w)].tied_to = t;
+        break;
+      }
+    }
+  }
 }
 
 int graph::tensor_id(const std::string& name) {
@@ -627,11 +674,14 @@ void graph::classify(const ::onnx::GraphProto& g, const onnx_options& options) {
 void graph::track_batch_axes() {
   tensors_[static_cast<std::size_t>(main_input_)].batch_axis = input_batch_axis_;
   for (const node& n : nodes_) {
+    // The first operand from the data input, preferring one whose batch axis is known (a residual Add whose first
+    // summand comes out of a merged-batch Gemm and a Reshape still has the batch on the skip path).
     int from = -1;
     for (const int in : n.inputs) {
-      if (in >= 0 && tensors_[static_cast<std::size_t>(in)].kind == role::main) {
+      if (in < 0 || tensors_[static_cast<std::size_t>(in)].kind != role::main) continue;
+      if (from < 0 || (tensors_[static_cast<std::size_t>(from)].batch_axis < 0 &&
+                       tensors_[static_cast<std::size_t>(in)].batch_axis >= 0)) {
         from = in;
-        break;
       }
     }
     if (from < 0) continue;
