@@ -2,6 +2,8 @@
 // Parsing an ONNX model into the importer's graph: data inputs, fixed dimensions, shape inference, roles, batch axes.
 #include "graph.hpp"
 
+#include "fold.hpp"
+
 #include <algorithm>
 #include <cstdlib>
 #include <optional>
@@ -38,14 +40,16 @@ bool is_weight_slot(std::string_view op, int slot) {
     return slot == 1 || slot == 2;
   }
   if (op == "BatchNormalization") return slot >= 1 && slot <= 4;
-  if (op == "MatMul" || op == "Add" || op == "Mul" || op == "Sub" || op == "Div" || op == "PRelu") return slot == 1;
+  // Element-wise operators take a parameter on either side (PyTorch writes `bias + x @ W` as Add(bias, ...)).
+  if (op == "Add" || op == "Mul" || op == "Sub" || op == "Div") return slot == 0 || slot == 1;
+  if (op == "MatMul" || op == "PRelu") return slot == 1;
   if (op == "Gather") return slot == 0;
   if (op == "LSTM" || op == "GRU" || op == "RNN") return slot == 1 || slot == 2 || slot == 3 || slot >= 5;
   return false;
 }
 bool passes_through(std::string_view op) {
   return op == "Identity" || op == "Cast" || op == "Transpose" || op == "Unsqueeze" || op == "Squeeze" ||
-         op == "Reshape";
+         op == "Reshape" || op == "Expand" || op == "Tile";
 }
 
 using uses_map = std::unordered_map<std::string, std::vector<std::pair<const ::onnx::NodeProto*, int>>>;
@@ -56,6 +60,8 @@ bool only_weight_uses(const uses_map& uses, const std::string& name, int depth) 
   if (it == uses.end() || it->second.empty()) return depth > 0;
   for (const auto& [n, slot] : it->second) {
     if (is_weight_slot(n->op_type(), slot)) continue;
+    // A parameter broadcast over the batch and joined to the stream (ViT's class token: Expand, then Concat).
+    if (depth > 0 && n->op_type() == "Concat") continue;
     if (depth < 4 && slot == 0 && passes_through(n->op_type()) && n->output_size() > 0 &&
         only_weight_uses(uses, n->output(0), depth + 1)) {
       continue;
@@ -100,139 +106,25 @@ std::unordered_map<std::string, std::vector<std::int64_t>> known_shapes(const ::
 }
 
 
-/// Values of a small int64 tensor computed from shapes (Shape, Gather, Slice, Concat, Unsqueeze, arithmetic), as
-/// PyTorch's dynamic-axes exports compute Reshape targets; nullopt if unknown or larger than 64 values.
-class shape_evaluator {
- public:
-  shape_evaluator(const ::onnx::GraphProto& g, const std::unordered_map<std::string, std::vector<std::int64_t>>& known)
-      : known_(known) {
-    for (const ::onnx::NodeProto& n : g.node()) {
-      for (const std::string& o : n.output()) producer_.emplace(o, &n);
-    }
-    for (const ::onnx::TensorProto& t : g.initializer()) initializer_.emplace(t.name(), &t);
-  }
-
-  std::optional<std::vector<std::int64_t>> eval(const std::string& name, int depth = 0) const {
-    if (depth > 24) return std::nullopt;
-    if (const auto it = initializer_.find(name); it != initializer_.end()) return values(*it->second);
-    const auto it = producer_.find(name);
-    if (it == producer_.end()) return std::nullopt;
-    const ::onnx::NodeProto& n = *it->second;
-    const std::string& op = n.op_type();
-    const auto arg = [&](int i) -> std::optional<std::vector<std::int64_t>> {
-      if (i >= n.input_size() || n.input(i).empty()) return std::nullopt;
-      return eval(n.input(i), depth + 1);
-    };
-    if (op == "Constant") {
-      for (const auto& a : n.attribute()) {
-        if (a.name() == "value" && a.has_t()) return values(a.t());
-      }
-      return std::nullopt;
-    }
-    if (op == "Shape") {
-      const auto k = n.input_size() > 0 ? known_.find(n.input(0)) : known_.end();
-      if (k == known_.end()) return std::nullopt;
-      return k->second;
-    }
-    if (op == "Unsqueeze" || op == "Squeeze" || op == "Cast" || op == "Identity") return arg(0);
-    if (op == "Gather") {
-      const auto data = arg(0), idx = arg(1);
-      if (!data || !idx) return std::nullopt;
-      std::vector<std::int64_t> out;
-      for (std::int64_t i : *idx) {
-        const auto size = static_cast<std::int64_t>(data->size());
-        if (i < 0) i += size;
-        if (i < 0 || i >= size) return std::nullopt;
-        out.push_back((*data)[static_cast<std::size_t>(i)]);
-      }
-      return out;
-    }
-    if (op == "Slice") {
-      const auto data = arg(0), starts = arg(1), ends = arg(2);
-      if (!data || !starts || !ends || starts->size() != 1 || ends->size() != 1) return std::nullopt;
-      const auto size = static_cast<std::int64_t>(data->size());
-      const auto clampi = [size](std::int64_t v) { return std::clamp<std::int64_t>(v < 0 ? v + size : v, 0, size); };
-      const std::int64_t b = clampi((*starts)[0]), e = clampi((*ends)[0]);
-      if (b >= e) return std::vector<std::int64_t>{};
-      return std::vector<std::int64_t>(data->begin() + b, data->begin() + e);
-    }
-    if (op == "Concat") {
-      std::vector<std::int64_t> out;
-      for (int i = 0; i < n.input_size(); ++i) {
-        const auto part = arg(i);
-        if (!part || out.size() + part->size() > 64) return std::nullopt;
-        out.insert(out.end(), part->begin(), part->end());
-      }
-      return out;
-    }
-    if (op == "Add" || op == "Sub" || op == "Mul" || op == "Div") {
-      const auto x = arg(0), y = arg(1);
-      if (!x || !y || x->empty() || y->empty() || (x->size() != y->size() && x->size() != 1 && y->size() != 1)) {
-        return std::nullopt;
-      }
-      std::vector<std::int64_t> out(std::max(x->size(), y->size()));
-      for (std::size_t i = 0; i < out.size(); ++i) {
-        const std::int64_t a = (*x)[x->size() == 1 ? 0 : i], c = (*y)[y->size() == 1 ? 0 : i];
-        if (std::abs(a) > max_dimension || std::abs(c) > max_dimension || (op == "Div" && c == 0)) return std::nullopt;
-        out[i] = op == "Add" ? a + c : op == "Sub" ? a - c : op == "Mul" ? a * c : a / c;
-      }
-      return out;
-    }
-    return std::nullopt;
-  }
-
- private:
-  static std::optional<std::vector<std::int64_t>> values(const ::onnx::TensorProto& t) {
-    if (t.data_type() != ::onnx::TensorProto::INT64) return std::nullopt;
-    std::vector<std::int64_t> out(t.int64_data().begin(), t.int64_data().end());
-    if (out.empty() && !t.raw_data().empty()) {
-      out.resize(t.raw_data().size() / sizeof(std::int64_t));
-      std::copy_n(t.raw_data().data(), out.size() * sizeof(std::int64_t), reinterpret_cast<char*>(out.data()));
-    }
-    if (out.size() > 64) return std::nullopt;
-    return out;
-  }
-
-  const std::unordered_map<std::string, std::vector<std::int64_t>>& known_;
-  std::unordered_map<std::string, const ::onnx::NodeProto*> producer_;
-  std::unordered_map<std::string, const ::onnx::TensorProto*> initializer_;
-};
-
-/// Reshape's output from its input shape and target (0 copies a dimension, -1 takes the rest); nullopt if invalid.
-std::optional<std::vector<std::int64_t>> reshaped(const std::vector<std::int64_t>& in, std::vector<std::int64_t> to) {
-  std::int64_t total = 1, rest = 1;
-  for (const std::int64_t d : in) total *= d;
-  int infer = -1;
-  for (std::size_t i = 0; i < to.size(); ++i) {
-    if (to[i] == 0 && i < in.size()) to[i] = in[i];
-    if (to[i] == -1 && infer < 0) {
-      infer = static_cast<int>(i);
-      continue;
-    }
-    if (to[i] <= 0 || to[i] > max_dimension) return std::nullopt;
-    rest *= to[i];
-    if (rest > max_tensor_elements) return std::nullopt;
-  }
-  if (infer >= 0) {
-    if (rest == 0 || total % rest != 0) return std::nullopt;
-    to[static_cast<std::size_t>(infer)] = total / rest;
-  } else if (rest != total) {
-    return std::nullopt;
-  }
-  return to;
-}
-
 /// ONNX infers nothing past an operand whose shape comes from a Slice at run time (BERT's position ids): such
 /// element-wise nodes get the broadcast of their known operands, and inference runs again. Returns how many.
 int fill_shape_gaps(::onnx::GraphProto& g) {
   auto known = known_shapes(g);
+  std::unordered_map<std::string, const ::onnx::TensorProto*> constants;
+  for (const ::onnx::NodeProto& n : g.node()) {
+    if (n.op_type() != "Constant" || n.output_size() != 1) continue;
+    for (const ::onnx::AttributeProto& a : n.attribute()) {
+      if (a.name() == "value" && a.has_t()) constants.emplace(n.output(0), &a.t());
+    }
+  }
   int filled = 0;
   for (const ::onnx::NodeProto& n : g.node()) {
     if (n.output_size() == 0 || n.output(0).empty() || known.count(n.output(0)) != 0) continue;
     std::vector<std::int64_t> out;
     bool any = false;
     if (n.op_type() == "Reshape" && n.input_size() == 2 && known.count(n.input(0)) != 0) {
-      const auto target = shape_evaluator(g, known).eval(n.input(1));
+      const auto c = constants.find(n.input(1));
+      const auto target = c != constants.end() ? int64_values(*c->second) : std::nullopt;
       const auto shape = target ? reshaped(known.at(n.input(0)), *target) : std::nullopt;
       if (!shape) continue;
       out = *shape;
@@ -499,7 +391,11 @@ graph::graph(std::string_view bytes, const onnx_options& options) {
     n.mutable_output()->DeleteSubrange(1, n.output_size() - 1);
     n.clear_attribute();
   }
-  int filled = 0;
+  // Rounds of: ONNX's inference; folding the shape arithmetic whose operands are now known (Shape of a tensor just
+  // inferred, Gather and Concat of those...) into Constants it can read; and, where nothing folds, filling the gaps.
+  std::unordered_set<int> skip;
+  for (const auto& p : patched) skip.insert(p.first);
+  int filled = 0, folded = 0;
   for (int round = 0; round < max_inference_rounds; ++round) {
     try {
       ::onnx::shape_inference::InferShapes(model_, ::onnx::OpSchemaRegistry::Instance(),
@@ -509,9 +405,16 @@ graph::graph(std::string_view bytes, const onnx_options& options) {
                        "); shapes come from the file where it gave none");
       break;
     }
+    const int f = fold_shape_arithmetic(g, known_shapes(g), skip);
+    folded += f;
+    if (f > 0) continue;
     const int n = fill_shape_gaps(g);
     if (n == 0) break;
     filled += n;
+  }
+  if (folded > 0) {
+    notes_.push_back(std::to_string(folded) + " nodes of shape arithmetic (Shape, Gather, Concat, Slice, ...) were " +
+                     "evaluated on import");
   }
   if (filled > 0) {
     notes_.push_back(std::to_string(filled) + " shapes ONNX could not infer (operands sliced at run time, Reshape " +
@@ -526,7 +429,52 @@ graph::graph(std::string_view bytes, const onnx_options& options) {
   sort_topologically(model_.graph());
   read_shapes(model_.graph());
   classify(model_.graph(), options);
+  tie_by_value();
   track_batch_axes();
+}
+
+void graph::tie_by_value() {
+  // torch.onnx writes the LM head of a model whose head shares the token embedding (GPT-2) as a MatMul by a
+  // transposed copy of the table: with the values in the file, a copy is recognised and is the same parameter.
+  const auto floats = [](const ::onnx::TensorProto& t) -> std::optional<std::vector<float>> {
+    if (t.data_type() != ::onnx::TensorProto::FLOAT) return std::nullopt;
+    if (t.float_data_size() > 0) return std::vector<float>(t.float_data().begin(), t.float_data().end());
+    std::vector<float> out(t.raw_data().size() / sizeof(float));
+    std::copy_n(t.raw_data().data(), out.size() * sizeof(float), reinterpret_cast<char*>(out.data()));
+    return out;
+  };
+  std::vector<int> tables;
+  for (const node& n : nodes_) {
+    const int t = n.op == "Gather" ? n.input(0) : -1;
+    if (t >= 0 && at(t).value != nullptr && at(t).dims.size() == 2 && at(t).numel() > 1 &&
+        std::find(tables.begin(), tables.end(), t) == tables.end()) {
+      tables.push_back(t);
+    }
+  }
+  if (tables.empty()) return;
+  for (const node& n : nodes_) {
+    const int w = (n.op == "MatMul" || n.op == "Gemm") ? n.input(1) : -1;
+    if (w < 0 || at(w).value == nullptr || at(w).dims.size() != 2 || at(w).tied_to >= 0) continue;
+    const bool transposed = !(n.op == "Gemm" && attr_int(n, "transB", 0) != 0);  // [in, out] = table^T
+    for (const int t : tables) {
+      const std::vector<std::int64_t>& td = at(t).dims;
+      const std::vector<std::int64_t>& wd = at(w).dims;
+      if (t == w || (transposed ? (wd[0] != td[1] || wd[1] != td[0]) : wd != td)) continue;
+      const auto a = floats(*at(w).value), b = floats(*at(t).value);
+      if (!a || !b || a->size() != b->size() || a->size() != static_cast<std::size_t>(at(t).numel())) continue;
+      bool same = true;
+      const auto rows = static_cast<std::size_t>(td[0]), cols = static_cast<std::size_t>(td[1]);
+      for (std::size_t r = 0; r < rows && same; ++r) {
+        for (std::size_t c = 0; c < cols && same; ++c) {
+          same = (*b)[r * cols + c] == (transposed ? (*a)[c * rows + r] : (*a)[r * cols + c]);
+        }
+      }
+      if (same) {
+        tensors_[static_cast<std::size_t>(w)].tied_to = t;
+        break;
+      }
+    }
+  }
 }
 
 int graph::tensor_id(const std::string& name) {
@@ -706,6 +654,11 @@ void graph::classify(const ::onnx::GraphProto& g, const onnx_options& options) {
     for (const int out : n.outputs) {
       if (out >= 0) tensors_[static_cast<std::size_t>(out)].kind = r;
     }
+    // torch.onnx writes a parameter equal in value to an earlier one (clones of a layer, zero biases, unit norms) as
+    // an Identity of it: the copy is a parameter of its own, as in the module.
+    if (n.op == "Identity" && n.input(0) >= 0 && n.output(0) >= 0 && tensors_[static_cast<std::size_t>(n.input(0))].is_weight) {
+      tensors_[static_cast<std::size_t>(n.output(0))].is_weight = true;
+    }
   }
   for (const ::onnx::ValueInfoProto& v : g.output()) {
     const auto it = ids_.find(v.name());
@@ -721,11 +674,14 @@ void graph::classify(const ::onnx::GraphProto& g, const onnx_options& options) {
 void graph::track_batch_axes() {
   tensors_[static_cast<std::size_t>(main_input_)].batch_axis = input_batch_axis_;
   for (const node& n : nodes_) {
+    // The first operand from the data input, preferring one whose batch axis is known (a residual Add whose first
+    // summand comes out of a merged-batch Gemm and a Reshape still has the batch on the skip path).
     int from = -1;
     for (const int in : n.inputs) {
-      if (in >= 0 && tensors_[static_cast<std::size_t>(in)].kind == role::main) {
+      if (in < 0 || tensors_[static_cast<std::size_t>(in)].kind != role::main) continue;
+      if (from < 0 || (tensors_[static_cast<std::size_t>(from)].batch_axis < 0 &&
+                       tensors_[static_cast<std::size_t>(in)].batch_axis >= 0)) {
         from = in;
-        break;
       }
     }
     if (from < 0) continue;

@@ -38,6 +38,7 @@ struct tensor {
   std::int32_t elem_type = 0;      ///< onnx::TensorProto::DataType
   bool is_weight = false;          ///< an initializer or a weight graph input (counts as parameters)
   int batch_axis = -1;             ///< the axis that is the batch, -1 when unknown or merged
+  int tied_to = -1;                ///< a weight whose values are another weight's (transposed): that one
   const ::onnx::TensorProto* value = nullptr;  ///< initializer or Constant value, when known
 
   [[nodiscard]] std::int64_t numel() const noexcept;
@@ -88,6 +89,7 @@ class graph {
   void sort_topologically(const ::onnx::GraphProto& g);
   void read_shapes(const ::onnx::GraphProto& g);
   void classify(const ::onnx::GraphProto& g, const onnx_options& options);
+  void tie_by_value();
   void track_batch_axes();
   int tensor_id(const std::string& name);
 

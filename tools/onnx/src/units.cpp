@@ -17,6 +17,7 @@
 #include <prenet/layers/opaque.hpp>
 #include <prenet/layers/pooling.hpp>
 #include <prenet/layers/recurrent.hpp>
+#include <prenet/layers/reshape.hpp>
 #include <prenet/layers/select_token.hpp>
 
 namespace prenet::onnx_import_detail {
@@ -31,7 +32,7 @@ bool in_window(std::int64_t v, std::int64_t lo) { return v >= lo && v <= max_win
 class mapper {
  public:
   mapper(const graph& g, const onnx_options& o, std::vector<std::string>& notes)
-      : g_(g), options_(o), notes_(notes), taken_(g.nodes().size(), false) {}
+      : g_(g), options_(o), notes_(notes), taken_(g.nodes().size(), false), claimed_(g.tensors().size(), false) {}
 
   std::vector<unit> run() {
     const auto& nodes = g_.nodes();
@@ -103,30 +104,77 @@ class mapper {
     if (n.inputs[1] == t && is_const(n.inputs[0])) return n.inputs[0];
     return -1;
   }
-  /// Elements of a float weight (initializer or weight input) `t`; 0 for scalars, shapes and other constants.
+  /// The parameter `t` is a view of (through Transpose, Reshape, Expand...; a weight tied to another by value is
+  /// that one), or -1.
+  [[nodiscard]] int weight_root(int t) const {
+    for (int hops = 0; hops < 8 && t >= 0; ++hops) {
+      if (g_.at(t).is_weight) return g_.at(t).tied_to >= 0 ? g_.at(t).tied_to : t;
+      const int p = producer(t);
+      if (p < 0) return -1;
+      const std::string_view op = at(p).op;
+      if (op != "Transpose" && op != "Cast" && op != "Reshape" && op != "Unsqueeze" && op != "Squeeze" &&
+          op != "Expand" && op != "Tile") {
+        return -1;
+      }
+      t = at(p).input(0);
+    }
+    return -1;
+  }
+  /// Elements of the float parameter `t` is a view of; 0 for scalars, shapes and other constants.
   [[nodiscard]] std::int64_t weight_elements(int t) const {
-    if (t < 0 || !g_.at(t).is_weight || !g_.at(t).has_shape || g_.at(t).is_integer()) return 0;
+    t = weight_root(t);
+    if (t < 0 || !g_.at(t).has_shape || g_.at(t).is_integer()) return 0;
     const std::int64_t n = g_.at(t).numel();
     return n > 1 ? n : 0;
+  }
+
+  /// A Conv whose bias has a generated name: BatchNorm folded in by an eval-mode export (and unfolded here).
+  [[nodiscard]] bool folded_bias(const node& n) const {
+    const int b = n.input(2);
+    return n.op == "Conv" && b >= 0 && options_.unfold_batchnorm && g_.at(b).name.rfind("onnx::", 0) == 0;
   }
 
   void keep(unit u) {
     for (const int n : u.nodes) taken_[static_cast<std::size_t>(n)] = true;
     for (const int n : u.nodes) u.matmul_flops += matmul_flops(g_, at(n));
     if (u.fallback.kind != layer_kind::opaque) u.fallback = roofline(u);
+    // A weight read by an earlier unit is the same parameter (a tied LM head): a Dense over it adds none.
+    for (const int ni : u.nodes) {
+      const node& n = at(ni);
+      const int w = (n.op == "MatMul" || n.op == "Gemm") ? weight_root(n.input(1)) : -1;
+      if (w < 0 || !claimed_[static_cast<std::size_t>(w)]) continue;
+      for (layer_spec& s : u.specs) {
+        if (s.kind == layer_kind::dense) s.tied = 1;
+      }
+    }
+    for (const int ni : u.nodes) {
+      for (const int t : at(ni).inputs) {
+        const int w = weight_root(t);
+        if (w >= 0) claimed_[static_cast<std::size_t>(w)] = true;
+      }
+    }
     units_.push_back(std::move(u));
   }
 
   /// The roofline stand-in of a unit: output elements as FLOPs, inputs + outputs as traffic, float weights as params.
   [[nodiscard]] layer_spec roofline(const unit& u) const {
     std::int64_t elements = 0, params = 0, flops = 0;
+    std::vector<int> counted;  // each parameter once, and none another unit holds
     for (const int ni : u.nodes) {
       const node& n = at(ni);
       flops += matmul_flops(g_, n);
       for (const int t : n.inputs) {
         if (is_main(t) && g_.at(t).has_shape) elements += g_.sample_numel(t);
-        params += weight_elements(t);
+        const int w = weight_root(t);
+        if (w < 0 || claimed_[static_cast<std::size_t>(w)] ||
+            std::find(counted.begin(), counted.end(), w) != counted.end()) {
+          continue;
+        }
+        counted.push_back(w);
+        params += weight_elements(w);
       }
+      // A bias folded from BatchNorm stands for BatchNorm's scale and shift: one more parameter per channel.
+      if (folded_bias(n)) params += weight_elements(n.input(2));
       for (const int t : n.outputs) {
         if (is_main(t) && g_.at(t).has_shape) {
           elements += g_.sample_numel(t);
@@ -230,7 +278,7 @@ class mapper {
       return unmapped(ni);
     }
     const std::int64_t out = (*wd)[0];
-    const bool folded = b >= 0 && options_.unfold_batchnorm && g_.at(b).name.rfind("onnx::", 0) == 0;
+    const bool folded = folded_bias(n);
     unit u = layer(ni, conv2d_spec(out, kh, {.stride = stride, .padding = pad, .dilation = dil, .groups = groups,
                                              .bias = b >= 0 && !folded}),
                    x, n.output(0));
@@ -293,12 +341,18 @@ class mapper {
       return layer(ni, dense_spec(out, {.bias = n.input(2) >= 0}), x, n.output(0));
     }
     unit u = layer(ni, dense_spec((*wd)[1], {.bias = false}), x, n.output(0));
+    const shape in = g_.sample_shape(x);
+    if (in.rank == 3) {
+      // A Linear over a channels-last map or a batch of sequences (ConvNeXt, Swin, ViT's [B, S, E] after a merge):
+      // the same product over rows, as PyTorch's addmm runs it.
+      u.specs.insert(u.specs.begin(), reshape_spec(shape{2, {in.dims[0] * in.dims[1], in.dims[2], 0}, false}));
+    }
     const int next = only_consumer(n.output(0));
     if (next >= 0 && at(next).op == "Add") {
       const int b = const_partner(at(next), n.output(0));
       const auto* bd = dims(b);
       if (bd != nullptr && bd->size() == 1 && (*bd)[0] == (*wd)[1]) {
-        u.specs[0].bias = 1;
+        u.specs.back().bias = 1;
         u.nodes.push_back(next);
         u.out = at(next).output(0);
       }
@@ -387,6 +441,7 @@ class mapper {
       }
       u.nodes.insert(u.nodes.end(), views.begin(), views.end());
       u.nodes.push_back(ni);
+      u.matmul_flops += matmul_flops(g_, n);
       u.out = n.output(0) >= 0 && !g_.at(n.output(0)).consumers.empty() ? n.output(0) : n.output(1);
       u.fallback = roofline(u);
       taken_[static_cast<std::size_t>(ni)] = true;
@@ -659,6 +714,7 @@ class mapper {
   const onnx_options& options_;
   std::vector<std::string>& notes_;
   std::vector<bool> taken_;
+  std::vector<bool> claimed_;  ///< per tensor: a parameter some unit kept so far reads
   std::vector<unit> units_;
   int unfolded_ = 0;
   int assumed_shapes_ = 0;
@@ -667,6 +723,19 @@ class mapper {
 }  // namespace
 
 std::int64_t matmul_flops(const graph& g, const node& n) {
+  if (n.op == "LSTM" || n.op == "GRU" || n.op == "RNN") {
+    // The gates' products with the input and the hidden state at every step: W [dirs, gates x hidden, input] and
+    // R [dirs, gates x hidden, hidden] times one column per sequence element and sample.
+    const int x = n.input(0), w = n.input(1), r = n.input(2);
+    if (x < 0 || w < 0 || r < 0 || !g.at(x).has_shape || !g.at(w).has_shape || !g.at(r).has_shape) return 0;
+    const std::vector<std::int64_t>& wd = g.at(w).dims;
+    const std::vector<std::int64_t>& rd = g.at(r).dims;
+    if (wd.size() != 3 || rd.size() != 3 || g.at(x).dims.size() != 3) return 0;
+    const double columns = static_cast<double>(g.at(x).numel()) / static_cast<double>(std::max<std::int64_t>(wd[2], 1));
+    const double flops = 2 * columns * static_cast<double>(wd[0]) * static_cast<double>(wd[1]) *
+                         static_cast<double>(wd[2] + rd[2]) / static_cast<double>(std::max<std::int64_t>(g.batch(), 1));
+    return flops > 9e18 ? std::int64_t{9'000'000'000'000'000'000} : static_cast<std::int64_t>(flops);
+  }
   const bool conv = n.op == "Conv" || n.op == "ConvTranspose";
   if (!conv && n.op != "Gemm" && n.op != "MatMul") return 0;
   const int a = n.input(0), b = n.input(1), y = n.output(0);
