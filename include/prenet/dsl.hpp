@@ -9,6 +9,7 @@
 #include <prenet/layers/dropout.hpp>
 #include <prenet/layers/embedding.hpp>
 #include <prenet/layers/flatten.hpp>
+#include <prenet/layers/gated_mlp.hpp>
 #include <prenet/layers/input.hpp>
 #include <prenet/layers/layernorm.hpp>
 #include <prenet/layers/multihead_attention.hpp>
@@ -16,6 +17,7 @@
 #include <prenet/layers/recurrent.hpp>
 #include <prenet/layers/repeat.hpp>
 #include <prenet/layers/residual.hpp>
+#include <prenet/layers/rmsnorm.hpp>
 #include <prenet/layers/select_token.hpp>
 #include <prenet/layers/sequential.hpp>
 #include <prenet/layers/transformer.hpp>

@@ -14,6 +14,7 @@
 #include <prenet/layers/dropout.hpp>
 #include <prenet/layers/embedding.hpp>
 #include <prenet/layers/flatten.hpp>
+#include <prenet/layers/gated_mlp.hpp>
 #include <prenet/layers/input.hpp>
 #include <prenet/layers/layernorm.hpp>
 #include <prenet/layers/multihead_attention.hpp>
@@ -21,6 +22,7 @@
 #include <prenet/layers/pooling.hpp>
 #include <prenet/layers/recurrent.hpp>
 #include <prenet/layers/reshape.hpp>
+#include <prenet/layers/rmsnorm.hpp>
 #include <prenet/layers/residual.hpp>
 #include <prenet/layers/select_token.hpp>
 #include <prenet/shape.hpp>
@@ -38,6 +40,8 @@ constexpr void validate(const layer_spec& s) {
     case layer_kind::adaptive_avgpool2d: validate_adaptive_avgpool2d(s); break;
     case layer_kind::batchnorm2d: validate_batchnorm2d(s); break;
     case layer_kind::layernorm: validate_layernorm(s); break;
+    case layer_kind::rmsnorm: validate_rmsnorm(s); break;
+    case layer_kind::gated_mlp: validate_gated_mlp(s); break;
     case layer_kind::embedding: validate_embedding(s); break;
     case layer_kind::multihead_attention: validate_attention(s); break;
     case layer_kind::rnn:
@@ -60,6 +64,8 @@ constexpr void validate(const layer_spec& s) {
     case layer_kind::adaptive_avgpool2d: return adaptive_avgpool2d_output(s, in, index);
     case layer_kind::batchnorm2d: return batchnorm2d_output(s, in, index);
     case layer_kind::layernorm: return layernorm_output(s, in, index);
+    case layer_kind::rmsnorm: return rmsnorm_output(s, in, index);
+    case layer_kind::gated_mlp: return gated_mlp_output(s, in, index);
     case layer_kind::embedding: return embedding_output(s, in, index);
     case layer_kind::multihead_attention: return attention_output(s, in, index);
     case layer_kind::rnn:
@@ -69,6 +75,7 @@ constexpr void validate(const layer_spec& s) {
     case layer_kind::gelu:
     case layer_kind::tanh:
     case layer_kind::sigmoid:
+    case layer_kind::silu:
     case layer_kind::softmax: return activation_output(s, in, index);
     case layer_kind::dropout: return dropout_output(in, index);
     case layer_kind::flatten: return flatten_output(in, index);
@@ -94,6 +101,8 @@ constexpr void validate(const layer_spec& s) {
     case layer_kind::adaptive_avgpool2d: return adaptive_avgpool2d_cost(in, out);
     case layer_kind::batchnorm2d: return batchnorm2d_cost(in);
     case layer_kind::layernorm: return layernorm_cost(s, in);
+    case layer_kind::rmsnorm: return rmsnorm_cost(in);
+    case layer_kind::gated_mlp: return gated_mlp_cost(s, in);
     case layer_kind::embedding: return embedding_cost(s, out);
     case layer_kind::multihead_attention: return attention_cost(s, in);
     case layer_kind::rnn:
@@ -103,6 +112,7 @@ constexpr void validate(const layer_spec& s) {
     case layer_kind::gelu:
     case layer_kind::tanh:
     case layer_kind::sigmoid:
+    case layer_kind::silu:
     case layer_kind::softmax: return activation_cost(s, in);
     case layer_kind::dropout: return dropout_cost(in);
     case layer_kind::select_token: return select_token_cost(in);

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Point-wise activations ReLU, GELU, Tanh, Sigmoid and Softmax over the last dimension.
+// Point-wise activations ReLU, GELU, Tanh, Sigmoid, SiLU and Softmax over the last dimension.
 #pragma once
 
 #include <cstdint>
@@ -24,11 +24,17 @@ struct Tanh : detail::single_layer<activation_spec(layer_kind::tanh)> {};
 struct Sigmoid : detail::single_layer<activation_spec(layer_kind::sigmoid)> {};
 /// Softmax over the last dimension.
 struct Softmax : detail::single_layer<activation_spec(layer_kind::softmax)> {};
+/// SiLU (swish): x * sigmoid(x), PyTorch nn.SiLU.
+struct SiLU : detail::single_layer<activation_spec(layer_kind::silu)> {};
 
 namespace detail {
+/// SiLU: sigmoid (3) and the product: 4; backward sigmoid(x) (1 + x (1 - sigmoid(x))) g recomputes the sigmoid: 8.
+inline constexpr std::int64_t silu_forward_flops_per_element = 4;
+inline constexpr std::int64_t silu_backward_flops_per_element = 8;
+
 [[nodiscard]] constexpr bool is_activation(layer_kind k) noexcept {
   return k == layer_kind::relu || k == layer_kind::gelu || k == layer_kind::tanh || k == layer_kind::sigmoid ||
-         k == layer_kind::softmax;
+         k == layer_kind::softmax || k == layer_kind::silu;
 }
 [[nodiscard]] constexpr shape activation_output(const layer_spec& s, const shape& in, std::int64_t i) {
   require(in.rank >= 1 && !in.tokens,
@@ -38,7 +44,7 @@ namespace detail {
   return in;
 }
 /// FLOPs per element (a transcendental counts 1). What autograd saves: ReLU, Tanh, Sigmoid and Softmax their
-/// output; GELU its input.
+/// output; GELU and SiLU their input.
 [[nodiscard]] constexpr layer_cost activation_cost(const layer_spec& s, const shape& in) noexcept {
   const std::int64_t n = in.numel();
   switch (s.kind) {
@@ -51,6 +57,10 @@ namespace detail {
       return layer_cost{.forward_flops = n, .backward_flops = 3 * n, .input_grad_flops = 3 * n, .saves_output = 1};
     case layer_kind::sigmoid:  // 1 / (1 + exp(-x)): 3; backward y (1 - y) g: 3
       return layer_cost{.forward_flops = 3 * n, .backward_flops = 3 * n, .input_grad_flops = 3 * n, .saves_output = 1};
+    case layer_kind::silu:  // autograd saves the input
+      return layer_cost{.forward_flops = silu_forward_flops_per_element * n,
+                        .backward_flops = silu_backward_flops_per_element * n,
+                        .input_grad_flops = silu_backward_flops_per_element * n, .saves_input = 1};
     default:  // softmax: max, subtract, exp, sum, divide: 5; backward y (g - sum(g y)): 4
       return layer_cost{.forward_flops = 5 * n, .backward_flops = 4 * n, .input_grad_flops = 4 * n, .saves_output = 1};
   }

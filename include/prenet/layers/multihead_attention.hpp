@@ -17,13 +17,27 @@ struct attention_options {
   std::int64_t kdim = 0;    ///< key size of the attended memory; 0 = embed_dim
   std::int64_t vdim = 0;    ///< value size of the attended memory; 0 = embed_dim
   std::int64_t kv_seq = 0;  ///< length of the attended memory; 0 = self-attention over the input
+  /// Grouped-query attention (Hugging Face num_key_value_heads): K and V project to num_kv_heads x head_dim and each
+  /// serves num_heads / num_kv_heads query heads; 0 = num_heads (multi-head attention).
+  std::int64_t num_kv_heads = 0;
+  bool rotary = false;    ///< rotary position embedding applied to q and k (LLaMA's apply_rotary_pos_emb)
+  bool out_bias = true;   ///< with `bias`: the output projection has one too (Qwen2: q, k, v biases only)
 };
+
+/// Query heads per key/value head of `heads` query heads and `kv_heads` key/value heads (0 = heads); 0 when
+/// kv_heads does not divide heads, which validation rejects.
+[[nodiscard]] constexpr std::int64_t query_groups(std::int64_t heads, std::int64_t kv_heads) noexcept {
+  if (kv_heads == 0 || heads <= 0) return 1;
+  return kv_heads > 0 && heads % kv_heads == 0 ? heads / kv_heads : 0;
+}
 
 [[nodiscard]] constexpr layer_spec attention_spec(std::int64_t embed_dim, std::int64_t heads,
                                                   attention_options o = {}) noexcept {
+  // groups: query heads per key/value head; positional: rotary embedding; bias 2: q, k and v biases only.
   return layer_spec{.kind = layer_kind::multihead_attention, .in_features = embed_dim, .out_features = embed_dim,
-                    .bias = o.bias ? 1 : 0, .heads = heads, .kdim = o.kdim == 0 ? embed_dim : o.kdim,
-                    .vdim = o.vdim == 0 ? embed_dim : o.vdim, .kv_seq = o.kv_seq, .causal = o.causal ? 1 : 0};
+                    .groups = query_groups(heads, o.num_kv_heads), .bias = o.bias ? (o.out_bias ? 1 : 2) : 0,
+                    .heads = heads, .kdim = o.kdim == 0 ? embed_dim : o.kdim, .vdim = o.vdim == 0 ? embed_dim : o.vdim,
+                    .kv_seq = o.kv_seq, .causal = o.causal ? 1 : 0, .positional = o.rotary ? 1 : 0};
 }
 
 /// `MultiheadAttention<768, 12>{}` (PyTorch nn.MultiheadAttention(embed_dim, num_heads)): (S, 768) -> (S, 768).
@@ -36,7 +50,20 @@ struct MultiheadAttention : detail::single_layer<attention_spec(EmbedDim, Heads,
                 "MultiheadAttention: kdim, vdim and kv_seq must be >= 0 (0 means default)");
   static_assert(Opt.kv_seq > 0 || ((Opt.kdim == 0 || Opt.kdim == EmbedDim) && (Opt.vdim == 0 || Opt.vdim == EmbedDim)),
                 "MultiheadAttention: kdim and vdim must equal embed_dim for self-attention (set kv_seq for cross)");
+  static_assert(Opt.num_kv_heads >= 0, "MultiheadAttention: num_kv_heads must be >= 0 (0 means num_heads)");
+  static_assert(Opt.num_kv_heads <= 0 || Heads % Opt.num_kv_heads == 0,
+                "MultiheadAttention: num_kv_heads must divide num_heads");
+  static_assert(!Opt.rotary || Heads <= 0 || EmbedDim % Heads != 0 || (EmbedDim / Heads) % 2 == 0,
+                "MultiheadAttention: head_dim must be even for rotary embedding");
 };
+
+/// LLaMA-style self-attention (Hugging Face LlamaAttention): `GroupedQueryAttention<4096, 32, 8>{}` is Mistral-7B's,
+/// causal, with rotary embeddings on q and k and no biases.
+template <std::int64_t EmbedDim, std::int64_t Heads, std::int64_t KVHeads, bool QKVBias = false>
+using GroupedQueryAttention =
+    MultiheadAttention<EmbedDim, Heads,
+                       attention_options{.bias = QKVBias, .causal = true, .num_kv_heads = KVHeads, .rotary = true,
+                                         .out_bias = false}>;
 
 namespace detail {
 constexpr void validate_attention(const layer_spec& s) {
@@ -47,35 +74,54 @@ constexpr void validate_attention(const layer_spec& s) {
           "MultiheadAttention: kdim, vdim and kv_seq must be >= 0 (0 means default)");
   require(s.kv_seq > 0 || (s.kdim == s.in_features && s.vdim == s.in_features),
           "MultiheadAttention: kdim and vdim must equal embed_dim for self-attention (set kv_seq for cross)");
+  require(s.groups > 0 && s.heads % s.groups == 0, "MultiheadAttention: num_kv_heads must divide num_heads");
+  require(s.bias >= 0 && s.bias <= 2, "MultiheadAttention: bias must be 0, 1 (all projections) or 2 (q, k, v only)");
+  require(s.positional == 0 || (s.in_features / s.heads) % 2 == 0,
+          "MultiheadAttention: head_dim must be even for rotary embedding");
 }
+
+/// Width of the K and V projections: num_kv_heads x head_dim (embed_dim without grouped-query attention).
+[[nodiscard]] constexpr std::int64_t kv_width(const layer_spec& s) noexcept {
+  return s.groups > 1 ? s.in_features / s.groups : s.in_features;
+}
+
+/// FLOPs per element of q and k for the rotary embedding, forward and backward alike:
+/// x cos + rotate_half(x) sin (two products and a sum; rotate_half is a copy).
+inline constexpr std::int64_t rotary_flops_per_element = 3;
 [[nodiscard]] constexpr shape attention_output(const layer_spec& s, const shape& in, std::int64_t i) {
   require(in.rank == 2 && !in.tokens, "MultiheadAttention: input must be a sequence (seq, embed_dim)", i, in);
   require(in[1] == s.in_features, "MultiheadAttention: embed_dim must equal the input's last dimension", i, in);
   return in;
 }
 [[nodiscard]] constexpr layer_cost attention_cost(const layer_spec& s, const shape& in) noexcept {
-  const std::int64_t seq = in[0], e = s.in_features, h = s.heads;
+  const std::int64_t seq = in[0], e = s.in_features, h = s.heads, ke = kv_width(s);
   const bool self = s.kv_seq == 0;
   const std::int64_t kv = self ? seq : s.kv_seq;
-  const std::int64_t proj_macs = seq * e * e + kv * s.kdim * e + kv * s.vdim * e + seq * e * e;  // q, k, v, out
-  const std::int64_t attn_macs = 2 * seq * kv * e;                                             // QK^T and PV
-  const std::int64_t bias = s.bias * (2 * seq * e + 2 * kv * e);
+  const std::int64_t proj_macs = seq * e * e + kv * s.kdim * ke + kv * s.vdim * ke + seq * e * e;  // q, k, v, out
+  const std::int64_t attn_macs = 2 * seq * kv * e;  // QK^T and PV (each query head against its key/value head)
+  const std::int64_t bias_q_kv = s.bias != 0 ? seq * e + 2 * kv * ke : 0, bias_out = s.bias == 1 ? seq * e : 0;
+  const std::int64_t bias = bias_q_kv + bias_out;
+  const std::int64_t bias_params = (s.bias != 0 ? e + 2 * ke : 0) + (s.bias == 1 ? e : 0);
+  const std::int64_t rotary = s.positional * rotary_flops_per_element * (seq * e + kv * ke);
   const std::int64_t scores = h * seq * kv;
   // Softmax 5 FLOPs per score (max, subtract, exp, sum, divide), scaling of q 1 per element, causal mask 1 per score.
-  const std::int64_t pointwise = 5 * scores + seq * e + s.causal * scores;
+  const std::int64_t pointwise = 5 * scores + seq * e + s.causal * scores + rotary;
   const std::int64_t macs = proj_macs + attn_macs;
-  const std::int64_t input_grad = 2 * seq * e * e + (self ? 2 * seq * e * (s.kdim + s.vdim) : 0);
+  const std::int64_t input_grad = 2 * seq * e * e + (self ? 2 * seq * ke * (s.kdim + s.vdim) : 0);
   const std::int64_t paper_seq2 = seq * kv;
   return layer_cost{
-      .params = e * e + e * s.kdim + e * s.vdim + e * e + s.bias * 4 * e,
+      .params = e * e + s.kdim * ke + s.vdim * ke + e * e + bias_params,
       .macs = macs,
       .forward_flops = 2 * macs + bias + pointwise,
-      .backward_flops = 4 * macs + bias + 4 * scores + seq * e,  // every matmul twice; softmax backward 4 per score
+      // every matmul twice; softmax backward 4 per score; the rotary embedding's transpose as its forward
+      .backward_flops = 4 * macs + bias + 4 * scores + seq * e + rotary,
       .input_grad_flops = input_grad,
       // PreNeT eq. 4: heads * (S E^2 + 2 S^2 E + S^2 + S^2 E + S E^2), per sample.
       .co = h * (seq * e * e + 2 * paper_seq2 * e + paper_seq2 + paper_seq2 * e + seq * e * e),
       .saves_input = 1,
-      .saved_elements = seq * e + kv * e + kv * e + scores + seq * e};  // q, k, v, probabilities, context
+      // q, k, v (K and V as the matmuls see them: expanded to every query head, as eager repeat_kv does),
+      // probabilities, context. The rotary tables are shared by every layer and not counted.
+      .saved_elements = seq * e + kv * e + kv * e + scores + seq * e};
 }
 }  // namespace detail
 

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
-// Transformer encoder and decoder layers (PyTorch nn.TransformerEncoderLayer / TransformerDecoderLayer, batch_first).
+// Transformer encoder and decoder layers (PyTorch nn.TransformerEncoderLayer / TransformerDecoderLayer, batch_first),
+// and the LLaMA-family decoder layer (Hugging Face LlamaDecoderLayer).
 #pragma once
 
 #include <cstdint>
@@ -8,9 +9,11 @@
 #include <prenet/layers/activation.hpp>
 #include <prenet/layers/dense.hpp>
 #include <prenet/layers/dropout.hpp>
+#include <prenet/layers/gated_mlp.hpp>
 #include <prenet/layers/layernorm.hpp>
 #include <prenet/layers/multihead_attention.hpp>
 #include <prenet/layers/residual.hpp>
+#include <prenet/layers/rmsnorm.hpp>
 #include <prenet/layers/sequential.hpp>
 
 namespace prenet {
@@ -73,5 +76,14 @@ struct TransformerDecoderLayer
   static_assert(DimFeedforward > 0, "TransformerDecoderLayer: dim_feedforward must be > 0");
   static_assert(Opt.memory_seq >= 0, "TransformerDecoderLayer: memory_seq must be >= 0 (0 means no cross-attention)");
 };
+
+/// One LLaMA-family decoder layer (Hugging Face LlamaDecoderLayer; Mistral and Qwen2 are alike): pre-norm RMSNorm,
+/// causal grouped-query self-attention with rotary embeddings and no output bias, residual; RMSNorm, the SwiGLU
+/// GatedMLP, residual. No dropout (attention_dropout 0). `QKVBias`: Qwen2's biases on q, k and v.
+template <std::int64_t Hidden, std::int64_t Heads, std::int64_t KVHeads, std::int64_t Intermediate,
+          bool QKVBias = false>
+struct LlamaDecoderLayer
+    : Sequential<Residual<Sequential<RMSNorm<Hidden>, GroupedQueryAttention<Hidden, Heads, KVHeads, QKVBias>>>,
+                 Residual<Sequential<RMSNorm<Hidden>, GatedMLP<Intermediate>>>> {};
 
 }  // namespace prenet

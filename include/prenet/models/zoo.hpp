@@ -13,7 +13,10 @@
 #include <prenet/models/bert.hpp>
 #include <prenet/models/gpt2.hpp>
 #include <prenet/models/gpt3.hpp>
+#include <prenet/models/llama.hpp>
+#include <prenet/models/mistral.hpp>
 #include <prenet/models/opt.hpp>
+#include <prenet/models/qwen2.hpp>
 #include <prenet/models/resnet.hpp>
 #include <prenet/models/vgg.hpp>
 #include <prenet/runtime_network.hpp>
@@ -83,6 +86,12 @@ inline constexpr std::array zoo_entries{
     zoo_model<models::gpt3_xl, tokens, 2048>("gpt3-xl", "GPT-3 XL as NeuSight sizes it (n_embd 3072), 2.88B params"),
     zoo_model<models::gpt3_2_7b, tokens, 2048>("gpt3-2.7b", "GPT-3 2.7B, tied LM head, 2.65B parameters"),
     zoo_model<models::opt_1_3b, tokens, 2048>("opt-1.3b", "OPT-1.3B (facebook/opt-1.3b), 1.32B parameters"),
+    zoo_model<models::llama_2_7b, tokens, 4096>("llama-2-7b", "Llama-2-7B, 6.74B parameters"),
+    zoo_model<models::llama_3_8b, tokens, 8192>("llama-3-8b", "Llama-3-8B, grouped-query attention, 8.03B parameters"),
+    zoo_model<models::llama_3_2_1b, tokens, 131072>("llama-3.2-1b", "Llama-3.2-1B, tied LM head, 1.24B parameters"),
+    zoo_model<models::mistral_7b, tokens, 32768>("mistral-7b", "Mistral-7B-v0.1, 7.24B parameters"),
+    zoo_model<models::qwen2_5_0_5b, tokens, 32768>("qwen2.5-0.5b", "Qwen2.5-0.5B, tied head, 494.0M params"),
+    zoo_model<models::qwen2_5_1_5b, tokens, 32768>("qwen2.5-1.5b", "Qwen2.5-1.5B, tied head, 1.54B params"),
 };
 
 }  // namespace detail

@@ -77,11 +77,23 @@ constexpr void attention(kernel_list& out, const layer_node& n, pass p, const pa
   const layer_spec& s = n.spec;
   const std::int64_t b = c.batch, seq = n.input[0], e = s.in_features, h = s.heads > 0 ? s.heads : 1;
   const std::int64_t kv = s.kv_seq == 0 ? seq : s.kv_seq, d = e / h, eb = c.element_bytes;
+  const std::int64_t ke = prenet::detail::kv_width(s);  // num_kv_heads x head_dim
   const bool self = s.kv_seq == 0;
   const bool grad_in = c.input_grad;
   linear(out, p, b * seq, e, e, grad_in, eb);                    // q projection
-  linear(out, p, b * kv, s.kdim > 0 ? s.kdim : e, e, grad_in && self, eb);  // k projection (kdim 0 = embed_dim)
-  linear(out, p, b * kv, s.vdim > 0 ? s.vdim : e, e, grad_in && self, eb);  // v projection
+  linear(out, p, b * kv, s.kdim > 0 ? s.kdim : e, ke, grad_in && self, eb);  // k projection (kdim 0 = embed_dim)
+  linear(out, p, b * kv, s.vdim > 0 ? s.vdim : e, ke, grad_in && self, eb);  // v projection
+  if (s.positional != 0) {  // rotary embedding of q and k: x cos + rotate_half(x) sin (its transpose backward)
+    const std::int64_t qk = b * (seq * e + kv * ke);
+    out.push(memory_kernel(0, 2 * qk * eb));                                    // rotate_half: a copy
+    out.push(sized(elementwise_kernel(elementwise_op::mul, qk), eb, 2));
+    out.push(sized(elementwise_kernel(elementwise_op::add, qk), eb));
+  }
+  if (ke != e) {  // repeat_kv: K and V expanded to every query head; backward sums the copies back
+    const std::int64_t expanded = b * kv * e, grouped = b * kv * ke;
+    out.push(sized(p == pass::forward ? memory_kernel(0, (expanded + grouped) * eb)
+                                      : memory_kernel(expanded, (expanded + grouped) * eb), eb, 2));
+  }
   const std::int64_t scores = b * h * seq * kv;
   if (p == pass::forward) {
     out.push(sized(gemm_kernel(b * h, seq, kv, d), eb));                          // Q K^T
@@ -163,6 +175,30 @@ constexpr void recurrent(kernel_list& out, const layer_node& n, pass p, const pa
       if (!fwd) out.push(k);  // backward: d(input), then d(gamma) and d(beta): two passes over the rows
       break;
     }
+    case layer_kind::rmsnorm: {  // the layer-norm row kernel (one reduction per row), without the mean
+      const std::int64_t width = n.input.last();
+      const kernel k = sized(rows_kernel(kernel_family::layernorm, in_elems / width, width), eb);
+      out.push(k);
+      if (!fwd) out.push(k);  // backward: d(input), then d(weight)
+      break;
+    }
+    case layer_kind::gated_mlp: {
+      const std::int64_t hidden = n.input.last(), rows = in_elems / hidden, inner = rows * s.out_features;
+      if (fwd) {
+        detail::linear(out, p, rows, hidden, s.out_features, c.input_grad, eb, 2);  // gate and up projections
+        out.push(sized(elementwise_kernel(elementwise_op::tanh, inner), eb));     // SiLU (one transcendental)
+        out.push(sized(elementwise_kernel(elementwise_op::mul, inner), eb));      // gate * up
+        detail::linear(out, p, rows, s.out_features, hidden, true, eb);           // down projection
+      } else {
+        detail::linear(out, p, rows, s.out_features, hidden, true, eb);           // down projection
+        out.push(sized(elementwise_kernel(elementwise_op::mul, inner), eb, 2));   // d(gate), d(up) of the product
+        out.push(sized(elementwise_kernel(elementwise_op::mul, inner), eb));      // SiLU backward
+        detail::linear(out, p, rows, hidden, s.out_features, c.input_grad, eb, 2);  // gate and up projections
+        if (c.input_grad) out.push(sized(elementwise_kernel(elementwise_op::add, in_elems), eb));  // their d(input)s
+        if (s.bias) out.push(memory_kernel(2 * inner + in_elems, (2 * inner + in_elems) * eb));   // bias gradients
+      }
+      break;
+    }
     case layer_kind::embedding:
       if (fwd) {
         out.push(memory_kernel(0, 2 * out_elems * eb + 8 * b * n.output[0]));  // gather rows by index
@@ -184,6 +220,7 @@ constexpr void recurrent(kernel_list& out, const layer_node& n, pass p, const pa
       break;
     case layer_kind::tanh:
     case layer_kind::sigmoid:
+    case layer_kind::silu:
       out.push(sized(elementwise_kernel(fwd ? elementwise_op::tanh : elementwise_op::mul, in_elems), eb));
       break;
     case layer_kind::softmax: {
