@@ -211,6 +211,44 @@ TEST(Cli, MaxBatchOnPredictAndCompare) {
   }
 }
 
+TEST(Cli, InferenceMemoryPartsAddUp) {
+  for (const char* model : {"resnet18", "bert-base"}) {
+    const json j = parsed(run({"memory", "--model", model, "--device", "v100", "--mode", "inference", "--batch", "8",
+                               "--json"}));
+    std::int64_t sum = 0;
+    for (const auto& [key, value] : j["breakdown"].items()) sum += value.get<std::int64_t>();
+    EXPECT_EQ(sum, j["memory_bytes"].get<std::int64_t>()) << model;
+    EXPECT_GT(j["breakdown"]["activations_bytes"].get<std::int64_t>(), 0) << model;  // the largest input/output pair
+    const prenet::models::zoo_entry& e = *prenet::models::find_model(model);
+    const prenet::runtime_network net = e.build(e.default_size);
+    EXPECT_EQ(j["memory_bytes"].get<std::int64_t>(), prenet::inference_memory(net.nodes(), {.batch = 8}).value);
+  }
+}
+
+// --- a failed write to stdout: exit 3 and one line on stderr, never a silent 0 ----------------------------------------
+/// Runs `shell_line` (which names the binary as $P and writes stderr to $E) with bash; returns "<rc>|<stderr>".
+std::string run_shell(const std::string& shell_line) {
+  const std::string err_path = std::string(PRENET_CLI_SCRATCH) + "/shell.err";
+  const std::string command = "P=" + prenet::cli_test::shell_quoted(PRENET_CLI_BINARY) +
+                              " E=" + prenet::cli_test::shell_quoted(err_path) + " bash -c " +
+                              prenet::cli_test::shell_quoted(shell_line);
+  const int status = std::system(command.c_str());
+  const int rc = (status != -1 && WIFEXITED(status)) ? WEXITSTATUS(status) : -1;
+  return std::to_string(rc) + "|" + prenet::cli_test::read_file(err_path);
+}
+
+TEST(Cli, WriteToFullDiskFails) {
+  EXPECT_EQ(run_shell(R"(exit $("$P" compare --model resnet18 --devices t4,v100 --json >/dev/full 2>"$E"; echo $?))"),
+            "3|prenet: cannot write the output: No space left on device\n");
+  EXPECT_EQ(run_shell(R"("$P" models >/dev/full 2>"$E")"), "3|prenet: cannot write the output: No space left on device\n");
+}
+
+TEST(Cli, WriteToClosedPipeFails) {
+  // The reader closes its end at once; prenet writes only after predicting, so the write meets a closed pipe.
+  EXPECT_EQ(run_shell(R"("$P" compare --model vgg16 --batch 64 2>"$E" | exec 0<&-; exit ${PIPESTATUS[0]})"),
+            "3|prenet: cannot write the output: Broken pipe\n");
+}
+
 TEST(Cli, HelpExitsZero) {
   const process_result r = run({"--help"});
   EXPECT_EQ(r.exit_code, 0);

@@ -3,6 +3,8 @@
 #include "cli.hpp"
 
 #include <algorithm>
+#include <cerrno>
+#include <cstring>
 #include <exception>
 #include <string_view>
 
@@ -44,7 +46,7 @@ precision P, as PyTorch runs it (docs/precision.md):
 defaults: --batch 1, --mode train, --optimizer sgd (none for inference), --precision default, the model's own
 image side or context length, --samples = ImageNet-1k's 1,281,167 images or WikiText-103's 103,227,021 tokens
 in sequences of --seq. --onnx: the file's batch (1 if symbolic); --seq/--image size its symbolic dimensions;
-unmapped operators are listed and predicted by the roofline. Exit codes: 0 success, 2 bad input (one line on stderr), 1 internal error.
+unmapped operators are listed and predicted by the roofline. Exit codes: 0 success, 2 bad input (one line on stderr), 3 the output could not be written, 1 internal error.
 )";
 
 }  // namespace
@@ -68,14 +70,18 @@ int run_cli(std::span<const std::string> args, std::ostream& out, std::ostream& 
   try {
     const auto is_help = [](const std::string& a) { return a == "--help" || a == "-h"; };
     if (args.empty()) throw usage_error("missing command (predict, compare, memory, devices, models; see --help)");
-    if (args.front() == "help" || std::any_of(args.begin(), args.end(), is_help)) {
-      out << usage;
-      out.flush();
-      return 0;
-    }
-    const std::string text = run_command(args.front(), args.subspan(1));
+    const bool help = args.front() == "help" || std::any_of(args.begin(), args.end(), is_help);
+    const std::string text = help ? std::string(usage) : run_command(args.front(), args.subspan(1));
+    errno = 0;
     out << text;
     out.flush();
+    if (!out) {
+      // A full disk, a closed pipe (main ignores SIGPIPE so that this is seen): the output is lost or cut short.
+      const int e = errno;
+      err << "prenet: cannot write the output" << (e != 0 ? std::string(": ") + std::strerror(e) : std::string())
+          << '\n';
+      return 3;
+    }
     return 0;
   } catch (const usage_error& e) {
     err << "prenet: " << one_line(e.what()) << '\n';
