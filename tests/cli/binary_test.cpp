@@ -99,11 +99,45 @@ INSTANTIATE_TEST_SUITE_P(EveryModel, PredictJson, testing::ValuesIn(every_model_
 
 // --- the other subcommands ------------------------------------------------------------------------------------------
 TEST(Cli, PredictTextShowsTotalsAndLayers) {
-  const process_result r = run({"predict", "--model", "resnet50", "--device", "t4", "--batch", "16"});
+  const process_result r = run({"predict", "--model", "resnet50", "--device", "t4", "--batch", "16", "--layers"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_NE(r.out.find("iteration"), std::string::npos);
   EXPECT_NE(r.out.find("1:conv2d"), std::string::npos);
   EXPECT_EQ(r.err, "");
+}
+
+TEST(Cli, PredictTextIsOneScreenWithoutLayers) {
+  const process_result r = run({"predict", "--model", "bert-large", "--device", "a100-40gb", "--batch", "8"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("iteration"), std::string::npos);
+  EXPECT_EQ(r.out.find(":multihead_attention"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("--layers"), std::string::npos) << r.out;  // says how to get the table
+  EXPECT_LE(std::count(r.out.begin(), r.out.end(), '\n'), 24) << r.out;
+  // --json keeps the layers either way.
+  EXPECT_FALSE(parsed(run({"predict", "--model", "bert-large", "--device", "a100-40gb", "--json"}))["layers"].empty());
+}
+
+TEST(Cli, UnknownIdsSuggestTheClosest) {
+  const auto error_of = [](const std::vector<std::string>& a) {
+    const process_result r = run(a);
+    EXPECT_EQ(r.exit_code, 2);
+    return r.err;
+  };
+  EXPECT_NE(error_of({"predict", "--model", "bert-large", "--device", "a100"}).find("did you mean 'a100-40gb'"),
+            std::string::npos);
+  EXPECT_NE(error_of({"predict", "--model", "bert-large", "--device", "H100"}).find("did you mean 'h100'"),
+            std::string::npos);
+  EXPECT_NE(error_of({"predict", "--model", "resnet5", "--device", "v100"}).find("did you mean 'resnet50'"),
+            std::string::npos);
+  EXPECT_NE(error_of({"predict", "--model", "vgg16", "--device", "v100", "--precision", "amp_bf16"})
+                .find("did you mean 'amp-bf16'"),
+            std::string::npos);
+  EXPECT_NE(error_of({"predict", "--model", "vgg16", "--device", "v100", "--layer"}).find("did you mean '--layers'"),
+            std::string::npos);
+  EXPECT_NE(error_of({"comapre", "--model", "vgg16"}).find("did you mean 'compare'"), std::string::npos);
+  // Nothing near: no guess.
+  EXPECT_EQ(error_of({"predict", "--model", "vgg16", "--device", "quantum-9000"}).find("did you mean"),
+            std::string::npos);
 }
 
 TEST(Cli, ShorterSequenceAndOptions) {

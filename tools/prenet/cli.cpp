@@ -3,6 +3,7 @@
 #include "cli.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cerrno>
 #include <cstring>
 #include <exception>
@@ -20,8 +21,8 @@ constexpr std::string_view usage = R"(usage: prenet <command> [options]
 commands:
   predict --model NAME|--onnx FILE --device ID [--batch N] [--seq N | --image N]
           [--optimizer none|sgd|momentum|adam|adamw|rmsprop|adagrad] [--mode train|inference]
-          [--samples N] [--precision P] [--max-batch] [--json]
-      iteration time (forward, backward, optimizer), epoch time, FLOPs, memory and a per-layer table
+          [--samples N] [--precision P] [--max-batch] [--layers] [--json]
+      iteration time (forward, backward, optimizer), epoch time, FLOPs, memory; --layers adds the per-layer table
   compare --model NAME|--onnx FILE [--batch N[,N...]] [--devices ID[,ID...]] [--price ID=USD[,...]]
           [--samples N] [--seq N | --image N] [--optimizer ...] [--mode ...] [--precision P] [--max-batch] [--json]
       one table across devices (default: every GPU in the catalogue), sorted by epoch time, with cost per epoch
@@ -57,7 +58,10 @@ std::string run_command(std::string_view command, std::span<const std::string> r
   if (command == "memory") return memory_command(rest);
   if (command == "devices") return devices_command(rest);
   if (command == "models") return models_command(rest);
-  throw usage_error("unknown command " + quoted(command) + " (predict, compare, memory, devices, models; see --help)");
+  constexpr std::array<std::string_view, 5> commands{"predict", "compare", "memory", "devices", "models"};
+  const std::string near = did_you_mean(command, commands);
+  throw usage_error("unknown command " + quoted(command) + " (" + (near.empty() ? "" : near + " ") +
+                    "predict, compare, memory, devices, models; see --help)");
 }
 
 std::string one_line(std::string_view message) {
