@@ -2,6 +2,7 @@
 // The `prenet` executable end to end: every zoo model predicts as JSON, listings parse, bad input exits 2 cleanly.
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <string>
 #include <vector>
 
@@ -185,9 +186,74 @@ TEST(Cli, CompareSortsByEpochTimeAndPrices) {
     } else if (r["device"] == "k40") {
       EXPECT_NEAR(r["usd_per_epoch"].get<double>(), 0.1 * hours, 1e-9);
     } else {
-      EXPECT_GT(r["usd_per_hour"].get<double>(), 0);  // a100-40gb: the built-in table
+      EXPECT_TRUE(r["usd_per_hour"].is_null());  // a100-40gb (PCIe): no sourced price, so unknown, never guessed
+      EXPECT_TRUE(r["usd_per_epoch"].is_null());
     }
   }
+}
+
+std::string scratch_file(const std::string& name, const std::string& content) {
+  const std::string path = std::string(PRENET_CLI_SCRATCH) + "/" + name;
+  std::FILE* f = std::fopen(path.c_str(), "wb");
+  EXPECT_NE(f, nullptr) << path;
+  if (f != nullptr) {
+    std::fputs(content.c_str(), f);
+    std::fclose(f);
+  }
+  return path;
+}
+
+TEST(Cli, ComparePricesFromBuiltInFileAndFlag) {
+  const std::string csv = scratch_file("prices.csv", "device,usd_per_hour\n# my quotes\nv100, 1.25\n\nh100,2.5\nt4,\n");
+  const std::string js = scratch_file("prices.json", R"({"v100": 1.25, "h100": 2.5, "t4": null})");
+  for (const std::string& file : {csv, js}) {
+    const json j = parsed(run({"compare", "--model", "resnet18", "--devices", "v100,h100,t4,a100-sxm4-40gb", "--prices",
+                               file, "--price", "h100=3", "--samples", "3600", "--json"}));
+    for (const json& r : j["rows"]) {
+      const std::string d = r["device"];
+      if (d == "v100") {
+        EXPECT_EQ(r["usd_per_hour"].get<double>(), 1.25);
+        EXPECT_EQ(r["price_source"], "--prices");
+      } else if (d == "h100") {
+        EXPECT_EQ(r["usd_per_hour"].get<double>(), 3.0);  // --price over --prices
+        EXPECT_EQ(r["price_source"], "--price");
+      } else if (d == "t4") {
+        EXPECT_TRUE(r["usd_per_hour"].is_null()) << file;  // the file's "unknown" removes the built-in price
+      } else {
+        EXPECT_EQ(r["usd_per_hour"].get<double>(), 4.0966);  // p4d.24xlarge / 8, the built-in table
+        EXPECT_EQ(r["price_source"], "built-in");
+      }
+    }
+  }
+  const json table = parsed(run({"prices", "--json"}));
+  EXPECT_FALSE(table["basis"].get<std::string>().empty());
+  for (const json& p : table["prices"]) {
+    EXPECT_FALSE(p["source"].get<std::string>().empty());
+    EXPECT_FALSE(p["as_of"].get<std::string>().empty());
+  }
+}
+
+TEST(Cli, BadPriceFilesExitTwoWithOneLine) {
+  const std::vector<std::pair<std::string, std::string>> cases{
+      {"bad1.csv", "h100;2\n"},
+      {"bad2.csv", "h100,2\nh100,3\n"},
+      {"bad3.csv", "a100,2\n"},
+      {"bad4.csv", "h100,-2\n"},
+      {"bad5.csv", "h100,2,3\n"},
+      {"bad6.json", "{\"h100\": 2.5,"},
+      {"bad7.json", "[1, 2]"},
+      {"bad8.json", "{\"h100\": \"cheap\"}"},
+      {"bad9.json", "{\"h100\": 1e9}"},
+  };
+  for (const auto& [name, content] : cases) {
+    const process_result r = run({"compare", "--model", "resnet18", "--prices", scratch_file(name, content)});
+    EXPECT_EQ(r.exit_code, 2) << name;
+    EXPECT_EQ(r.out, "") << name;
+    EXPECT_TRUE(r.err.starts_with("prenet: --prices '")) << r.err;
+    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+  }
+  const process_result line = run({"compare", "--model", "resnet18", "--prices", scratch_file("bad10.csv", "# ok\nv100,1\nh10,2\n")});
+  EXPECT_NE(line.err.find("bad10.csv':3: unknown device 'h10' (did you mean 'h100'"), std::string::npos) << line.err;
 }
 
 TEST(Cli, CompareDefaultsToEveryGpu) {
@@ -341,6 +407,8 @@ const std::vector<args> bad_inputs{
     {"compare", "--model", "vgg16", "--price", "h100=-1"},
     {"compare", "--model", "vgg16", "--devices", "v100,nosuch"},
     {"compare", "--devices", "v100"},
+    {"compare", "--model", "vgg16", "--prices", "/nonexistent/prices.csv"},
+    {"compare", "--model", "vgg16", "--devices", "v100", "--price", "h100=2"},
     {"memory", "--model", "vgg16"},
     {"memory", "--model", "vgg16", "--device", "v100", "--samples", "10"},
     {"memory", "--model", "vgg16", "--device", "v100", "--max-batch", "4"},

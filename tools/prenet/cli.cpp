@@ -11,6 +11,7 @@
 
 #include "arguments.hpp"
 #include "commands.hpp"
+#include "prices.hpp"
 
 namespace prenet::cli {
 
@@ -23,7 +24,7 @@ commands:
           [--optimizer none|sgd|momentum|adam|adamw|rmsprop|adagrad] [--mode train|inference]
           [--samples N] [--precision P] [--max-batch] [--layers] [--json]
       iteration time (forward, backward, optimizer), epoch time, FLOPs, memory; --layers adds the per-layer table
-  compare --model NAME|--onnx FILE [--batch N[,N...]] [--devices ID[,ID...]] [--price ID=USD[,...]]
+  compare --model NAME|--onnx FILE [--batch N[,N...]] [--devices ID[,ID...]] [--price ID=USD[,...]] [--prices FILE]
           [--samples N] [--seq N | --image N] [--optimizer ...] [--mode ...] [--precision P] [--max-batch] [--json]
       one table across devices (default: every GPU in the catalogue), sorted by epoch time, with cost per epoch
   memory --model NAME|--onnx FILE --device ID [--batch N] [--max-batch] [--seq N | --image N] [--optimizer ...]
@@ -32,6 +33,8 @@ commands:
   devices [--json | --markdown]
       the device catalogue (ids for --device): data-sheet peaks (dense tensor TFLOPS), bandwidth, memory, power
   models [--json]     the model zoo (names for --model)
+  prices [--json | --markdown]
+      compare's built-in prices: on-demand USD per GPU-hour, one basis, with source and date; the GPUs without one
 
 precision P, as PyTorch runs it (docs/precision.md):
   default   stock PyTorch >= 1.12: TF32 tensor cores for cuDNN convolutions on Ampere and newer, FP32 matmuls
@@ -58,10 +61,11 @@ std::string run_command(std::string_view command, std::span<const std::string> r
   if (command == "memory") return memory_command(rest);
   if (command == "devices") return devices_command(rest);
   if (command == "models") return models_command(rest);
-  constexpr std::array<std::string_view, 5> commands{"predict", "compare", "memory", "devices", "models"};
+  if (command == "prices") return prices_command(rest);
+  constexpr std::array<std::string_view, 6> commands{"predict", "compare", "memory", "devices", "models", "prices"};
   const std::string near = did_you_mean(command, commands);
   throw usage_error("unknown command " + quoted(command) + " (" + (near.empty() ? "" : near + " ") +
-                    "predict, compare, memory, devices, models; see --help)");
+                    "predict, compare, memory, devices, models, prices; see --help)");
 }
 
 std::string one_line(std::string_view message) {
@@ -73,7 +77,7 @@ std::string one_line(std::string_view message) {
 int run_cli(std::span<const std::string> args, std::ostream& out, std::ostream& err) noexcept {
   try {
     const auto is_help = [](const std::string& a) { return a == "--help" || a == "-h"; };
-    if (args.empty()) throw usage_error("missing command (predict, compare, memory, devices, models; see --help)");
+    if (args.empty()) throw usage_error("missing command (predict, compare, memory, devices, models, prices; see --help)");
     const bool help = args.front() == "help" || std::any_of(args.begin(), args.end(), is_help);
     const std::string text = help ? std::string(usage) : run_command(args.front(), args.subspan(1));
     errno = 0;

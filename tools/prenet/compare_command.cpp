@@ -23,17 +23,16 @@ namespace prenet::cli {
 namespace {
 
 constexpr auto compare_flags =
-    with_model_flags(std::array<flag_spec, 6>{{{"batch"}, {"devices"}, {"price"}, {"samples"}, {"max-batch", false}, {"json", false}}});
+    with_model_flags(std::array<flag_spec, 7>{{{"batch"}, {"devices"}, {"price"}, {"prices"}, {"samples"}, {"max-batch", false}, {"json", false}}});
 
 /// At most this many batch sizes in one sweep.
 constexpr std::size_t max_batches = 64;
-/// Highest --price accepted, in US dollars per hour.
-constexpr double max_usd_per_hour = 10'000;
 
 struct compare_row {
   const device_spec* device;
   run_estimate estimate;
   std::optional<double> usd_per_hour;
+  price_source source = price_source::none;
   std::optional<std::int64_t> max_batch;  ///< with --max-batch: the largest batch that fits on the device
   [[nodiscard]] std::optional<double> usd_per_epoch() const {
     if (!usd_per_hour) return std::nullopt;
@@ -71,28 +70,17 @@ std::vector<std::int64_t> read_batches(const arguments& a, std::int64_t fallback
   return out;
 }
 
-/// The built-in prices with --price's `id=usd` entries on top.
-std::vector<std::pair<std::string_view, double>> read_prices(const arguments& a) {
-  std::vector<std::pair<std::string_view, double>> prices;
-  const std::optional<std::string_view> list = a.value("price");
-  if (!list) return prices;
-  for (const std::string_view item : split_list("price", *list)) {
-    const std::size_t eq = item.find('=');
-    if (eq == std::string_view::npos) throw usage_error("--price expects id=usd items, got " + quoted(item));
-    const std::string_view id = read_device(item.substr(0, eq)).id;
-    const double usd = parse_decimal("price", item.substr(eq + 1), 0, max_usd_per_hour);
-    const auto same = [&](const auto& p) { return p.first == id; };
-    if (std::any_of(prices.begin(), prices.end(), same)) throw usage_error("--price gives " + quoted(id) + " twice");
-    prices.emplace_back(id, usd);
+/// --prices FILE, then --price on top; a --price for a device that is not compared would have no effect.
+price_list read_prices(const arguments& a, const std::vector<const device_spec*>& devices) {
+  price_list prices;
+  if (const std::optional<std::string_view> file = a.value("prices")) prices.read_file(*file);
+  if (const std::optional<std::string_view> list = a.value("price")) prices.read_flag(*list);
+  for (const std::string_view id : prices.flag_ids()) {
+    if (std::none_of(devices.begin(), devices.end(), [&](const device_spec* d) { return d->id == id; })) {
+      throw usage_error("--price gives " + quoted(id) + ", which is not compared (see --devices and --precision)");
+    }
   }
   return prices;
-}
-
-std::optional<double> price_of(std::string_view id, const std::vector<std::pair<std::string_view, double>>& given) {
-  for (const auto& [g, usd] : given) {
-    if (g == id) return usd;
-  }
-  return built_in_price(id);
 }
 
 std::string as_json(const model_settings& s, const std::vector<compare_row>& rows) {
@@ -112,6 +100,7 @@ std::string as_json(const model_settings& s, const std::vector<compare_row>& row
                          {"iteration_ms", r.estimate.iteration_ms},
                          {"epoch_s", r.estimate.epoch_s},
                          {"usd_per_hour", r.usd_per_hour ? nlohmann::ordered_json(*r.usd_per_hour) : nullptr},
+                         {"price_source", r.usd_per_hour ? nlohmann::ordered_json(name(r.source)) : nullptr},
                          {"usd_per_epoch", cost ? nlohmann::ordered_json(*cost) : nullptr},
                          {"memory_bytes", r.estimate.memory_bytes},
                          {"fits_in_memory", r.fits()},
@@ -142,7 +131,8 @@ std::string as_text(const model_settings& s, const std::vector<compare_row>& row
                      r.max_batch ? fmt::format(" {:>10}", *r.max_batch) : "", flags);
   }
   if (s.onnx) t += onnx_text(*s.onnx);
-  t += "prices: assumed on-demand USD per GPU-hour (tools/prenet/README.md); override with --price id=usd,...\n";
+  t += "prices: on-demand USD per GPU-hour; built-in: AWS list prices (`prenet prices`), '-' = unknown; yours: --prices "
+       "FILE or --price id=usd,...\n";
   return t;
 }
 
@@ -159,7 +149,7 @@ std::string compare_command(std::span<const std::string> args) {
     throw usage_error("no chosen device can run --precision " + std::string(name(s.precision)));
   }
   const std::vector<std::int64_t> batches = read_batches(a, default_batch(s));
-  const std::vector<std::pair<std::string_view, double>> prices = read_prices(a);
+  const price_list prices = read_prices(a, devices);
   const runtime_network net = build_network(s);
   std::vector<std::optional<std::int64_t>> max_batches(devices.size());
   if (a.has("max-batch")) {
@@ -169,7 +159,8 @@ std::string compare_command(std::span<const std::string> args) {
   for (const std::int64_t b : batches) {
     for (std::size_t i = 0; i < devices.size(); ++i) {
       const device_spec* d = devices[i];
-      rows.push_back({d, estimate(net, *d, s, b, false), price_of(d->id, prices), max_batches[i]});
+      const device_price_choice price = prices.of(d->id);
+      rows.push_back({d, estimate(net, *d, s, b, false), price.usd_per_hour, price.source, max_batches[i]});
     }
   }
   std::stable_sort(rows.begin(), rows.end(),
