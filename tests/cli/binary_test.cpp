@@ -173,7 +173,7 @@ TEST(Cli, ModelsJsonListsTheZoo) {
 
 TEST(Cli, CompareSortsByEpochTimeAndPrices) {
   const json j = parsed(run({"compare", "--model", "bert-base", "--batch", "8,16", "--devices", "v100,a100-40gb,k40",
-                             "--price", "v100=1.5,k40=0.1", "--samples", "3600", "--json"}));
+                             "--price", "v100=1.5,k40=0.1", "--samples", "3600", "--sort", "time", "--json"}));
   const json& rows = j["rows"];
   ASSERT_EQ(rows.size(), 6u);
   for (std::size_t i = 1; i < rows.size(); ++i) {
@@ -190,6 +190,84 @@ TEST(Cli, CompareSortsByEpochTimeAndPrices) {
       EXPECT_TRUE(r["usd_per_epoch"].is_null());
     }
   }
+}
+
+TEST(Cli, CompareSortsByCostKeepsWhatFitsAndNamesTheChoices) {
+  const std::vector<std::string> base{"compare", "--model", "bert-large", "--batch", "8,32", "--devices",
+                                      "t4,v100,a100-80gb,h100,a10g,rtx2080super-maxq", "--price", "a100-80gb=1.79",
+                                      "--samples", "88000", "--epochs", "3", "--json"};
+  const json j = parsed(run(base));
+  EXPECT_EQ(j["sort"], "cost");  // prices are known for some
+  EXPECT_EQ(j["epochs"], 3);
+  EXPECT_TRUE(j["fits_only"].get<bool>());
+  const json& rows = j["rows"];
+  ASSERT_FALSE(rows.empty());
+  bool priced = true;
+  double last_usd = 0;
+  for (const json& r : rows) {
+    EXPECT_TRUE(r["fits_in_memory"].get<bool>()) << r;
+    EXPECT_NEAR(r["job_hours"].get<double>(), 3 * r["epoch_s"].get<double>() / 3600, 1e-9);
+    if (r["job_usd"].is_null()) {
+      priced = false;  // the unpriced rows come after every priced one
+    } else {
+      ASSERT_TRUE(priced) << r;
+      EXPECT_NEAR(r["job_usd"].get<double>(), r["usd_per_hour"].get<double>() * r["job_hours"].get<double>(), 1e-9);
+      EXPECT_GE(r["job_usd"].get<double>(), last_usd);
+      last_usd = r["job_usd"].get<double>();
+    }
+  }
+  // The cheapest and the fastest fitting choice, over every row that fits.
+  EXPECT_EQ(j["cheapest"]["device"], rows[0]["device"]);
+  EXPECT_EQ(j["cheapest"]["job_usd"].get<double>(), rows[0]["job_usd"].get<double>());
+  double fastest = 1e300;
+  for (const json& r : rows) fastest = std::min(fastest, r["job_hours"].get<double>());
+  EXPECT_EQ(j["fastest"]["job_hours"].get<double>(), fastest);
+  // --all adds the configurations that do not fit, after those that do; --top K keeps K of those that fit.
+  std::vector<std::string> all = base;
+  all.push_back("--all");
+  const json ja = parsed(run(all));
+  EXPECT_GT(ja["rows"].size(), rows.size());
+  EXPECT_EQ(ja["hidden_rows"], 0);
+  EXPECT_EQ(j["hidden_rows"].get<std::size_t>(), ja["rows"].size() - rows.size());
+  for (std::size_t i = 0; i < ja["rows"].size(); ++i) {
+    EXPECT_EQ(ja["rows"][i]["fits_in_memory"].get<bool>(), i < rows.size()) << i;
+  }
+  std::vector<std::string> top = base;
+  top.insert(top.end(), {"--top", "2", "--sort", "time"});
+  const json jt = parsed(run(top));
+  ASSERT_EQ(jt["rows"].size(), 2u);
+  EXPECT_EQ(jt["sort"], "time");
+  EXPECT_EQ(jt["rows"][0]["device"], jt["fastest"]["device"]);
+  EXPECT_LE(jt["rows"][0]["job_hours"].get<double>(), jt["rows"][1]["job_hours"].get<double>());
+  // Without any price the default is time, and --sort cost is an error.
+  const json jn = parsed(run({"compare", "--model", "resnet18", "--devices", "v100,a100-40gb", "--json"}));
+  EXPECT_EQ(jn["sort"], "time");
+  EXPECT_TRUE(jn["cheapest"].is_null());
+  EXPECT_EQ(run({"compare", "--model", "resnet18", "--devices", "v100,a100-40gb", "--sort", "cost"}).exit_code, 2);
+}
+
+TEST(Cli, CompareTextAlignsLongIdsAndEndsWithTheChoice) {
+  const process_result r = run({"compare", "--model", "resnet18", "--batch", "8", "--devices",
+                                "t4,rtx2080super-maxq,rtx-pro-6000-maxq,h100", "--all"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  std::vector<std::string> lines;
+  for (std::size_t at = 0, nl; (nl = r.out.find('\n', at)) != std::string::npos; at = nl + 1) {
+    lines.push_back(r.out.substr(at, nl - at));
+  }
+  ASSERT_GE(lines.size(), 6u);
+  const std::string& header = lines[1];
+  const std::size_t fits_end = header.find(" fits") + 5;
+  std::size_t rows = 0;
+  for (const std::string& l : lines) {
+    for (const char* id : {"t4 ", "rtx2080super-maxq ", "rtx-pro-6000-maxq ", "h100 "}) {
+      if (!l.starts_with(id)) continue;
+      ++rows;
+      EXPECT_TRUE(l.substr(fits_end - 3, 3) == "yes" || l.substr(fits_end - 2, 2) == "NO") << l << "\n" << header;
+    }
+  }
+  EXPECT_EQ(rows, 4u);
+  EXPECT_TRUE(lines.back().starts_with("cheapest that fits: t4 at batch 8, ")) << lines.back();
+  EXPECT_NE(lines.back().find("; fastest that fits: "), std::string::npos) << lines.back();
 }
 
 std::string scratch_file(const std::string& name, const std::string& content) {
@@ -408,6 +486,10 @@ const std::vector<args> bad_inputs{
     {"compare", "--model", "vgg16", "--devices", "v100,nosuch"},
     {"compare", "--devices", "v100"},
     {"compare", "--model", "vgg16", "--prices", "/nonexistent/prices.csv"},
+    {"compare", "--model", "vgg16", "--sort", "speed"},
+    {"compare", "--model", "vgg16", "--top", "0"},
+    {"compare", "--model", "vgg16", "--epochs", "0"},
+    {"compare", "--model", "vgg16", "--all", "--fits-only"},
     {"compare", "--model", "vgg16", "--devices", "v100", "--price", "h100=2"},
     {"memory", "--model", "vgg16"},
     {"memory", "--model", "vgg16", "--device", "v100", "--samples", "10"},

@@ -25,8 +25,11 @@ commands:
           [--samples N] [--precision P] [--max-batch] [--layers] [--json]
       iteration time (forward, backward, optimizer), epoch time, FLOPs, memory; --layers adds the per-layer table
   compare --model NAME|--onnx FILE [--batch N[,N...]] [--devices ID[,ID...]] [--price ID=USD[,...]] [--prices FILE]
-          [--samples N] [--seq N | --image N] [--optimizer ...] [--mode ...] [--precision P] [--max-batch] [--json]
-      one table across devices (default: every GPU in the catalogue), sorted by epoch time, with cost per epoch
+          [--samples N] [--epochs N] [--sort time|cost] [--all | --fits-only] [--top K] [--seq N | --image N]
+          [--optimizer ...] [--mode ...] [--precision P] [--max-batch] [--json]
+      one table across devices (default: every GPU in the catalogue) for a job of --epochs passes over --samples:
+      hours and dollars, cheapest first when prices are known, only what fits unless --all; ends with the cheapest
+      and the fastest configuration that fits
   memory --model NAME|--onnx FILE --device ID [--batch N] [--max-batch] [--seq N | --image N] [--optimizer ...]
           [--mode ...] [--precision P] [--json]
       peak device memory as nvidia-smi shows it, by part; whether it fits, by how much not, the largest batch
