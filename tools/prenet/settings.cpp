@@ -62,22 +62,23 @@ model_settings read_model_settings(const arguments& args) {
     const std::optional<std::string_view> dim = args.value(dim_flag);
     const std::optional<std::int64_t> symbolic =
         dim ? std::optional(parse_integer(dim_flag, *dim, 1, models::detail::zoo_max_image_side)) : std::nullopt;
+    std::shared_ptr<const onnx_model> fixed;
     if (symbolic) {
       // --seq/--image only size symbolic dimensions: a file that imports without one fixes every size itself, and
-      // the flag would be silently ignored.
-      std::shared_ptr<const onnx_model> fixed;
+      // the flag has no effect, which the report says (a note) rather than ignoring it silently.
       try {
         fixed = read_onnx_model(*file, std::nullopt);
       } catch (const usage_error&) {
         // symbolic (or unreadable: the import below says why)
       }
-      if (fixed) {
-        throw usage_error("--" + std::string(dim_flag) + " has no effect: " + quoted(*file) +
-                          " fixes every input dimension (its " + std::string(size_flag(entry_of(*fixed))) + " is " +
-                          std::to_string(input_size_of(*fixed)) + "); leave --" + std::string(dim_flag) + " out");
-      }
     }
-    s.onnx = read_onnx_model(*file, symbolic);
+    if (fixed) {
+      s.onnx = with_note(*fixed, "--" + std::string(dim_flag) + " has no effect: the file fixes every input dimension " +
+                                     "(its " + std::string(size_flag(entry_of(*fixed))) + " is " +
+                                     std::to_string(input_size_of(*fixed)) + ")");
+    } else {
+      s.onnx = read_onnx_model(*file, symbolic);
+    }
     s.model = &entry_of(*s.onnx);
     s.size = input_size_of(*s.onnx);
   } else {
