@@ -407,8 +407,8 @@ TEST(Cli, InferenceMemoryPartsAddUp) {
 /// Runs `shell_line` (which names the binary as $P and writes stderr to $E) with bash; returns "<rc>|<stderr>".
 std::string run_shell(const std::string& shell_line) {
   const std::string err_path = std::string(PRENET_CLI_SCRATCH) + "/shell.err";
-  const std::string command = "P=" + prenet::cli_test::shell_quoted(PRENET_CLI_BINARY) +
-                              " E=" + prenet::cli_test::shell_quoted(err_path) + " bash -c " +
+  const std::string command = "export P=" + prenet::cli_test::shell_quoted(PRENET_CLI_BINARY) +
+                              " E=" + prenet::cli_test::shell_quoted(err_path) + "; bash -c " +
                               prenet::cli_test::shell_quoted(shell_line);
   const int status = std::system(command.c_str());
   const int rc = (status != -1 && WIFEXITED(status)) ? WEXITSTATUS(status) : -1;
@@ -422,8 +422,11 @@ TEST(Cli, WriteToFullDiskFails) {
 }
 
 TEST(Cli, WriteToClosedPipeFails) {
-  // The reader closes its end at once; prenet writes only after predicting, so the write meets a closed pipe.
-  EXPECT_EQ(run_shell(R"("$P" compare --model vgg16 --batch 64 2>"$E" | exec 0<&-; exit ${PIPESTATUS[0]})"),
+  // stdout is a pipe whose read end is closed before prenet starts (no race with a reader that exits).
+  const std::string closed_pipe =
+      R"(/usr/bin/python3 -c 'import os, subprocess, sys; r, w = os.pipe(); os.close(r); )"
+      R"(sys.exit(subprocess.run(sys.argv[1:], stdout=w, stderr=open(os.environ["E"], "w")).returncode)' )";
+  EXPECT_EQ(run_shell(closed_pipe + R"("$P" compare --model resnet18 --devices t4)"),
             "3|prenet: cannot write the output: Broken pipe\n");
 }
 
