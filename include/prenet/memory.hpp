@@ -84,18 +84,37 @@ template <std::size_t N>
   return bytes{detail::record_saved(net.nodes(), t, batch, s.walk())};
 }
 
-/// Inference keeps no autograd state: the weights, the largest input + output pair of one layer, the framework.
-[[nodiscard]] constexpr bytes inference_memory(std::span<const layer_node> nodes, const train_config& cfg) noexcept {
+/// Inference keeps no autograd state: alive at the peak are the weights, the input and output of the layer whose pair
+/// is largest (`activations`), the caching allocator's rounding of those blocks (`allocator`) and the framework. The
+/// parts add up to total(); `phase` is meaningless here (left at its default).
+[[nodiscard]] constexpr memory_breakdown inference_memory_breakdown(std::span<const layer_node> nodes,
+                                                                    const train_config& cfg) noexcept {
   const std::int64_t elem = element_bytes(parameter_dtype(cfg.precision));
   const std::int64_t act = element_bytes(activation_dtype(cfg.precision));
-  std::int64_t w = 0, pair = 0;
+  std::int64_t w_raw = 0, w_block = 0, pair_raw = 0, pair_block = 0;
   for (const layer_node& n : nodes) {
-    w = detail::sat_add(w, allocator_block(detail::sat_mul(n.cost().params, elem)));
+    const std::int64_t w = detail::sat_mul(n.cost().params, elem);
+    w_raw = detail::sat_add(w_raw, w);
+    w_block = detail::sat_add(w_block, allocator_block(w));
     if (!detail::has_backward(n) || n.cost().aliases_input != 0) continue;
     const auto p = detail::gradient_pair(n, cfg.batch, act);
-    pair = std::max(pair, detail::sat_add(allocator_block(p[0]), allocator_block(p[1])));
+    const std::int64_t block = detail::sat_add(allocator_block(p[0]), allocator_block(p[1]));
+    if (block > pair_block) {
+      pair_block = block;
+      pair_raw = detail::sat_add(p[0], p[1]);
+    }
   }
-  return bytes{detail::sat_add(detail::sat_add(w, pair), framework_bytes(cfg).value)};
+  memory_breakdown m;
+  m.weights = bytes{w_raw};
+  m.activations = bytes{pair_raw};
+  m.allocator = bytes{detail::sat_add(detail::sat_sub(w_block, w_raw), detail::sat_sub(pair_block, pair_raw))};
+  m.framework = framework_bytes(cfg);
+  return m;
+}
+
+/// Peak inference memory: inference_memory_breakdown(nodes, cfg).total().
+[[nodiscard]] constexpr bytes inference_memory(std::span<const layer_node> nodes, const train_config& cfg) noexcept {
+  return inference_memory_breakdown(nodes, cfg).total();
 }
 
 }  // namespace prenet

@@ -3,6 +3,7 @@
 // embedded time predictors.
 #pragma once
 
+#include <prenet/budget.hpp>
 #include <prenet/devices.hpp>
 #include <prenet/dsl.hpp>
 #include <prenet/features.hpp>

@@ -141,10 +141,12 @@ class MemoryReport(Report):
 
 
 class Comparison(Report):
-    """`prenet compare`'s report: ``rows`` (one dict per device and batch, fastest epoch first) and the settings."""
+    """`prenet compare`'s report: ``rows`` (one dict per device and batch, in ``sort`` order: cheapest job first
+    when prices are known, else fastest; only configurations that fit unless ``all=True``), ``cheapest``,
+    ``fastest`` and the settings."""
 
     def to_pandas(self) -> Any:
-        """The rows as a pandas DataFrame, fastest epoch first."""
+        """The rows as a pandas DataFrame, in the report's order."""
         return _pandas().DataFrame(self._fields["rows"])
 
     def __len__(self) -> int:
@@ -177,7 +179,8 @@ def max_batch(model: Optional[str] = None, **options: Any) -> int:
 
 
 def compare(model: Optional[str] = None, **options: Any) -> Comparison:
-    """`prenet compare`: one model across devices (default: every GPU) and batches, with the cost of an epoch.
+    """`prenet compare`: one model across devices (default: every GPU) and batches, with the time and cost of a job
+    (``epochs=`` passes over ``samples=``); ``sort="time"|"cost"``, ``all=True``, ``top=K``, ``prices="file.csv"``.
 
     >>> c = prenet.compare("bert-base", devices=["a100-40gb", "h100"], batch=[16, 32], price={"h100": 3.0})
     >>> c.rows[0]["device"], c.to_pandas()

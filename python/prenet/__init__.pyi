@@ -74,13 +74,19 @@ class Comparison(Report):
     precision: str
     dtype: str
     samples: int
+    epochs: int
+    sort: Literal["time", "cost"]
+    fits_only: bool
+    hidden_rows: int
     rows: List[Dict[str, Any]]
+    cheapest: Optional[Dict[str, Any]]
+    fastest: Optional[Dict[str, Any]]
     def to_pandas(self) -> Any: ...
     def __len__(self) -> int: ...
 
 def predict(model: Optional[str] = None, *, onnx: Optional[_Path] = ..., device: str = ..., batch: int = ...,
             seq: int = ..., image: int = ..., mode: _Mode = ..., optimizer: _Optimizer = ..., precision: _Precision = ..., dtype: _Dtype = ...,
-            samples: int = ..., max_batch: bool = ..., **options: Any) -> Prediction: ...
+            samples: int = ..., max_batch: bool = ..., layers: bool = ..., **options: Any) -> Prediction: ...
 def memory(model: Optional[str] = None, *, onnx: Optional[_Path] = ..., device: str = ..., batch: int = ...,
            seq: int = ..., image: int = ..., mode: _Mode = ..., optimizer: _Optimizer = ..., precision: _Precision = ..., dtype: _Dtype = ...,
            max_batch: bool = ..., **options: Any) -> MemoryReport: ...
@@ -88,7 +94,9 @@ def max_batch(model: Optional[str] = None, *, onnx: Optional[_Path] = ..., devic
               image: int = ..., mode: _Mode = ..., optimizer: _Optimizer = ..., precision: _Precision = ..., dtype: _Dtype = ...,
               **options: Any) -> int: ...
 def compare(model: Optional[str] = None, *, onnx: Optional[_Path] = ..., devices: Sequence[str] = ...,
-            batch: Union[int, Sequence[int]] = ..., price: Mapping[str, float] = ..., samples: int = ...,
+            batch: Union[int, Sequence[int]] = ..., price: Mapping[str, float] = ..., prices: _Path = ...,
+            samples: int = ..., epochs: int = ..., sort: Literal["time", "cost"] = ..., all: bool = ...,
+            fits_only: bool = ..., top: int = ...,
             seq: int = ..., image: int = ..., mode: _Mode = ..., optimizer: _Optimizer = ..., precision: _Precision = ..., dtype: _Dtype = ...,
             max_batch: bool = ..., **options: Any) -> Comparison: ...
 def devices() -> List[Dict[str, Any]]: ...

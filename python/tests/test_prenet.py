@@ -151,7 +151,7 @@ def test_to_pandas():
     df = r.to_pandas()
     assert isinstance(df, pd.DataFrame) and len(df) == len(r.layers)
     assert df["forward_ms"].sum() == pytest.approx(r.forward_ms, rel=1e-9)
-    c = prenet.compare("bert-base", devices=["t4", "a100-40gb", "h100"], batch=[8, 16])
+    c = prenet.compare("bert-base", devices=["t4", "a100-40gb", "h100"], batch=[8, 16], sort="time")
     cdf = c.to_pandas()
     assert len(cdf) == len(c) == 6 and list(cdf["epoch_s"]) == sorted(cdf["epoch_s"])
     m = prenet.memory("bert-base", device="t4", batch=8)

@@ -2,6 +2,7 @@
 // The `prenet` executable end to end: every zoo model predicts as JSON, listings parse, bad input exits 2 cleanly.
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <string>
 #include <vector>
 
@@ -99,11 +100,45 @@ INSTANTIATE_TEST_SUITE_P(EveryModel, PredictJson, testing::ValuesIn(every_model_
 
 // --- the other subcommands ------------------------------------------------------------------------------------------
 TEST(Cli, PredictTextShowsTotalsAndLayers) {
-  const process_result r = run({"predict", "--model", "resnet50", "--device", "t4", "--batch", "16"});
+  const process_result r = run({"predict", "--model", "resnet50", "--device", "t4", "--batch", "16", "--layers"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_NE(r.out.find("iteration"), std::string::npos);
   EXPECT_NE(r.out.find("1:conv2d"), std::string::npos);
   EXPECT_EQ(r.err, "");
+}
+
+TEST(Cli, PredictTextIsOneScreenWithoutLayers) {
+  const process_result r = run({"predict", "--model", "bert-large", "--device", "a100-40gb", "--batch", "8"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("iteration"), std::string::npos);
+  EXPECT_EQ(r.out.find(":multihead_attention"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("--layers"), std::string::npos) << r.out;  // says how to get the table
+  EXPECT_LE(std::count(r.out.begin(), r.out.end(), '\n'), 24) << r.out;
+  // --json keeps the layers either way.
+  EXPECT_FALSE(parsed(run({"predict", "--model", "bert-large", "--device", "a100-40gb", "--json"}))["layers"].empty());
+}
+
+TEST(Cli, UnknownIdsSuggestTheClosest) {
+  const auto error_of = [](const std::vector<std::string>& a) {
+    const process_result r = run(a);
+    EXPECT_EQ(r.exit_code, 2);
+    return r.err;
+  };
+  EXPECT_NE(error_of({"predict", "--model", "bert-large", "--device", "a100"}).find("did you mean 'a100-40gb'"),
+            std::string::npos);
+  EXPECT_NE(error_of({"predict", "--model", "bert-large", "--device", "H100"}).find("did you mean 'h100'"),
+            std::string::npos);
+  EXPECT_NE(error_of({"predict", "--model", "resnet5", "--device", "v100"}).find("did you mean 'resnet50'"),
+            std::string::npos);
+  EXPECT_NE(error_of({"predict", "--model", "vgg16", "--device", "v100", "--precision", "amp_bf16"})
+                .find("did you mean 'amp-bf16'"),
+            std::string::npos);
+  EXPECT_NE(error_of({"predict", "--model", "vgg16", "--device", "v100", "--layer"}).find("did you mean '--layers'"),
+            std::string::npos);
+  EXPECT_NE(error_of({"comapre", "--model", "vgg16"}).find("did you mean 'compare'"), std::string::npos);
+  // Nothing near: no guess.
+  EXPECT_EQ(error_of({"predict", "--model", "vgg16", "--device", "quantum-9000"}).find("did you mean"),
+            std::string::npos);
 }
 
 TEST(Cli, ShorterSequenceAndOptions) {
@@ -138,7 +173,7 @@ TEST(Cli, ModelsJsonListsTheZoo) {
 
 TEST(Cli, CompareSortsByEpochTimeAndPrices) {
   const json j = parsed(run({"compare", "--model", "bert-base", "--batch", "8,16", "--devices", "v100,a100-40gb,k40",
-                             "--price", "v100=1.5,k40=0.1", "--samples", "3600", "--json"}));
+                             "--price", "v100=1.5,k40=0.1", "--samples", "3600", "--sort", "time", "--json"}));
   const json& rows = j["rows"];
   ASSERT_EQ(rows.size(), 6u);
   for (std::size_t i = 1; i < rows.size(); ++i) {
@@ -151,9 +186,152 @@ TEST(Cli, CompareSortsByEpochTimeAndPrices) {
     } else if (r["device"] == "k40") {
       EXPECT_NEAR(r["usd_per_epoch"].get<double>(), 0.1 * hours, 1e-9);
     } else {
-      EXPECT_GT(r["usd_per_hour"].get<double>(), 0);  // a100-40gb: the built-in table
+      EXPECT_TRUE(r["usd_per_hour"].is_null());  // a100-40gb (PCIe): no sourced price, so unknown, never guessed
+      EXPECT_TRUE(r["usd_per_epoch"].is_null());
     }
   }
+}
+
+TEST(Cli, CompareSortsByCostKeepsWhatFitsAndNamesTheChoices) {
+  const std::vector<std::string> base{"compare", "--model", "bert-large", "--batch", "8,32", "--devices",
+                                      "t4,v100,a100-80gb,h100,a10g,rtx2080super-maxq", "--price", "a100-80gb=1.79",
+                                      "--samples", "88000", "--epochs", "3", "--json"};
+  const json j = parsed(run(base));
+  EXPECT_EQ(j["sort"], "cost");  // prices are known for some
+  EXPECT_EQ(j["epochs"], 3);
+  EXPECT_TRUE(j["fits_only"].get<bool>());
+  const json& rows = j["rows"];
+  ASSERT_FALSE(rows.empty());
+  bool priced = true;
+  double last_usd = 0;
+  for (const json& r : rows) {
+    EXPECT_TRUE(r["fits_in_memory"].get<bool>()) << r;
+    EXPECT_NEAR(r["job_hours"].get<double>(), 3 * r["epoch_s"].get<double>() / 3600, 1e-9);
+    if (r["job_usd"].is_null()) {
+      priced = false;  // the unpriced rows come after every priced one
+    } else {
+      ASSERT_TRUE(priced) << r;
+      EXPECT_NEAR(r["job_usd"].get<double>(), r["usd_per_hour"].get<double>() * r["job_hours"].get<double>(), 1e-9);
+      EXPECT_GE(r["job_usd"].get<double>(), last_usd);
+      last_usd = r["job_usd"].get<double>();
+    }
+  }
+  // The cheapest and the fastest fitting choice, over every row that fits.
+  EXPECT_EQ(j["cheapest"]["device"], rows[0]["device"]);
+  EXPECT_EQ(j["cheapest"]["job_usd"].get<double>(), rows[0]["job_usd"].get<double>());
+  double fastest = 1e300;
+  for (const json& r : rows) fastest = std::min(fastest, r["job_hours"].get<double>());
+  EXPECT_EQ(j["fastest"]["job_hours"].get<double>(), fastest);
+  // --all adds the configurations that do not fit, after those that do; --top K keeps K of those that fit.
+  std::vector<std::string> all = base;
+  all.push_back("--all");
+  const json ja = parsed(run(all));
+  EXPECT_GT(ja["rows"].size(), rows.size());
+  EXPECT_EQ(ja["hidden_rows"], 0);
+  EXPECT_EQ(j["hidden_rows"].get<std::size_t>(), ja["rows"].size() - rows.size());
+  for (std::size_t i = 0; i < ja["rows"].size(); ++i) {
+    EXPECT_EQ(ja["rows"][i]["fits_in_memory"].get<bool>(), i < rows.size()) << i;
+  }
+  std::vector<std::string> top = base;
+  top.insert(top.end(), {"--top", "2", "--sort", "time"});
+  const json jt = parsed(run(top));
+  ASSERT_EQ(jt["rows"].size(), 2u);
+  EXPECT_EQ(jt["sort"], "time");
+  EXPECT_EQ(jt["rows"][0]["device"], jt["fastest"]["device"]);
+  EXPECT_LE(jt["rows"][0]["job_hours"].get<double>(), jt["rows"][1]["job_hours"].get<double>());
+  // Without any price the default is time, and --sort cost is an error.
+  const json jn = parsed(run({"compare", "--model", "resnet18", "--devices", "v100,a100-40gb", "--json"}));
+  EXPECT_EQ(jn["sort"], "time");
+  EXPECT_TRUE(jn["cheapest"].is_null());
+  EXPECT_EQ(run({"compare", "--model", "resnet18", "--devices", "v100,a100-40gb", "--sort", "cost"}).exit_code, 2);
+}
+
+TEST(Cli, CompareTextAlignsLongIdsAndEndsWithTheChoice) {
+  const process_result r = run({"compare", "--model", "resnet18", "--batch", "8", "--devices",
+                                "t4,rtx2080super-maxq,rtx-pro-6000-maxq,h100", "--all"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  std::vector<std::string> lines;
+  for (std::size_t at = 0, nl; (nl = r.out.find('\n', at)) != std::string::npos; at = nl + 1) {
+    lines.push_back(r.out.substr(at, nl - at));
+  }
+  ASSERT_GE(lines.size(), 6u);
+  const std::string& header = lines[1];
+  const std::size_t fits_end = header.find(" fits") + 5;
+  std::size_t rows = 0;
+  for (const std::string& l : lines) {
+    for (const char* id : {"t4 ", "rtx2080super-maxq ", "rtx-pro-6000-maxq ", "h100 "}) {
+      if (!l.starts_with(id)) continue;
+      ++rows;
+      EXPECT_TRUE(l.substr(fits_end - 3, 3) == "yes" || l.substr(fits_end - 2, 2) == "NO") << l << "\n" << header;
+    }
+  }
+  EXPECT_EQ(rows, 4u);
+  EXPECT_TRUE(lines.back().starts_with("cheapest that fits: t4 at batch 8, ")) << lines.back();
+  EXPECT_NE(lines.back().find("; fastest that fits: "), std::string::npos) << lines.back();
+}
+
+std::string scratch_file(const std::string& name, const std::string& content) {
+  const std::string path = std::string(PRENET_CLI_SCRATCH) + "/" + name;
+  std::FILE* f = std::fopen(path.c_str(), "wb");
+  EXPECT_NE(f, nullptr) << path;
+  if (f != nullptr) {
+    std::fputs(content.c_str(), f);
+    std::fclose(f);
+  }
+  return path;
+}
+
+TEST(Cli, ComparePricesFromBuiltInFileAndFlag) {
+  const std::string csv = scratch_file("prices.csv", "device,usd_per_hour\n# my quotes\nv100, 1.25\n\nh100,2.5\nt4,\n");
+  const std::string js = scratch_file("prices.json", R"({"v100": 1.25, "h100": 2.5, "t4": null})");
+  for (const std::string& file : {csv, js}) {
+    const json j = parsed(run({"compare", "--model", "resnet18", "--devices", "v100,h100,t4,a100-sxm4-40gb", "--prices",
+                               file, "--price", "h100=3", "--samples", "3600", "--json"}));
+    for (const json& r : j["rows"]) {
+      const std::string d = r["device"];
+      if (d == "v100") {
+        EXPECT_EQ(r["usd_per_hour"].get<double>(), 1.25);
+        EXPECT_EQ(r["price_source"], "--prices");
+      } else if (d == "h100") {
+        EXPECT_EQ(r["usd_per_hour"].get<double>(), 3.0);  // --price over --prices
+        EXPECT_EQ(r["price_source"], "--price");
+      } else if (d == "t4") {
+        EXPECT_TRUE(r["usd_per_hour"].is_null()) << file;  // the file's "unknown" removes the built-in price
+      } else {
+        EXPECT_EQ(r["usd_per_hour"].get<double>(), 4.0966);  // p4d.24xlarge / 8, the built-in table
+        EXPECT_EQ(r["price_source"], "built-in");
+      }
+    }
+  }
+  const json table = parsed(run({"prices", "--json"}));
+  EXPECT_FALSE(table["basis"].get<std::string>().empty());
+  for (const json& p : table["prices"]) {
+    EXPECT_FALSE(p["source"].get<std::string>().empty());
+    EXPECT_FALSE(p["as_of"].get<std::string>().empty());
+  }
+}
+
+TEST(Cli, BadPriceFilesExitTwoWithOneLine) {
+  const std::vector<std::pair<std::string, std::string>> cases{
+      {"bad1.csv", "h100;2\n"},
+      {"bad2.csv", "h100,2\nh100,3\n"},
+      {"bad3.csv", "a100,2\n"},
+      {"bad4.csv", "h100,-2\n"},
+      {"bad5.csv", "h100,2,3\n"},
+      {"bad6.json", "{\"h100\": 2.5,"},
+      {"bad7.json", "[1, 2]"},
+      {"bad8.json", "{\"h100\": \"cheap\"}"},
+      {"bad9.json", "{\"h100\": 1e9}"},
+  };
+  for (const auto& [name, content] : cases) {
+    const process_result r = run({"compare", "--model", "resnet18", "--prices", scratch_file(name, content)});
+    EXPECT_EQ(r.exit_code, 2) << name;
+    EXPECT_EQ(r.out, "") << name;
+    EXPECT_TRUE(r.err.starts_with("prenet: --prices '")) << r.err;
+    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+  }
+  const process_result line = run({"compare", "--model", "resnet18", "--prices", scratch_file("bad10.csv", "# ok\nv100,1\nh10,2\n")});
+  EXPECT_NE(line.err.find("bad10.csv':3: unknown device 'h10' (did you mean 'h100'"), std::string::npos) << line.err;
 }
 
 TEST(Cli, CompareDefaultsToEveryGpu) {
@@ -209,6 +387,47 @@ TEST(Cli, MaxBatchOnPredictAndCompare) {
       EXPECT_LT(row["max_batch"].get<std::int64_t>(), mb);  // the T4's 16 GiB
     }
   }
+}
+
+TEST(Cli, InferenceMemoryPartsAddUp) {
+  for (const char* model : {"resnet18", "bert-base"}) {
+    const json j = parsed(run({"memory", "--model", model, "--device", "v100", "--mode", "inference", "--batch", "8",
+                               "--json"}));
+    std::int64_t sum = 0;
+    for (const auto& [key, value] : j["breakdown"].items()) sum += value.get<std::int64_t>();
+    EXPECT_EQ(sum, j["memory_bytes"].get<std::int64_t>()) << model;
+    EXPECT_GT(j["breakdown"]["activations_bytes"].get<std::int64_t>(), 0) << model;  // the largest input/output pair
+    const prenet::models::zoo_entry& e = *prenet::models::find_model(model);
+    const prenet::runtime_network net = e.build(e.default_size);
+    EXPECT_EQ(j["memory_bytes"].get<std::int64_t>(), prenet::inference_memory(net.nodes(), {.batch = 8}).value);
+  }
+}
+
+// --- a failed write to stdout: exit 3 and one line on stderr, never a silent 0 ----------------------------------------
+/// Runs `shell_line` (which names the binary as $P and writes stderr to $E) with bash; returns "<rc>|<stderr>".
+std::string run_shell(const std::string& shell_line) {
+  const std::string err_path = std::string(PRENET_CLI_SCRATCH) + "/shell.err";
+  const std::string command = "export P=" + prenet::cli_test::shell_quoted(PRENET_CLI_BINARY) +
+                              " E=" + prenet::cli_test::shell_quoted(err_path) + "; bash -c " +
+                              prenet::cli_test::shell_quoted(shell_line);
+  const int status = std::system(command.c_str());
+  const int rc = (status != -1 && WIFEXITED(status)) ? WEXITSTATUS(status) : -1;
+  return std::to_string(rc) + "|" + prenet::cli_test::read_file(err_path);
+}
+
+TEST(Cli, WriteToFullDiskFails) {
+  EXPECT_EQ(run_shell(R"(exit $("$P" compare --model resnet18 --devices t4,v100 --json >/dev/full 2>"$E"; echo $?))"),
+            "3|prenet: cannot write the output: No space left on device\n");
+  EXPECT_EQ(run_shell(R"("$P" models >/dev/full 2>"$E")"), "3|prenet: cannot write the output: No space left on device\n");
+}
+
+TEST(Cli, WriteToClosedPipeFails) {
+  // stdout is a pipe whose read end is closed before prenet starts (no race with a reader that exits).
+  const std::string closed_pipe =
+      R"(/usr/bin/python3 -c 'import os, subprocess, sys; r, w = os.pipe(); os.close(r); )"
+      R"(sys.exit(subprocess.run(sys.argv[1:], stdout=w, stderr=open(os.environ["E"], "w")).returncode)' )";
+  EXPECT_EQ(run_shell(closed_pipe + R"("$P" compare --model resnet18 --devices t4)"),
+            "3|prenet: cannot write the output: Broken pipe\n");
 }
 
 TEST(Cli, HelpExitsZero) {
@@ -269,6 +488,12 @@ const std::vector<args> bad_inputs{
     {"compare", "--model", "vgg16", "--price", "h100=-1"},
     {"compare", "--model", "vgg16", "--devices", "v100,nosuch"},
     {"compare", "--devices", "v100"},
+    {"compare", "--model", "vgg16", "--prices", "/nonexistent/prices.csv"},
+    {"compare", "--model", "vgg16", "--sort", "speed"},
+    {"compare", "--model", "vgg16", "--top", "0"},
+    {"compare", "--model", "vgg16", "--epochs", "0"},
+    {"compare", "--model", "vgg16", "--all", "--fits-only"},
+    {"compare", "--model", "vgg16", "--devices", "v100", "--price", "h100=2"},
     {"memory", "--model", "vgg16"},
     {"memory", "--model", "vgg16", "--device", "v100", "--samples", "10"},
     {"memory", "--model", "vgg16", "--device", "v100", "--max-batch", "4"},

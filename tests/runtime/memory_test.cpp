@@ -4,6 +4,8 @@
 #include <cmath>
 #include <cstdint>
 
+#include <cstdio>
+
 #include <gtest/gtest.h>
 
 #include <prenet/prenet.hpp>
@@ -72,6 +74,42 @@ TEST(MaxBatch, IsTheLargestBatchThatFits) {
       cfg.batch = b + 1;
       EXPECT_FALSE(fits(net, *d, cfg));
     }
+  }
+}
+
+TEST(MaxBatch, SecantSearchIsExactInFewEvaluations) {
+  // The zoo's largest models: the evaluations of the estimate (each one is ~200k-400k constexpr steps on clang 14)
+  // and the answer, which is the plain definition's.
+  for (const char* name : {"bert-large", "gpt3-2.7b", "opt-1.3b", "resnet152"}) {
+    const models::zoo_entry* e = models::find_model(name);
+    const runtime_network net = e->build(e->default_size);
+    for (const device_spec* d : {&devices::a100_40gb, &devices::h200}) {
+      SCOPED_TRACE(std::string(name) + " on " + std::string(d->id));
+      int evaluations = 0;
+      train_config cfg{.optimizer = optimizer::adam};
+      const std::int64_t b = detail::largest_batch(std::int64_t{1} << 40, d->memory.value, [&](std::int64_t batch) {
+        ++evaluations;
+        cfg.batch = batch;
+        return training_memory(net, cfg).total().value;
+      });
+      // No more than plain doubling and bisection would take (2 log2(b) + 2); fewer where the estimate is close to
+      // affine in the batch (the learned correction is piecewise constant, so it is not everywhere).
+      EXPECT_LE(evaluations, 2 * std::log2(static_cast<double>(std::max<std::int64_t>(b, 1))) + 2) << b;
+      std::printf("%s on %s: max_batch %lld in %d evaluations\n", name, std::string(d->id).c_str(),
+                  static_cast<long long>(b), evaluations);
+      if (b == 0) continue;
+      cfg.batch = b;
+      EXPECT_TRUE(fits(net, *d, cfg));
+      cfg.batch = b + 1;
+      EXPECT_FALSE(fits(net, *d, cfg));
+    }
+  }
+  // A need with steps and a kink still gives the exact answer (bisection takes over where the secant misses).
+  for (std::int64_t cap = 0; cap < 3000; cap += 7) {
+    const auto need = [](std::int64_t b) { return b < 40 ? 10 * b + (b % 3) * 4 : 400 + 50 * (b - 40) + (b % 5); };
+    std::int64_t expected = 0;
+    for (std::int64_t b = 1; b <= 100 && need(b) <= cap; ++b) expected = b;
+    EXPECT_EQ(detail::largest_batch(100, cap, need), expected) << cap;
   }
 }
 

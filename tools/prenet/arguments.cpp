@@ -6,6 +6,7 @@
 #include <charconv>
 #include <cmath>
 #include <system_error>
+#include <tuple>
 
 namespace prenet::cli {
 
@@ -20,6 +21,54 @@ std::string quoted(std::string_view text) {
   return out + "'";
 }
 
+namespace {
+char lower(char c) noexcept { return (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c; }
+}  // namespace
+
+std::size_t edit_distance(std::string_view a, std::string_view b) {
+  std::vector<std::size_t> row(b.size() + 1);
+  for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;
+  for (std::size_t i = 1; i <= a.size(); ++i) {
+    std::size_t diagonal = row[0];
+    row[0] = i;
+    for (std::size_t j = 1; j <= b.size(); ++j) {
+      const std::size_t above = row[j];
+      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (lower(a[i - 1]) == lower(b[j - 1]) ? 0 : 1)});
+      diagonal = above;
+    }
+  }
+  return row[b.size()];
+}
+
+std::string did_you_mean(std::string_view text, std::span<const std::string_view> candidates) {
+  constexpr std::size_t max_suggestions = 5;
+  if (text.empty()) return "";
+  std::string folded(text.size(), ' ');
+  std::transform(text.begin(), text.end(), folded.begin(), lower);
+  struct scored {
+    std::size_t group, score, order;
+    std::string_view name;
+  };
+  std::vector<scored> near;
+  for (std::size_t i = 0; i < candidates.size(); ++i) {
+    const std::string_view c = candidates[i];
+    std::string c_folded(c.size(), ' ');
+    std::transform(c.begin(), c.end(), c_folded.begin(), lower);
+    if (text.size() >= 2 && c_folded.find(folded) != std::string::npos) {  // the same but for case comes first
+      near.push_back({c_folded == folded ? 0u : 1u, c.size(), i, c});
+    } else if (const std::size_t d = edit_distance(folded, c_folded); d <= std::max<std::size_t>(2, text.size() / 2)) {
+      near.push_back({2, d, i, c});
+    }
+  }
+  std::sort(near.begin(), near.end(), [](const scored& x, const scored& y) {
+    return std::tie(x.group, x.score, x.order) < std::tie(y.group, y.score, y.order);
+  });
+  if (near.empty()) return "";
+  std::string out = "did you mean ";
+  for (std::size_t i = 0; i < near.size() && i < max_suggestions; ++i) out += (i > 0 ? ", " : "") + quoted(near[i].name);
+  return out + "?";
+}
+
 arguments::arguments(std::span<const std::string> args, std::span<const flag_spec> allowed) {
   for (std::size_t i = 0; i < args.size(); ++i) {
     const std::string_view arg = args[i];
@@ -31,7 +80,14 @@ arguments::arguments(std::span<const std::string> args, std::span<const flag_spe
       name = name.substr(0, eq);
     }
     const auto spec = std::find_if(allowed.begin(), allowed.end(), [&](const flag_spec& f) { return f.name == name; });
-    if (spec == allowed.end()) throw usage_error("unknown option " + quoted(arg.substr(0, arg.find('='))));
+    if (spec == allowed.end()) {
+      std::vector<std::string> flags;
+      for (const flag_spec& f : allowed) flags.push_back("--" + std::string(f.name));
+      const std::vector<std::string_view> names(flags.begin(), flags.end());
+      const std::string given(arg.substr(0, arg.find('=')));
+      const std::string near = did_you_mean(given, names);
+      throw usage_error("unknown option " + quoted(given) + (near.empty() ? "" : " (" + near + ")"));
+    }
     if (has(name)) throw usage_error("--" + std::string(name) + " given more than once");
     std::string value;
     if (!spec->takes_value) {

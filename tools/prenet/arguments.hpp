@@ -52,6 +52,14 @@ class arguments {
 /// The items of a comma-separated list, none empty ("8,16,32"); the message names `flag`.
 [[nodiscard]] std::vector<std::string_view> split_list(std::string_view flag, std::string_view text);
 
+/// "did you mean 'a100-40gb', 'a100-80gb'?" for the `candidates` nearest to a mistyped `text`: first those that
+/// contain it (case-insensitive; shortest first), then those within an edit distance of max(2, size / 2) (nearest
+/// first), at most 5 in all; "" when none is near.
+[[nodiscard]] std::string did_you_mean(std::string_view text, std::span<const std::string_view> candidates);
+
+/// Levenshtein distance between `a` and `b`, ignoring ASCII case.
+[[nodiscard]] std::size_t edit_distance(std::string_view a, std::string_view b);
+
 /// `text` made safe for a one-line message: control characters become '?', and it is cut to 60 characters.
 [[nodiscard]] std::string quoted(std::string_view text);
 

@@ -3,11 +3,15 @@
 #include "cli.hpp"
 
 #include <algorithm>
+#include <array>
+#include <cerrno>
+#include <cstring>
 #include <exception>
 #include <string_view>
 
 #include "arguments.hpp"
 #include "commands.hpp"
+#include "prices.hpp"
 
 namespace prenet::cli {
 
@@ -18,17 +22,22 @@ constexpr std::string_view usage = R"(usage: prenet <command> [options]
 commands:
   predict --model NAME|--onnx FILE --device ID [--batch N] [--seq N | --image N]
           [--optimizer none|sgd|momentum|adam|adamw|rmsprop|adagrad] [--mode train|inference]
-          [--samples N] [--precision P] [--max-batch] [--json]
-      iteration time (forward, backward, optimizer), epoch time, FLOPs, memory and a per-layer table
-  compare --model NAME|--onnx FILE [--batch N[,N...]] [--devices ID[,ID...]] [--price ID=USD[,...]]
-          [--samples N] [--seq N | --image N] [--optimizer ...] [--mode ...] [--precision P] [--max-batch] [--json]
-      one table across devices (default: every GPU in the catalogue), sorted by epoch time, with cost per epoch
+          [--samples N] [--precision P] [--max-batch] [--layers] [--json]
+      iteration time (forward, backward, optimizer), epoch time, FLOPs, memory; --layers adds the per-layer table
+  compare --model NAME|--onnx FILE [--batch N[,N...]] [--devices ID[,ID...]] [--price ID=USD[,...]] [--prices FILE]
+          [--samples N] [--epochs N] [--sort time|cost] [--all | --fits-only] [--top K] [--seq N | --image N]
+          [--optimizer ...] [--mode ...] [--precision P] [--max-batch] [--json]
+      one table across devices (default: every GPU in the catalogue) for a job of --epochs passes over --samples:
+      hours and dollars, cheapest first when prices are known, only what fits unless --all; ends with the cheapest
+      and the fastest configuration that fits
   memory --model NAME|--onnx FILE --device ID [--batch N] [--max-batch] [--seq N | --image N] [--optimizer ...]
           [--mode ...] [--precision P] [--json]
       peak device memory as nvidia-smi shows it, by part; whether it fits, by how much not, the largest batch
   devices [--json | --markdown]
       the device catalogue (ids for --device): data-sheet peaks (dense tensor TFLOPS), bandwidth, memory, power
   models [--json]     the model zoo (names for --model)
+  prices [--json | --markdown]
+      compare's built-in prices: on-demand USD per GPU-hour, one basis, with source and date; the GPUs without one
 
 precision P, as PyTorch runs it (docs/precision.md):
   default   stock PyTorch >= 1.12: TF32 tensor cores for cuDNN convolutions on Ampere and newer, FP32 matmuls
@@ -44,7 +53,7 @@ precision P, as PyTorch runs it (docs/precision.md):
 defaults: --batch 1, --mode train, --optimizer sgd (none for inference), --precision default, the model's own
 image side or context length, --samples = ImageNet-1k's 1,281,167 images or WikiText-103's 103,227,021 tokens
 in sequences of --seq. --onnx: the file's batch (1 if symbolic); --seq/--image size its symbolic dimensions;
-unmapped operators are listed and predicted by the roofline. Exit codes: 0 success, 2 bad input (one line on stderr), 1 internal error.
+unmapped operators are listed and predicted by the roofline. Exit codes: 0 success, 2 bad input (one line on stderr), 3 the output could not be written, 1 internal error.
 )";
 
 }  // namespace
@@ -55,7 +64,11 @@ std::string run_command(std::string_view command, std::span<const std::string> r
   if (command == "memory") return memory_command(rest);
   if (command == "devices") return devices_command(rest);
   if (command == "models") return models_command(rest);
-  throw usage_error("unknown command " + quoted(command) + " (predict, compare, memory, devices, models; see --help)");
+  if (command == "prices") return prices_command(rest);
+  constexpr std::array<std::string_view, 6> commands{"predict", "compare", "memory", "devices", "models", "prices"};
+  const std::string near = did_you_mean(command, commands);
+  throw usage_error("unknown command " + quoted(command) + " (" + (near.empty() ? "" : near + " ") +
+                    "predict, compare, memory, devices, models, prices; see --help)");
 }
 
 std::string one_line(std::string_view message) {
@@ -67,15 +80,19 @@ std::string one_line(std::string_view message) {
 int run_cli(std::span<const std::string> args, std::ostream& out, std::ostream& err) noexcept {
   try {
     const auto is_help = [](const std::string& a) { return a == "--help" || a == "-h"; };
-    if (args.empty()) throw usage_error("missing command (predict, compare, memory, devices, models; see --help)");
-    if (args.front() == "help" || std::any_of(args.begin(), args.end(), is_help)) {
-      out << usage;
-      out.flush();
-      return 0;
-    }
-    const std::string text = run_command(args.front(), args.subspan(1));
+    if (args.empty()) throw usage_error("missing command (predict, compare, memory, devices, models, prices; see --help)");
+    const bool help = args.front() == "help" || std::any_of(args.begin(), args.end(), is_help);
+    const std::string text = help ? std::string(usage) : run_command(args.front(), args.subspan(1));
+    errno = 0;
     out << text;
     out.flush();
+    if (!out) {
+      // A full disk, a closed pipe (main ignores SIGPIPE so that this is seen): the output is lost or cut short.
+      const int e = errno;
+      err << "prenet: cannot write the output" << (e != 0 ? std::string(": ") + std::strerror(e) : std::string())
+          << '\n';
+      return 3;
+    }
     return 0;
   } catch (const usage_error& e) {
     err << "prenet: " << one_line(e.what()) << '\n';

@@ -11,7 +11,8 @@ namespace prenet::cli {
 
 /// Runs `prenet <args...>` (`args` excludes the program name) and returns the exit code: 0 on success, 2 for bad
 /// input (unknown name, malformed number, missing or conflicting flag; one line "prenet: ..." on `err`, nothing on
-/// `out`), 1 for an internal error (a bug). Output is written to `out` only once complete. Never throws.
+/// `out`), 3 when `out` fails (a full disk, a closed pipe; one line on `err`), 1 for an internal error (a bug). Output
+/// is written to `out` only once complete. Never throws.
 [[nodiscard]] int run_cli(std::span<const std::string> args, std::ostream& out, std::ostream& err) noexcept;
 
 /// One subcommand (`command` is "predict", "compare", "memory", "devices" or "models"; `args` its flags): returns

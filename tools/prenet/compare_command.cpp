@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
-// `prenet compare`: one model across devices (and batches), sorted by epoch time, with the cost of an epoch.
+// `prenet compare`: one model across devices (and batches) for a whole job: time and cost, sorted, the cheapest and
+// the fastest configuration that fits.
 #include <algorithm>
 #include <array>
 #include <optional>
@@ -22,24 +23,49 @@ namespace prenet::cli {
 
 namespace {
 
-constexpr auto compare_flags =
-    with_model_flags(std::array<flag_spec, 6>{{{"batch"}, {"devices"}, {"price"}, {"samples"}, {"max-batch", false}, {"json", false}}});
+constexpr auto compare_flags = with_model_flags(std::array<flag_spec, 12>{
+    {{"batch"}, {"devices"}, {"price"}, {"prices"}, {"samples"}, {"epochs"}, {"sort"}, {"top"}, {"all", false},
+     {"fits-only", false}, {"max-batch", false}, {"json", false}}});
 
 /// At most this many batch sizes in one sweep.
 constexpr std::size_t max_batches = 64;
-/// Highest --price accepted, in US dollars per hour.
-constexpr double max_usd_per_hour = 10'000;
+/// Largest --epochs and --top.
+constexpr std::int64_t max_epochs = 100'000;
+constexpr std::int64_t max_top = 100'000;
+
+enum class sort_key { time, cost };
 
 struct compare_row {
   const device_spec* device;
   run_estimate estimate;
   std::optional<double> usd_per_hour;
+  price_source source = price_source::none;
   std::optional<std::int64_t> max_batch;  ///< with --max-batch: the largest batch that fits on the device
+  std::int64_t epochs = 1;
   [[nodiscard]] std::optional<double> usd_per_epoch() const {
     if (!usd_per_hour) return std::nullopt;
     return *usd_per_hour * estimate.epoch_s / 3600.0;
   }
+  /// The whole job: --epochs passes over --samples samples.
+  [[nodiscard]] double job_hours() const { return static_cast<double>(epochs) * estimate.epoch_s / 3600.0; }
+  [[nodiscard]] std::optional<double> job_usd() const {
+    if (!usd_per_hour) return std::nullopt;
+    return *usd_per_hour * job_hours();
+  }
   [[nodiscard]] bool fits() const { return estimate.memory_bytes <= device->memory.value; }
+};
+
+/// What compare shows: the rows that fit (sorted, at most --top), the rows that do not (only with --all, after
+/// them), and the cheapest and fastest fitting rows over every fitting row.
+struct comparison {
+  sort_key sort = sort_key::time;
+  bool all = false;
+  std::optional<std::int64_t> top;
+  std::vector<compare_row> fitting;
+  std::vector<compare_row> not_fitting;
+  std::size_t hidden = 0;  ///< rows left out: beyond --top, or not fitting without --all
+  std::optional<compare_row> cheapest;
+  std::optional<compare_row> fastest;
 };
 
 std::vector<const device_spec*> read_devices(const arguments& a) {
@@ -71,31 +97,80 @@ std::vector<std::int64_t> read_batches(const arguments& a, std::int64_t fallback
   return out;
 }
 
-/// The built-in prices with --price's `id=usd` entries on top.
-std::vector<std::pair<std::string_view, double>> read_prices(const arguments& a) {
-  std::vector<std::pair<std::string_view, double>> prices;
-  const std::optional<std::string_view> list = a.value("price");
-  if (!list) return prices;
-  for (const std::string_view item : split_list("price", *list)) {
-    const std::size_t eq = item.find('=');
-    if (eq == std::string_view::npos) throw usage_error("--price expects id=usd items, got " + quoted(item));
-    const std::string_view id = read_device(item.substr(0, eq)).id;
-    const double usd = parse_decimal("price", item.substr(eq + 1), 0, max_usd_per_hour);
-    const auto same = [&](const auto& p) { return p.first == id; };
-    if (std::any_of(prices.begin(), prices.end(), same)) throw usage_error("--price gives " + quoted(id) + " twice");
-    prices.emplace_back(id, usd);
+/// --prices FILE, then --price on top; a --price for a device that is not compared would have no effect.
+price_list read_prices(const arguments& a, const std::vector<const device_spec*>& devices) {
+  price_list prices;
+  if (const std::optional<std::string_view> file = a.value("prices")) prices.read_file(*file);
+  if (const std::optional<std::string_view> list = a.value("price")) prices.read_flag(*list);
+  for (const std::string_view id : prices.flag_ids()) {
+    if (std::none_of(devices.begin(), devices.end(), [&](const device_spec* d) { return d->id == id; })) {
+      throw usage_error("--price gives " + quoted(id) + ", which is not compared (see --devices and --precision)");
+    }
   }
   return prices;
 }
 
-std::optional<double> price_of(std::string_view id, const std::vector<std::pair<std::string_view, double>>& given) {
-  for (const auto& [g, usd] : given) {
-    if (g == id) return usd;
+/// Sorts, splits and summarises the rows as --sort, --all, --fits-only and --top ask.
+comparison arrange(const arguments& a, std::vector<compare_row> rows) {
+  comparison c;
+  if (a.has("all") && a.has("fits-only")) throw usage_error("--all and --fits-only exclude each other");
+  c.all = a.has("all");
+  if (const std::optional<std::string_view> t = a.value("top")) c.top = parse_integer("top", *t, 1, max_top);
+  const bool any_price = std::any_of(rows.begin(), rows.end(), [](const compare_row& r) { return r.usd_per_hour; });
+  if (const std::optional<std::string_view> key = a.value("sort")) {
+    if (*key == "time") {
+      c.sort = sort_key::time;
+    } else if (*key == "cost") {
+      if (!any_price) {
+        throw usage_error("--sort cost: no compared GPU has a price (`prenet prices`; give --prices FILE or --price id=usd)");
+      }
+      c.sort = sort_key::cost;
+    } else {
+      throw usage_error("--sort must be time or cost, got " + quoted(*key));
+    }
+  } else {
+    c.sort = any_price ? sort_key::cost : sort_key::time;
   }
-  return built_in_price(id);
+  const auto by_time = [](const compare_row& x, const compare_row& y) { return x.job_hours() < y.job_hours(); };
+  // Cost: priced rows cheapest first (equal cost: faster first), then the unpriced ones fastest first.
+  const auto by_cost = [](const compare_row& x, const compare_row& y) {
+    const std::optional<double> cx = x.job_usd(), cy = y.job_usd();
+    if (cx.has_value() != cy.has_value()) return cx.has_value();
+    if (cx && *cx != *cy) return *cx < *cy;
+    return x.job_hours() < y.job_hours();
+  };
+  if (c.sort == sort_key::time) {
+    std::stable_sort(rows.begin(), rows.end(), by_time);
+  } else {
+    std::stable_sort(rows.begin(), rows.end(), by_cost);
+  }
+  for (compare_row& r : rows) (r.fits() ? c.fitting : c.not_fitting).push_back(std::move(r));
+  for (const compare_row& r : c.fitting) {
+    if (!c.fastest || by_time(r, *c.fastest)) c.fastest = r;
+    if (r.job_usd() && (!c.cheapest || by_cost(r, *c.cheapest))) c.cheapest = r;
+  }
+  if (c.top && c.fitting.size() > static_cast<std::size_t>(*c.top)) {
+    c.hidden += c.fitting.size() - static_cast<std::size_t>(*c.top);
+    c.fitting.resize(static_cast<std::size_t>(*c.top));
+  }
+  if (!c.all) {
+    c.hidden += c.not_fitting.size();
+    c.not_fitting.clear();
+  }
+  return c;
 }
 
-std::string as_json(const model_settings& s, const std::vector<compare_row>& rows) {
+nlohmann::ordered_json price_json(std::optional<double> v) { return v ? nlohmann::ordered_json(*v) : nullptr; }
+
+nlohmann::ordered_json choice_json(const std::optional<compare_row>& r) {
+  if (!r) return nullptr;
+  return {{"device", r->device->id},
+          {"batch", r->estimate.batch},
+          {"job_hours", r->job_hours()},
+          {"job_usd", price_json(r->job_usd())}};
+}
+
+std::string as_json(const model_settings& s, std::int64_t epochs, const comparison& c) {
   nlohmann::ordered_json j;
   j["model"] = s.model->name;
   j["mode"] = name(s.mode);
@@ -104,45 +179,85 @@ std::string as_json(const model_settings& s, const std::vector<compare_row>& row
   j["precision"] = name(s.precision);
   j["dtype"] = name(activation_dtype(s.precision));
   j["samples"] = s.samples;
+  j["epochs"] = epochs;
+  j["sort"] = c.sort == sort_key::time ? "time" : "cost";
+  j["fits_only"] = !c.all;
+  if (c.top) j["top"] = *c.top;
+  j["hidden_rows"] = c.hidden;
   j["rows"] = nlohmann::ordered_json::array();
-  for (const compare_row& r : rows) {
-    const std::optional<double> cost = r.usd_per_epoch();
-    j["rows"].push_back({{"device", r.device->id},
-                         {"batch", r.estimate.batch},
-                         {"iteration_ms", r.estimate.iteration_ms},
-                         {"epoch_s", r.estimate.epoch_s},
-                         {"usd_per_hour", r.usd_per_hour ? nlohmann::ordered_json(*r.usd_per_hour) : nullptr},
-                         {"usd_per_epoch", cost ? nlohmann::ordered_json(*cost) : nullptr},
-                         {"memory_bytes", r.estimate.memory_bytes},
-                         {"fits_in_memory", r.fits()},
-                         {"unseen_device", r.estimate.unseen_device},
-                         {"out_of_domain", r.estimate.out_of_domain}});
-    if (r.max_batch) j["rows"].back()["max_batch"] = *r.max_batch;
+  for (const std::vector<compare_row>* group : {&c.fitting, &c.not_fitting}) {
+    for (const compare_row& r : *group) {
+      j["rows"].push_back({{"device", r.device->id},
+                           {"batch", r.estimate.batch},
+                           {"iteration_ms", r.estimate.iteration_ms},
+                           {"epoch_s", r.estimate.epoch_s},
+                           {"usd_per_hour", price_json(r.usd_per_hour)},
+                           {"price_source", r.usd_per_hour ? nlohmann::ordered_json(name(r.source)) : nullptr},
+                           {"usd_per_epoch", price_json(r.usd_per_epoch())},
+                           {"job_hours", r.job_hours()},
+                           {"job_usd", price_json(r.job_usd())},
+                           {"memory_bytes", r.estimate.memory_bytes},
+                           {"fits_in_memory", r.fits()},
+                           {"unseen_device", r.estimate.unseen_device},
+                           {"out_of_domain", r.estimate.out_of_domain}});
+      if (r.max_batch) j["rows"].back()["max_batch"] = *r.max_batch;
+    }
   }
+  j["cheapest"] = choice_json(c.cheapest);
+  j["fastest"] = choice_json(c.fastest);
   if (s.onnx) add_onnx_json(j, *s.onnx);
   return j.dump(2) + "\n";
 }
 
-std::string as_text(const model_settings& s, const std::vector<compare_row>& rows) {
-  std::string t = fmt::format("{}: {}, {} {}, {}, optimizer {}, {} samples per epoch\n", s.model->name, name(s.mode),
-                              size_flag(*s.model), s.size, name(s.precision), name(s.optimizer), group_digits(s.samples));
-  const bool with_max = !rows.empty() && rows.front().max_batch.has_value();
-  t += fmt::format("{:<15} {:>6} {:>13} {:>11} {:>9} {:>10} {:>11} {:>5}{}  {}\n", "device", "batch", "iteration_ms",
-                   "epoch_s", "usd/hour", "usd/epoch", "memory_GiB", "fits", with_max ? "  max_batch" : "", "flags");
-  for (const compare_row& r : rows) {
-    const std::optional<double> cost = r.usd_per_epoch();
+std::string money(std::optional<double> usd) { return usd ? fmt::format("{:.2f}", *usd) : "-"; }
+
+std::string choice_text(const compare_row& r) {
+  return fmt::format("{} at batch {}, {:.2f} h, {}", r.device->id, r.estimate.batch, r.job_hours(),
+                     r.job_usd() ? "$" + money(r.job_usd()) : "price unknown");
+}
+
+std::string as_text(const model_settings& s, std::int64_t epochs, const comparison& c) {
+  std::string t = fmt::format("{}: {}, {} {}, {}, optimizer {}; job: {} epoch{} of {} samples; sorted by {}\n",
+                              s.model->name, name(s.mode), size_flag(*s.model), s.size, name(s.precision),
+                              name(s.optimizer), group_digits(epochs), epochs == 1 ? "" : "s",
+                              group_digits(s.samples), c.sort == sort_key::time ? "time" : "cost");
+  std::size_t id_width = std::string_view("device").size();
+  for (const std::vector<compare_row>* group : {&c.fitting, &c.not_fitting}) {
+    for (const compare_row& r : *group) id_width = std::max(id_width, r.device->id.size());
+  }
+  const bool with_max = !c.fitting.empty() ? c.fitting.front().max_batch.has_value()
+                                           : !c.not_fitting.empty() && c.not_fitting.front().max_batch.has_value();
+  t += fmt::format("{:<{}} {:>6} {:>13} {:>11} {:>10} {:>9} {:>10} {:>11} {:>5}{}  {}\n", "device", id_width, "batch",
+                   "iteration_ms", "epoch_s", "job_hours", "usd/hour", "job_usd", "memory_GiB", "fits",
+                   with_max ? "  max_batch" : "", "flags");
+  const auto line = [&](const compare_row& r) {
     std::string flags;
     if (r.estimate.unseen_device) flags += "unseen-device ";
     if (r.estimate.out_of_domain) flags += "out-of-domain";
-    t += fmt::format("{:<15} {:>6} {:13.3f} {:11.1f} {:>9} {:>10} {:11.2f} {:>5}{}  {}\n", r.device->id,
-                     r.estimate.batch, r.estimate.iteration_ms, r.estimate.epoch_s,
-                     r.usd_per_hour ? fmt::format("{:.2f}", *r.usd_per_hour) : "-",
-                     cost ? fmt::format("{:.2f}", *cost) : "-",
-                     static_cast<double>(r.estimate.memory_bytes) / (1024.0 * 1024.0 * 1024.0), r.fits() ? "yes" : "NO",
-                     r.max_batch ? fmt::format(" {:>10}", *r.max_batch) : "", flags);
+    return fmt::format("{:<{}} {:>6} {:13.3f} {:11.1f} {:10.2f} {:>9} {:>10} {:11.2f} {:>5}{}  {}\n", r.device->id,
+                       id_width, r.estimate.batch, r.estimate.iteration_ms, r.estimate.epoch_s, r.job_hours(),
+                       money(r.usd_per_hour), money(r.job_usd()),
+                       static_cast<double>(r.estimate.memory_bytes) / (1024.0 * 1024.0 * 1024.0),
+                       r.fits() ? "yes" : "NO", r.max_batch ? fmt::format(" {:>10}", *r.max_batch) : "", flags);
+  };
+  for (const compare_row& r : c.fitting) t += line(r);
+  if (c.fitting.empty()) t += "(no compared configuration fits in memory)\n";
+  if (!c.not_fitting.empty()) {
+    t += "does not fit in memory (--all):\n";
+    for (const compare_row& r : c.not_fitting) t += line(r);
+  }
+  if (c.hidden > 0) {
+    t += fmt::format("{} more not shown ({})\n", c.hidden,
+                     c.all ? "--top" : (c.top ? "--top; --all adds those that do not fit" : "they do not fit; --all"));
   }
   if (s.onnx) t += onnx_text(*s.onnx);
-  t += "prices: assumed on-demand USD per GPU-hour (tools/prenet/README.md); override with --price id=usd,...\n";
+  t += "prices: on-demand USD per GPU-hour; built-in: AWS list prices (`prenet prices`), '-' = unknown; yours: --prices "
+       "FILE or --price id=usd,...\n";
+  const std::string cheapest = c.cheapest  ? choice_text(*c.cheapest)
+                               : c.fastest ? "unknown (no GPU that fits has a price)"
+                                           : "none";
+  t += "cheapest that fits: " + cheapest + "; fastest that fits: " + (c.fastest ? choice_text(*c.fastest) : "none") +
+       "\n";
   return t;
 }
 
@@ -159,22 +274,23 @@ std::string compare_command(std::span<const std::string> args) {
     throw usage_error("no chosen device can run --precision " + std::string(name(s.precision)));
   }
   const std::vector<std::int64_t> batches = read_batches(a, default_batch(s));
-  const std::vector<std::pair<std::string_view, double>> prices = read_prices(a);
+  const price_list prices = read_prices(a, devices);
   const runtime_network net = build_network(s);
   std::vector<std::optional<std::int64_t>> max_batches(devices.size());
   if (a.has("max-batch")) {
     for (std::size_t i = 0; i < devices.size(); ++i) max_batches[i] = largest_fitting_batch(net, *devices[i], s);
   }
+  const std::int64_t epochs = a.value("epochs") ? parse_integer("epochs", *a.value("epochs"), 1, max_epochs) : 1;
   std::vector<compare_row> rows;
   for (const std::int64_t b : batches) {
     for (std::size_t i = 0; i < devices.size(); ++i) {
       const device_spec* d = devices[i];
-      rows.push_back({d, estimate(net, *d, s, b, false), price_of(d->id, prices), max_batches[i]});
+      const device_price_choice price = prices.of(d->id);
+      rows.push_back({d, estimate(net, *d, s, b, false), price.usd_per_hour, price.source, max_batches[i], epochs});
     }
   }
-  std::stable_sort(rows.begin(), rows.end(),
-                   [](const compare_row& x, const compare_row& y) { return x.estimate.epoch_s < y.estimate.epoch_s; });
-  return a.has("json") ? as_json(s, rows) : as_text(s, rows);
+  const comparison c = arrange(a, std::move(rows));
+  return a.has("json") ? as_json(s, epochs, c) : as_text(s, epochs, c);
 }
 
 }  // namespace prenet::cli

@@ -52,9 +52,8 @@ memory_estimate estimate_memory(const runtime_network& net, const device_spec& d
     m.bytes = m.parts.total().value;
     m.out_of_domain = m.parts.out_of_domain;
   } else {
-    m.bytes = inference_memory(net.nodes(), cfg).value;
-    m.parts.framework = framework_bytes(cfg);
-    m.parts.weights = bytes{net.params() * element_bytes(parameter_dtype(s.precision))};
+    m.parts = inference_memory_breakdown(net.nodes(), cfg);
+    m.bytes = m.parts.total().value;
   }
   return m;
 }

@@ -35,7 +35,7 @@ struct run_estimate {
   std::int64_t params = 0;
   std::int64_t flops_per_iteration = 0;  ///< forward (+ backward when training) FLOPs; the update is not counted
   std::int64_t memory_bytes = 0;         ///< training_memory total, or the inference estimate (see README)
-  memory_breakdown memory{};             ///< the training peak by part (inference: only framework and weights)
+  memory_breakdown memory{};             ///< the peak by part (training_memory or inference_memory_breakdown)
   bool memory_out_of_domain = false;     ///< the memory calibration extrapolates (model or device unmeasured)
   double roofline_share = 0;             ///< fraction of the iteration predicted by the roofline fallback
   bool out_of_domain = false;            ///< a kernel lies outside its learned model's training shapes
@@ -44,7 +44,7 @@ struct run_estimate {
   std::vector<layer_row> layers;         ///< filled only when asked for
 };
 
-/// Predicted device memory of one step: the total, its parts (inference: only framework and weights), and whether
+/// Predicted device memory of one step: the total, its parts (they add up to it), and whether
 /// the memory calibration extrapolates.
 struct memory_estimate {
   std::int64_t bytes = 0;

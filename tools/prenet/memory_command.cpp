@@ -89,10 +89,15 @@ std::string as_text(const model_settings& s, const device_spec& d, const memory_
   std::string t = fmt::format("{} on {} ({}): {}, batch {}, {} {}, {}, optimizer {}\n", s.model->name, d.id, d.name,
                               name(s.mode), r.batch, size_flag(*s.model), s.size, name(s.precision), name(s.optimizer));
   const memory_breakdown& m = r.parts;
-  if (r.train) {
-    const auto line = [](std::string_view what, bytes b, std::string_view note = "") {
-      return fmt::format("  {:<17}{:>12}{}\n", what, gib(b.value), note);
-    };
+  const auto line = [](std::string_view what, bytes b, std::string_view note = "") {
+    return fmt::format("  {:<17}{:>12}{}\n", what, gib(b.value), note);
+  };
+  if (!r.train) {
+    t += line("weights", m.weights);
+    t += line("activations", m.activations, "   (input + output of the layer whose pair is largest)");
+    t += line("allocator", m.allocator, "   (caching-allocator rounding)");
+    t += line("framework", m.framework, "   (CUDA context, library handles)");
+  } else {
     t += line("weights", m.weights);
     t += line("gradients", m.gradients, "   (alive at the peak)");
     t += line("optimizer state", m.optimizer_state);

@@ -37,6 +37,13 @@ std::shared_ptr<const onnx_model> read_onnx_model(std::string_view path, std::op
   }
 }
 
+std::shared_ptr<const onnx_model> with_note(const onnx_model& m, std::string note) {
+  auto copy = std::make_shared<onnx_model>(m);
+  copy->entry.name = copy->name;  // the entry names the copy's own string
+  copy->imported.notes.push_back(std::move(note));
+  return copy;
+}
+
 const models::zoo_entry& entry_of(const onnx_model& m) noexcept { return m.entry; }
 std::int64_t input_size_of(const onnx_model& m) noexcept { return m.size; }
 const runtime_network& network_of(const onnx_model& m) noexcept { return m.imported.network; }

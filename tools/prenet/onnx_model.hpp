@@ -50,6 +50,8 @@ class in_memory_onnx {
 /// Failures become a usage_error: "cannot import FILE: <reason>".
 [[nodiscard]] std::shared_ptr<const onnx_model> read_onnx_model(std::string_view path,
                                                                std::optional<std::int64_t> symbolic_dim);
+/// A copy of `m` whose notes (text and JSON `notes`) end with `note`.
+[[nodiscard]] std::shared_ptr<const onnx_model> with_note(const onnx_model& m, std::string note);
 /// The model as a zoo entry: name = file name, input kind and size from its data input.
 [[nodiscard]] const models::zoo_entry& entry_of(const onnx_model& m) noexcept;
 [[nodiscard]] std::int64_t input_size_of(const onnx_model& m) noexcept;

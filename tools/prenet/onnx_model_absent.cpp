@@ -10,6 +10,9 @@ struct onnx_model {};
 std::shared_ptr<const onnx_model> read_onnx_model(std::string_view, std::optional<std::int64_t>) {
   throw usage_error("--onnx: this prenet was built without the ONNX importer (PRENET_BUILD_ONNX=OFF)");
 }
+std::shared_ptr<const onnx_model> with_note(const onnx_model& m, std::string) {
+  return std::make_shared<onnx_model>(m);
+}
 const models::zoo_entry& entry_of(const onnx_model&) noexcept { return models::zoo().front(); }
 std::int64_t input_size_of(const onnx_model&) noexcept { return 0; }
 const runtime_network& network_of(const onnx_model&) noexcept {

@@ -18,7 +18,7 @@ namespace prenet::cli {
 namespace {
 
 constexpr auto predict_flags =
-    with_model_flags(std::array<flag_spec, 5>{{{"device"}, {"batch"}, {"samples"}, {"max-batch", false}, {"json", false}}});
+    with_model_flags(std::array<flag_spec, 6>{{{"device"}, {"batch"}, {"samples"}, {"max-batch", false}, {"layers", false}, {"json", false}}});
 
 std::string as_json(const model_settings& s, const device_spec& d, const run_estimate& r,
                     std::optional<std::int64_t> max_batch) {
@@ -61,8 +61,9 @@ std::string as_json(const model_settings& s, const device_spec& d, const run_est
   return j.dump(2) + "\n";
 }
 
+/// The summary (one screen); with `with_layers`, the per-layer table below it.
 std::string as_text(const model_settings& s, const device_spec& d, const run_estimate& r,
-                    std::optional<std::int64_t> max_batch) {
+                    std::optional<std::int64_t> max_batch, bool with_layers, std::int64_t layer_count) {
   std::string t = fmt::format("{} on {} ({}): {}, batch {}, {} {}, {}, optimizer {}\n", s.model->name, d.id, d.name,
                               name(s.mode), r.batch, size_flag(*s.model), s.size, name(s.precision), name(s.optimizer));
   if (!r.precision_note.empty()) t += fmt::format("  precision: {} ({} asked)\n", r.precision_note, name(s.precision));
@@ -88,6 +89,10 @@ std::string as_text(const model_settings& s, const device_spec& d, const run_est
   t += fmt::format("  out of domain    {:>15}{}\n", r.out_of_domain ? "yes" : "no",
                    r.out_of_domain ? "   (some layer or kernel shapes lie outside the predictors' training data)" : "");
   if (s.onnx) t += onnx_text(*s.onnx);
+  if (!with_layers) {
+    t += fmt::format("  layers           {:>15}   (the per-layer table: --layers)\n", group_digits(layer_count));
+    return t;
+  }
   t += fmt::format("\n{:<28} {:>12} {:>12}  {}\n", "layer", "forward_ms", "backward_ms", "predictor");
   for (const layer_row& l : r.layers) {
     t += fmt::format("{:<28} {:12.4f} {:12.4f}  {}\n", l.name, l.forward_ms, l.backward_ms, l.predictor);
@@ -102,11 +107,13 @@ std::string predict_command(std::span<const std::string> args) {
   const single_run run = read_single_run(a);
   const model_settings& s = run.settings;
   const device_spec& d = *run.device;
-  const run_estimate r = estimate(run.network, d, s, run.batch, true);
+  const bool json = a.has("json"), layers = a.has("layers");
+  const run_estimate r = estimate(run.network, d, s, run.batch, json || layers);
   // Filled in place rather than from a conditional expression: GCC 12 at -O3 calls the latter maybe-uninitialized.
   std::optional<std::int64_t> mb;
   if (a.has("max-batch")) mb.emplace(largest_fitting_batch(run.network, d, s));
-  return a.has("json") ? as_json(s, d, r, mb) : as_text(s, d, r, mb);
+  return json ? as_json(s, d, r, mb)
+              : as_text(s, d, r, mb, layers, static_cast<std::int64_t>(run.network.nodes().size()));
 }
 
 }  // namespace prenet::cli

@@ -6,6 +6,7 @@
 #include <optional>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include <prenet/devices.hpp>
 #include <prenet/errors.hpp>
@@ -24,11 +25,15 @@ constexpr std::array dtype_precisions{precision::fp32, precision::fp16, precisio
 template <typename T, std::size_t N>
 T read_choice(std::string_view flag, std::string_view text, const std::array<T, N>& choices) {
   std::string names;
+  std::vector<std::string_view> ids;
   for (const T c : choices) {
     if (name(c) == text) return c;
     names += (names.empty() ? "" : "|") + std::string(name(c));
+    ids.push_back(name(c));
   }
-  throw usage_error("--" + std::string(flag) + " must be one of " + names + ", got " + quoted(text));
+  const std::string near = did_you_mean(text, ids);
+  throw usage_error("--" + std::string(flag) + " must be one of " + names + ", got " + quoted(text) +
+                    (near.empty() ? "" : " (" + near + ")"));
 }
 
 }  // namespace
@@ -53,16 +58,39 @@ model_settings read_model_settings(const arguments& args) {
   if (const std::optional<std::string_view> file = args.value("onnx")) {
     if (args.has("model")) throw usage_error("--model and --onnx exclude each other");
     if (args.has("seq") && args.has("image")) throw usage_error("--seq and --image exclude each other");
-    const std::optional<std::string_view> dim = args.has("seq") ? args.value("seq") : args.value("image");
-    s.onnx = read_onnx_model(*file, dim ? std::optional(parse_integer(args.has("seq") ? "seq" : "image", *dim, 1,
-                                                                      models::detail::zoo_max_image_side))
-                                        : std::nullopt);
+    const std::string_view dim_flag = args.has("seq") ? "seq" : "image";
+    const std::optional<std::string_view> dim = args.value(dim_flag);
+    const std::optional<std::int64_t> symbolic =
+        dim ? std::optional(parse_integer(dim_flag, *dim, 1, models::detail::zoo_max_image_side)) : std::nullopt;
+    std::shared_ptr<const onnx_model> fixed;
+    if (symbolic) {
+      // --seq/--image only size symbolic dimensions: a file that imports without one fixes every size itself, and
+      // the flag has no effect, which the report says (a note) rather than ignoring it silently.
+      try {
+        fixed = read_onnx_model(*file, std::nullopt);
+      } catch (const usage_error&) {
+        // symbolic (or unreadable: the import below says why)
+      }
+    }
+    if (fixed) {
+      s.onnx = with_note(*fixed, "--" + std::string(dim_flag) + " has no effect: the file fixes every input dimension " +
+                                     "(its " + std::string(size_flag(entry_of(*fixed))) + " is " +
+                                     std::to_string(input_size_of(*fixed)) + ")");
+    } else {
+      s.onnx = read_onnx_model(*file, symbolic);
+    }
     s.model = &entry_of(*s.onnx);
     s.size = input_size_of(*s.onnx);
   } else {
     const std::string_view model = args.required("model");
     s.model = models::find_model(model);
-    if (s.model == nullptr) throw usage_error("unknown model " + quoted(model) + " (see `prenet models`)");
+    if (s.model == nullptr) {
+      std::vector<std::string_view> names;
+      for (const models::zoo_entry& e : models::zoo()) names.push_back(e.name);
+      const std::string near = did_you_mean(model, names);
+      throw usage_error("unknown model " + quoted(model) +
+                        " (" + (near.empty() ? "" : near + " ") + "see `prenet models`)");
+    }
   }
 
   const bool image = s.model->input == models::input_kind::image;
@@ -116,7 +144,13 @@ runtime_network build_network(const model_settings& s) {
 
 const device_spec& read_device(std::string_view id) {
   const device_spec* d = devices::find(id);
-  if (d == nullptr) throw usage_error("unknown device " + quoted(id) + " (see `prenet devices`)");
+  if (d == nullptr) {
+    std::vector<std::string_view> ids;
+    for (const device_spec& c : devices::catalogue) ids.push_back(c.id);
+    const std::string near = did_you_mean(id, ids);
+    throw usage_error("unknown device " + quoted(id) +
+                      " (" + (near.empty() ? "" : near + " ") + "see `prenet devices`)");
+  }
   return *d;
 }
 

@@ -1,0 +1,32 @@
+#!/bin/sh
+# Rewrites the generated table of docs/<topic>.md from `prenet <topic> --markdown` (topic: devices or prices),
+# between its BEGIN/END markers. Usage: scripts/regen-cli-doc.sh TOPIC [--check] [path/to/prenet]
+# (default: build/tools/prenet). --check rewrites nothing: it exits 1 (with the diff) when the doc differs from what
+# the CLI prints, else prints "identical". The ctests cli.devices_doc_current and cli.prices_doc_current run --check,
+# so they fail until this script has been run after a change to the catalogue or the price table.
+set -eu
+root=$(cd "$(dirname "$0")/.." && pwd)
+topic=${1:?usage: regen-cli-doc.sh devices|prices [--check] [path/to/prenet]}
+shift
+case "$topic" in devices | prices) ;; *) echo "regen-cli-doc: unknown topic $topic" >&2; exit 2 ;; esac
+check=0
+if [ "${1:-}" = "--check" ]; then check=1; shift; fi
+cli=${1:-"$root/build/tools/prenet"}
+doc="$root/docs/$topic.md"
+[ -x "$cli" ] || { echo "regen-cli-doc: no prenet executable at $cli (build the prenet-cli target)" >&2; exit 2; }
+table=$(mktemp)
+out=$(mktemp)
+trap 'rm -f "$table" "$out"' EXIT
+"$cli" "$topic" --markdown >"$table"
+awk -v table="$table" -v begin="<!-- BEGIN prenet $topic --markdown -->" -v end="<!-- END prenet $topic --markdown -->" '
+  $0 == begin { print; while ((getline line < table) > 0) print line; skip = 1; next }
+  $0 == end { skip = 0 }
+  !skip { print }
+' "$doc" >"$out"
+grep -qF "<!-- END prenet $topic --markdown -->" "$out" || { echo "regen-cli-doc: markers missing in $doc" >&2; exit 2; }
+if [ "$check" = 1 ]; then
+  diff "$doc" "$out" && echo identical
+  exit
+fi
+cp "$out" "$doc"
+echo "docs/$topic.md: $(wc -l <"$table") table lines from $cli"
