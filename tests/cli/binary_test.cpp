@@ -331,7 +331,7 @@ TEST(Cli, BadPriceFilesExitTwoWithOneLine) {
     EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
   }
   const process_result line = run({"compare", "--model", "resnet18", "--prices", scratch_file("bad10.csv", "# ok\nv100,1\nh10,2\n")});
-  EXPECT_NE(line.err.find("bad10.csv':3: unknown device 'h10' (did you mean 'h100'"), std::string::npos) << line.err;
+  EXPECT_NE(line.err.find("':3: unknown device 'h10' (did you mean 'h100'"), std::string::npos) << line.err;
 }
 
 TEST(Cli, CompareDefaultsToEveryGpu) {
@@ -405,8 +405,10 @@ TEST(Cli, InferenceMemoryPartsAddUp) {
 
 // --- a failed write to stdout: exit 3 and one line on stderr, never a silent 0 ----------------------------------------
 /// Runs `shell_line` (which names the binary as $P and writes stderr to $E) with bash; returns "<rc>|<stderr>".
+/// $E is the running test's own file: ctest runs these tests in parallel.
 std::string run_shell(const std::string& shell_line) {
-  const std::string err_path = std::string(PRENET_CLI_SCRATCH) + "/shell.err";
+  const std::string err_path = std::string(PRENET_CLI_SCRATCH) + "/" +
+                               ::testing::UnitTest::GetInstance()->current_test_info()->name() + ".err";
   const std::string command = "export P=" + prenet::cli_test::shell_quoted(PRENET_CLI_BINARY) +
                               " E=" + prenet::cli_test::shell_quoted(err_path) + "; bash -c " +
                               prenet::cli_test::shell_quoted(shell_line);
