@@ -272,28 +272,9 @@ struct prepared_run {
   double rest_ms = 0;                      ///< the rest of the predicted iteration, which no leaf changes
 };
 
-/// A precision_model holding one constant leaf: how the fit evaluates precision_time_ms at a candidate value.
-struct constant_model {
-  std::array<std::int32_t, 1> roots{0};
-  std::array<std::int8_t, 1> feature{-1};
-  std::array<float, 1> value{};
-  std::array<std::int32_t, 1> left{0};
-  std::array<predictors::tree_ensemble, 1> heads{};
-  predictors::precision_model model{};
-
-  explicit constant_model(double ln_stretch) {
-    value[0] = static_cast<float>(ln_stretch);
-    heads[0] = {.roots = roots, .feature = feature, .value = value, .left = left};
-    model.model.target = predictors::target_transform::log_roofline_ratio;
-    model.model.heads = heads;
-  }
-  constant_model(const constant_model&) = delete;
-  constant_model& operator=(const constant_model&) = delete;
-};
-
 double kernel_ms(const calibrated_kernel& k, const device_spec& d, double ln_stretch) {
-  const constant_model m(ln_stretch);
-  return predictors::precision_time_ms(k.fp32_ms, k.own, d, m.model) * k.count;
+  const double stretch = predictors::precision_model::stretch_of(static_cast<float>(ln_stretch));
+  return predictors::precision_time_ms(k.fp32_ms, k.own, d, stretch) * k.count;
 }
 
 prepared_run prepare(const run_row& r, const tree_shape& shape) {
@@ -303,32 +284,24 @@ prepared_run prepare(const run_row& r, const tree_shape& shape) {
   const train_config cfg{.batch = r.batch, .optimizer = r.opt, .precision = r.prec};
   const predictors::pass_context c = predictors::pass_of(plan(r.prec, d), r.batch, true);
   double touched_ms = 0;
-  std::map<std::string, std::size_t> index;  // merges identical kernels (BERT repeats its layers)
   predictors::for_each_layer_pass(net.nodes(), true, [&](std::size_t, const layer_node& n, bool input_grad, bool backward) {
     predictors::pass_context lc = c;
     lc.input_grad = input_grad;
-    for (const predictors::pass p : {predictors::pass::forward, predictors::pass::backward}) {
-      if (p == predictors::pass::backward && !backward) break;
-      for (const kernel& k : predictors::layer_kernels(n, p, lc)) {
-        const kernel run = lc.run(k);
-        if (run.math == math_mode::fp32 && run.element_bytes == 4) continue;
-        const kernel own = predictors::as_run_on(run, d);
-        touched_ms += predictors::estimate(run, d).time_ms;
-        std::ostringstream key;
-        key << static_cast<int>(own.family) << ' ' << static_cast<int>(own.op) << ' ' << own.b << ' ' << own.m << ' '
-            << own.n << ' ' << own.k << ' ' << own.image << ' ' << own.stride << ' ' << own.padding << ' '
-            << own.element_bytes << ' ' << own.repeat << ' ' << static_cast<int>(own.math) << ' ' << own.flops_
-            << ' ' << own.bytes_;
-        const auto [at, fresh] = index.try_emplace(key.str(), out.kernels.size());
-        if (!fresh) {
-          out.kernels[at->second].count += 1;
-          continue;
-        }
-        out.kernels.push_back({.own = own,
-                               .fp32_ms = predictors::estimate_fp32(predictors::as_fp32(own), d).time_ms,
-                               .leaf = shape.leaf_of(predictors::precision_features(own, d))});
+    predictors::for_each_kernel(n, lc, backward, [&](predictors::pass, const kernel& run) {
+      if (run.math == math_mode::fp32 && run.element_bytes == 4) return;
+      touched_ms += predictors::estimate(run, d).time_ms;
+      const kernel own = predictors::as_run_on(run, d);
+      // Identical kernels (BERT repeats its layers) are merged.
+      const auto same = std::find_if(out.kernels.begin(), out.kernels.end(),
+                                     [&own](const calibrated_kernel& k) { return k.own == own; });
+      if (same != out.kernels.end()) {
+        same->count += 1;
+        return;
       }
-    }
+      out.kernels.push_back({.own = own,
+                             .fp32_ms = predictors::estimate_fp32(predictors::as_fp32(own), d).time_ms,
+                             .leaf = shape.leaf_of(predictors::precision_features(own, d))});
+    });
   });
   const prediction p = predict(net.nodes(), d, cfg);
   out.rest_ms = p.iteration.count() - touched_ms;
@@ -435,8 +408,6 @@ struct error_summary {
   }
 };
 
-std::string_view short_precision(precision p) { return name(p); }
-
 std::string report(const std::vector<scored_run>& scored, const std::map<std::string, ingest_count>& counts,
                    const tree_shape& shape, const std::vector<double>& theta, const std::string& hash) {
   std::ostringstream md;
@@ -473,15 +444,15 @@ std::string report(const std::vector<scored_run>& scored, const std::map<std::st
          << e[2].mape() << " |\n";
     md << '\n';
   };
-  table("By precision", [](const scored_run& s) { return std::string(short_precision(s.run->row->prec)); });
+  table("By precision", [](const scored_run& s) { return std::string(name(s.run->row->prec)); });
   table("By source and precision", [](const scored_run& s) {
-    return std::string(s.run->row->source->label) + ", " + std::string(short_precision(s.run->row->prec));
+    return std::string(s.run->row->source->label) + ", " + std::string(name(s.run->row->prec));
   });
   table("By precision and GPU", [](const scored_run& s) {
-    return std::string(short_precision(s.run->row->prec)) + " " + std::string(s.run->row->device->id);
+    return std::string(name(s.run->row->prec)) + " " + std::string(s.run->row->device->id);
   });
   table("By precision and model", [](const scored_run& s) {
-    return std::string(short_precision(s.run->row->prec)) + " " + std::string(s.run->row->model->name);
+    return std::string(name(s.run->row->prec)) + " " + std::string(s.run->row->model->name);
   });
 
   md << "## The calibration fitted on every row\n\nStretch of the kernel's own roofline (1 = the data sheet's "

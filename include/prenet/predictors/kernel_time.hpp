@@ -87,23 +87,23 @@ struct kernel_estimate {
 }
 
 /// Time of `own` (a kernel `d` runs as it is, see as_run_on; run own.repeat times) in its own precision, from
-/// `fp32_ms`, the learned time of its IEEE FP32 twin (as_fp32), and the calibration `cal`. The FP32 time, which
-/// carries the kernel's shape-dependent inefficiency, is scaled by the ratio of the two rooflines, each plus a
-/// launch that no precision shortens:
+/// `fp32_ms`, the learned time of its IEEE FP32 twin (as_fp32), and `stretch` (>= 1). The FP32 time, which carries
+/// the kernel's shape-dependent inefficiency, is scaled by the ratio of the two rooflines, each plus a launch that
+/// no precision shortens:
 ///
 ///     t = fp32_ms * (stretch * roofline_own + launch) / (roofline_fp32 + launch),  never below roofline_own
 ///
 /// Tensor cores shrink the compute term by the ratio of their peak to the FP32 peak, half-size elements the memory
-/// term; `stretch` >= 1 (precision_model, learned from whole-model runs) says how much of that the kernel really
-/// gets, and is capped so that no kernel is slower than its FP32 twin. A tiny kernel keeps its launch-bound time.
-/// The one definition of a kernel's time outside FP32: estimate() uses it with the embedded calibration, and the
-/// trainer (`prenet-train precision`) with its candidates.
+/// term; `stretch` says how much of that the kernel really gets, and is capped so that no kernel is slower than its
+/// FP32 twin. A tiny kernel keeps its launch-bound time. The one definition of a kernel's time outside FP32:
+/// estimate() uses it with the embedded calibration's stretch, the trainer (`prenet-train precision`) with its
+/// candidates'.
 [[nodiscard]] constexpr double precision_time_ms(double fp32_ms, const kernel& own, const device_spec& d,
-                                                 const precision_model& cal) noexcept {
+                                                 double stretch) noexcept {
   const double own_ms = roofline_s(static_cast<double>(own.flops()), static_cast<double>(own.bytes()), d,
                                    peak_flops_per_s(own.math, d)) * 1e3;
   const double twin_ms = roofline_s(as_fp32(own), d) * 1e3;
-  double stretched_ms = cal.inefficiency(precision_features(own, d)) * own_ms;
+  double stretched_ms = stretch * own_ms;
   if (stretched_ms > twin_ms) stretched_ms = twin_ms > own_ms ? twin_ms : own_ms;
   const double scaled_ms = fp32_ms * ((stretched_ms + fallback_launch_ms) / (twin_ms + fallback_launch_ms));
   const double bound_ms = own_ms * static_cast<double>(own.repeat);
@@ -118,7 +118,7 @@ struct kernel_estimate {
   if (kn.math == math_mode::fp32 && kn.element_bytes == 4) return estimate_fp32(kn, d);
   const kernel own = as_run_on(kn, d);
   kernel_estimate e = estimate_fp32(as_fp32(own), d);
-  e.time_ms = precision_time_ms(e.time_ms, own, d, generated::precision);
+  e.time_ms = precision_time_ms(e.time_ms, own, d, generated::precision.inefficiency(precision_features(own, d)));
   if (own.math != math_mode::fp32) e.predictor = tensor_core_name(own.math);
   return e;
 }

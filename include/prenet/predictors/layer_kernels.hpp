@@ -252,4 +252,15 @@ constexpr void recurrent(kernel_list& out, const layer_node& n, pass p, const pa
   return out;
 }
 
+/// Calls `f(pass, kernel)` for every kernel `n` runs in forward and, when `with_backward`, backward, each as the
+/// pass runs it (c.run: math mode and element size). The one walk over a layer's kernels: layer_time.hpp's
+/// estimates and the precision trainer both use it.
+template <class F>
+constexpr void for_each_kernel(const layer_node& n, const pass_context& c, bool with_backward, F&& f) {
+  for (const pass p : {pass::forward, pass::backward}) {
+    if (p == pass::backward && !with_backward) break;
+    for (const kernel& k : layer_kernels(n, p, c)) f(p, c.run(k));
+  }
+}
+
 }  // namespace prenet::predictors

@@ -45,20 +45,17 @@ struct layer_estimate {
   }
   layer_estimate out;
   double top_ms = -1;
-  for (const pass p : {pass::forward, pass::backward}) {
-    if (p == pass::backward && !with_backward) break;
-    for (const kernel& k : layer_kernels(n, p, c)) {
-      const kernel_estimate e = estimate(c.run(k), d);
-      (p == pass::forward ? out.forward_ms : out.backward_ms) += e.time_ms;
-      if (e.predictor == roofline_name) out.roofline_ms += e.time_ms;
-      out.out_of_domain = out.out_of_domain || e.out_of_domain;
-      out.unseen_device = out.unseen_device || e.unseen_device;
-      if (e.time_ms > top_ms) {
-        top_ms = e.time_ms;
-        out.predictor = e.predictor;
-      }
+  for_each_kernel(n, c, with_backward, [&](pass p, const kernel& k) {
+    const kernel_estimate e = estimate(k, d);
+    (p == pass::forward ? out.forward_ms : out.backward_ms) += e.time_ms;
+    if (e.predictor == roofline_name) out.roofline_ms += e.time_ms;
+    out.out_of_domain = out.out_of_domain || e.out_of_domain;
+    out.unseen_device = out.unseen_device || e.unseen_device;
+    if (e.time_ms > top_ms) {
+      top_ms = e.time_ms;
+      out.predictor = e.predictor;
     }
-  }
+  });
   return out;
 }
 

@@ -57,11 +57,15 @@ struct precision_model {
   embedded_model model;
   std::span<const precision_probe> probes;
 
-  /// The stretch factor of the own roofline: >= 1 (never faster than the data sheet allows).
-  [[nodiscard]] constexpr double inefficiency(const std::array<float, precision_feature_count>& x) const noexcept {
-    if (model.heads.empty()) return 1.0;
-    const double f = model.predict(0, x, 1.0);
+  /// The stretch a head's output `margin` means: >= 1 (never faster than the data sheet allows). The trainer
+  /// turns its candidate leaf values into stretches through this same function.
+  [[nodiscard]] static constexpr double stretch_of(float margin) noexcept {
+    const double f = from_target(target_transform::log_roofline_ratio, static_cast<double>(margin), 1.0);
     return f > 1.0 ? f : 1.0;
+  }
+  /// The stretch factor of the own roofline for the feature row `x`.
+  [[nodiscard]] constexpr double inefficiency(const std::array<float, precision_feature_count>& x) const noexcept {
+    return model.heads.empty() ? 1.0 : stretch_of(model.margin(0, x));
   }
 };
 
