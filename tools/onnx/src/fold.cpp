@@ -210,6 +210,22 @@ std::int64_t normalize_axis(std::int64_t axis, std::size_t rank) {
 
 enum class arith : std::uint8_t { add, sub, mul, div, mod, max, min, pow, eq, lt, gt, le, ge, and_, or_, xor_ };
 
+/// The comparisons and logical ops (1 or 0), for integer and floating operands alike.
+template <class T>
+T compare(arith op, T a, T b) {
+  switch (op) {
+    case arith::eq: return a == b ? 1 : 0;
+    case arith::lt: return a < b ? 1 : 0;
+    case arith::gt: return a > b ? 1 : 0;
+    case arith::le: return a <= b ? 1 : 0;
+    case arith::ge: return a >= b ? 1 : 0;
+    case arith::and_: return (a != 0 && b != 0) ? 1 : 0;
+    case arith::or_: return (a != 0 || b != 0) ? 1 : 0;
+    case arith::xor_: return ((a != 0) != (b != 0)) ? 1 : 0;
+    default: return 0;
+  }
+}
+
 std::optional<std::int64_t> apply(arith op, std::int64_t a, std::int64_t b) {
   std::int64_t r = 0;
   switch (op) {
@@ -233,14 +249,14 @@ std::optional<std::int64_t> apply(arith op, std::int64_t a, std::int64_t b) {
       }
       return p;
     }
-    case arith::eq: return a == b ? 1 : 0;
-    case arith::lt: return a < b ? 1 : 0;
-    case arith::gt: return a > b ? 1 : 0;
-    case arith::le: return a <= b ? 1 : 0;
-    case arith::ge: return a >= b ? 1 : 0;
-    case arith::and_: return (a != 0 && b != 0) ? 1 : 0;
-    case arith::or_: return (a != 0 || b != 0) ? 1 : 0;
-    case arith::xor_: return ((a != 0) != (b != 0)) ? 1 : 0;
+    case arith::eq:
+    case arith::lt:
+    case arith::gt:
+    case arith::le:
+    case arith::ge:
+    case arith::and_:
+    case arith::or_:
+    case arith::xor_: return compare(op, a, b);
   }
   return std::nullopt;
 }
@@ -255,14 +271,14 @@ double apply(arith op, double a, double b) {
     case arith::max: return std::max(a, b);
     case arith::min: return std::min(a, b);
     case arith::pow: return std::pow(a, b);
-    case arith::eq: return a == b ? 1 : 0;
-    case arith::lt: return a < b ? 1 : 0;
-    case arith::gt: return a > b ? 1 : 0;
-    case arith::le: return a <= b ? 1 : 0;
-    case arith::ge: return a >= b ? 1 : 0;
-    case arith::and_: return (a != 0 && b != 0) ? 1 : 0;
-    case arith::or_: return (a != 0 || b != 0) ? 1 : 0;
-    case arith::xor_: return ((a != 0) != (b != 0)) ? 1 : 0;
+    case arith::eq:
+    case arith::lt:
+    case arith::gt:
+    case arith::le:
+    case arith::ge:
+    case arith::and_:
+    case arith::or_:
+    case arith::xor_: return compare(op, a, b);
   }
   return 0;
 }
