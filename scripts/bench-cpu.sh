@@ -11,7 +11,7 @@ build=${1:-build-bench}
 scale=${COUNT_SCALE:-1}
 cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DPRENET_BUILD_BENCH=ON -DPRENET_BUILD_TESTS=OFF \
       -DPRENET_BUILD_EXAMPLES=OFF >/dev/null
-cmake --build "$build" --target prenet-bench prenet-train-layers prenet-validate
+cmake --build "$build" --target prenet-bench prenet-train
 bench="$build/bench/prenet-bench"
 count() { awk -v n="$1" -v s="$scale" 'BEGIN { c = int(n * s); print (c < 1 ? 1 : c) }'; }
 for spec in dense:400 conv2d:400 attention:300 embedding:200 layernorm:200 rnn:200 lstm:200 gru:200 \

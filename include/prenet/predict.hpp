@@ -64,28 +64,31 @@ namespace predictors {
 }
 }  // namespace predictors
 
-/// Predicted time of one iteration of `nodes` on `device` with `cfg` (batch, optimizer, precision).
+/// Predicted time of one iteration of `nodes` on `device` with `cfg` (batch, optimizer, precision), from the
+/// embedded predictors unless `kp` names others (see predictors::kernel_predictors).
 [[nodiscard]] constexpr prediction predict(std::span<const layer_node> nodes, const device_spec& device,
-                                           const train_config& cfg, run_mode mode = run_mode::train) noexcept {
+                                           const train_config& cfg, run_mode mode = run_mode::train,
+                                           const predictors::kernel_predictors& kp =
+                                               predictors::embedded_predictors) noexcept {
   const bool train = mode == run_mode::train;
   const precision_plan how = plan(cfg.precision, device);
   const predictors::network_estimate e =
-      predictors::estimate_network(nodes, device, predictors::pass_of(how, cfg.batch, train), train);
+      predictors::estimate_network(nodes, device, predictors::pass_of(how, cfg.batch, train), train, kp);
   prediction p{.forward = milliseconds(e.forward_ms), .backward = milliseconds(e.backward_ms), .batch = cfg.batch,
                .runnable = how.runnable, .precision_note = how.note};
   double roofline_ms = e.roofline_ms;
   const std::int64_t n_params = params(nodes);
   if (how.autocast && n_params > 0) {
-    const double cast_ms = predictors::estimate(predictors::autocast_cast_kernel(n_params), device).time_ms;
+    const double cast_ms = predictors::estimate(predictors::autocast_cast_kernel(n_params), device, kp).time_ms;
     p.forward += milliseconds(cast_ms);
     if (train) p.backward += milliseconds(cast_ms);
     roofline_ms += train ? 2 * cast_ms : cast_ms;
   }
   if (train && cfg.optimizer != optimizer::none) {
     double step_ms =
-        predictors::estimate(predictors::update_kernel(n_params, cfg.optimizer, how.parameter_bytes), device).time_ms;
+        predictors::estimate(predictors::update_kernel(n_params, cfg.optimizer, how.parameter_bytes), device, kp).time_ms;
     if (how.grad_scaler && n_params > 0)
-      step_ms += predictors::estimate(predictors::grad_scaler_kernel(n_params), device).time_ms;
+      step_ms += predictors::estimate(predictors::grad_scaler_kernel(n_params), device, kp).time_ms;
     p.optimizer = milliseconds(step_ms);
     roofline_ms += step_ms;
   }

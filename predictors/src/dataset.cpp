@@ -59,6 +59,11 @@ std::string relative_name(const fs::path& p, const fs::path& base) { return fs::
 
 }  // namespace
 
+std::string chip_of(const device_spec& d) {
+  const auto tera = [](double v) { return std::to_string(std::llround(v / 1e12)); };
+  return std::to_string(d.sm_count) + "/" + tera(d.peak_fp32_flops_per_s) + "/" + tera(d.peak_fp16_tensor_flops_per_s);
+}
+
 void ingest_justus(const fs::path& datasets, dataset& out, std::int64_t max_rows_per_file) {
   const fs::path root = datasets / "justus2018/prediction_model/data/raw_data";
   if (!fs::exists(root)) throw data_error(root.string() + ": missing (is ../shared/datasets mounted?)");

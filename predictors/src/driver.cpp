@@ -21,6 +21,8 @@ constexpr subcommand subcommands[] = {
     {"memory", prenet::trainer::train_memory, "the training-memory calibration from GPUMemNet's peaks"},
     {"precision", prenet::trainer::train_precision,
      "the tensor-core and half-precision calibration from published whole-model runs (external/)"},
+    {"validate", prenet::trainer::train_validate,
+     "end-to-end runs predicted with every GPU held out and with the shipped predictors -> docs/validation.md"},
 };
 
 int usage(std::string_view why) {

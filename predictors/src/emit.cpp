@@ -43,8 +43,7 @@ std::string header(const family_model& fm, const provenance& prov) {
   header_parts h{.from = prov, .includes = {"prenet/predictors/kernel_model.hpp"}};
   h.model = {.data_namespace = fam + "_data",
              .name = fam + ".xgb." + tname,
-             .target = fm.chosen == target::log_ms ? predictors::target_transform::log_time_ms
-                                                   : predictors::target_transform::log_roofline_ratio,
+             .target = embedded_transform(fm.chosen),
              .heads = {{"time", fm.model->flatten()}},
              .features = kernel_feature_names,
              .features_expression = "::prenet::kernel_feature_names",

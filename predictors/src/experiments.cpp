@@ -243,6 +243,30 @@ metrics score(const std::vector<const sample*>& rows, const std::vector<double>&
   return m;
 }
 
+std::vector<const sample*> family_rows(const dataset& data, kernel_family f,
+                                       const std::function<bool(const device_spec&)>& keep) {
+  std::vector<const sample*> rows;
+  for (const sample& s : data.samples) {
+    if (s.source == "neusight" && s.kn.family == f && !s.held_out_shapes && keep(*s.device)) rows.push_back(&s);
+  }
+  return rows;
+}
+
+family_model fit_family_model(kernel_family f, std::vector<const sample*> train, const run_options& opt) {
+  family_model fm;
+  fm.family = f;
+  // Embedded: ln(time / roofline) for every family. Leave-one-GPU-out alone slightly prefers ln(time) for softmax
+  // and elementwise, but on NeuSight's held-out (larger) shapes ln(time / roofline) is 10-17 points better for
+  // layernorm, softmax and elementwise: past the largest training shape a tree's output saturates, and only the
+  // roofline target keeps scaling with the work. Both are reported; docs/predictors.md discusses it.
+  fm.chosen = target::log_roofline;
+  fm.model = std::make_unique<xgb_model>(kernel_matrix(train, false), targets(train, fm.chosen),
+                                         embedded_tree_params(opt.quick), opt.seed);
+  fm.devices = device_ids(train);
+  fm.train = std::move(train);
+  return fm;
+}
+
 tree_params embedded_tree_params(bool quick) noexcept {
   return quick ? tree_params{.rounds = 8, .max_depth = 4, .eta = 0.3} : tree_params{.rounds = 150, .max_depth = 7, .eta = 0.1};
 }
@@ -257,12 +281,11 @@ std::vector<family_model> run_experiments(const dataset& data, const run_options
   report += "refitted on all five GPUs and scored on NeuSight's held-out shapes (its test/ split), which include the\n";
   report += "A100-80GB that no training row comes from. The ln(time/roofline) model is embedded.\n";
   std::vector<family_model> out;
-  for (const kernel_family fam : {kernel_family::gemm, kernel_family::conv2d, kernel_family::layernorm,
-                                  kernel_family::softmax, kernel_family::elementwise}) {
-    std::vector<const sample*> train, held;
+  for (const kernel_family fam : learned_families) {
+    const std::vector<const sample*> train = family_rows(data, fam, [](const device_spec&) { return true; });
+    std::vector<const sample*> held;
     for (const sample& s : data.samples) {
-      if (s.source != "neusight" || s.kn.family != fam) continue;
-      (s.held_out_shapes ? held : train).push_back(&s);
+      if (s.source == "neusight" && s.kn.family == fam && s.held_out_shapes) held.push_back(&s);
     }
     if (train.empty()) continue;
     const std::vector<variant> variants{
@@ -271,44 +294,30 @@ std::vector<family_model> run_experiments(const dataset& data, const run_options
         {"XGB ln(t/roofline)", model_kind::boosted_trees, false, target::log_roofline},
     };
     (void)logo_table(train, variants, opt, false, std::string(name(fam)) + " (NeuSight)", report);
-    family_model fm;
-    fm.family = fam;
-    // Embedded: ln(time / roofline) for every family. Leave-one-GPU-out alone slightly prefers ln(time) for softmax
-    // and elementwise, but on NeuSight's held-out (larger) shapes ln(time / roofline) is 10-17 points better for
-    // layernorm, softmax and elementwise: past the largest training shape a tree's output saturates, and only the
-    // roofline target keeps scaling with the work. Both are reported below; docs/predictors.md discusses it.
-    fm.chosen = target::log_roofline;
-    fm.train = train;
-    fm.devices = device_ids(train);
+    family_model fm = fit_family_model(fam, train, opt);
     report += "\nEmbedded target: " + std::string(name(fm.chosen)) + ".";
     if (!held.empty()) {
-      // Both targets' models on the held-out shapes: evaluation only, the choice above does not look at it.
+      // Both targets' models on the held-out shapes: evaluation only, the choice of target does not look at it.
       std::map<std::string, std::vector<const sample*>> by_device;
       for (const sample* s : held) by_device[std::string(s->device->id)].push_back(s);
       report += " Held-out shapes, MAPE %:\n\n| GPU | seen in training | rows | roofline | XGB ln(ms) | XGB ln(t/roofline) |\n";
       report += "|---|---|---|---|---|---|\n";
-      std::vector<std::unique_ptr<xgb_model>> fitted;
-      for (const target t : {target::log_ms, target::log_roofline}) {
-        fitted.push_back(std::make_unique<xgb_model>(kernel_matrix(train, false), targets(train, t),
-                                                     embedded_tree_params(opt.quick), opt.seed));
-      }
+      const xgb_model log_ms(kernel_matrix(train, false), targets(train, target::log_ms), embedded_tree_params(opt.quick),
+                             opt.seed);
       for (const auto& [id, rows] : by_device) {
         std::vector<double> roof;
         for (const sample* s : rows) roof.push_back(roofline_s(s->kn, *s->device) * 1e3);
         const bool seen = std::find(fm.devices.begin(), fm.devices.end(), id) != fm.devices.end();
         report += "| " + id + " | " + (seen ? "yes" : "**no**") + " | " + std::to_string(rows.size()) + " | " +
                   fmt("%.1f", score(rows, roof).mape_pct);
-        const target ts[] = {target::log_ms, target::log_roofline};
+        const xgb_model* models[] = {&log_ms, fm.model.get()};
+        const target ts[] = {target::log_ms, fm.chosen};
         for (std::size_t i = 0; i < 2; ++i) {
-          const metrics m = score(rows, times(rows, ts[i], fitted[i]->predict(kernel_matrix(rows, false))));
+          const metrics m = score(rows, times(rows, ts[i], models[i]->predict(kernel_matrix(rows, false))));
           report += " | " + fmt("%.1f", m.mape_pct);
         }
         report += " |\n";
       }
-      fm.model = std::move(fitted[fm.chosen == target::log_ms ? 0 : 1]);
-    } else {
-      fm.model = std::make_unique<xgb_model>(kernel_matrix(train, false), targets(train, fm.chosen),
-                                             embedded_tree_params(opt.quick), opt.seed);
     }
     report += "\n";
     out.push_back(std::move(fm));

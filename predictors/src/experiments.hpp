@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -35,6 +36,18 @@ struct family_model {
   std::vector<const sample*> train;
   std::vector<std::string> devices;  ///< sorted ids of the training devices
 };
+
+/// The NeuSight training rows (not its held-out shapes) of family `f` from the devices `keep` accepts.
+[[nodiscard]] std::vector<const sample*> family_rows(const dataset& data, kernel_family f,
+                                                     const std::function<bool(const device_spec&)>& keep);
+
+/// The embedded model of family `f`, fitted on `train` with the embedded target and tree parameters: the one fit
+/// behind the generated headers and behind every leave-one-GPU-out validation.
+[[nodiscard]] family_model fit_family_model(kernel_family f, std::vector<const sample*> train, const run_options& opt);
+
+/// The families that have a learned kernel model, in the order of the generated headers.
+inline constexpr kernel_family learned_families[] = {kernel_family::gemm, kernel_family::conv2d, kernel_family::layernorm,
+                                                     kernel_family::softmax, kernel_family::elementwise};
 
 /// Runs every experiment, appends markdown sections to `report`, and returns the models to embed.
 [[nodiscard]] std::vector<family_model> run_experiments(const dataset& data, const run_options& opt,

@@ -108,11 +108,14 @@ float to_target(const sample& s, target t) {
   return 0;
 }
 
+predictors::target_transform embedded_transform(target t) noexcept {
+  return t == target::log_ms ? predictors::target_transform::log_time_ms
+                             : predictors::target_transform::log_roofline_ratio;
+}
+
 double from_target(const sample& s, target t, float y) {
   if (t == target::raw_ms) return static_cast<double>(y);
-  return predictors::time_ms_from(t == target::log_ms ? predictors::target_transform::log_time_ms
-                                                      : predictors::target_transform::log_roofline_ratio,
-                                  static_cast<double>(y), s.kn, *s.device);
+  return predictors::time_ms_from(embedded_transform(t), static_cast<double>(y), s.kn, *s.device);
 }
 
 matrix stack(const std::vector<std::vector<float>>& rows) {

@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include <prenet/predictors/embedded_model.hpp>
+
 #include "dataset.hpp"
 #include "models.hpp"
 
@@ -31,6 +33,8 @@ enum class feature_set : std::uint8_t { baseline, co, cocm, cocmct };
 enum class target : std::uint8_t { raw_ms, log_ms, log_roofline };
 [[nodiscard]] const char* name(target t) noexcept;
 [[nodiscard]] float to_target(const sample& s, target t);
+/// The library's name for a log target (raw_ms has none: it is never embedded).
+[[nodiscard]] predictors::target_transform embedded_transform(target t) noexcept;
 [[nodiscard]] double from_target(const sample& s, target t, float y);
 
 /// Stacks rows into a matrix.

@@ -27,6 +27,7 @@
 
 #include "codegen.hpp"
 #include "csv.hpp"
+#include "dataset.hpp"
 #include "embedded_emit.hpp"
 #include "subcommands.hpp"
 #include "trainer_cli.hpp"
@@ -104,13 +105,6 @@ std::int64_t input_size(const std::string& input) {
   std::size_t i = at;
   for (; i < s.size() && s[i] >= '0' && s[i] <= '9'; ++i) v = v * 10 + (s[i] - '0');
   return i == at ? 0 : v;
-}
-
-/// The chip behind a catalogue entry: entries that differ only in memory size, clocks or board power are one GPU
-/// for leaving-one-GPU-out (an A100 PCIe row must not calibrate the A100 SXM4 it is held out against).
-std::string chip_of(const device_spec& d) {
-  return std::to_string(d.sm_count) + "/" + fixed(d.peak_fp32_flops_per_s / 1e12, 0) + "/" +
-         fixed(d.peak_fp16_tensor_flops_per_s / 1e12, 0);
 }
 
 std::vector<run_row> load_runs(const fs::path& datasets, std::map<std::string, ingest_count>& counts) {

@@ -2,6 +2,7 @@
 // The time of one kernel on one device: the embedded learned model of its family, or the roofline fallback.
 #pragma once
 
+#include <span>
 #include <string_view>
 
 #include <prenet/device_spec.hpp>
@@ -28,9 +29,21 @@ struct kernel_estimate {
   bool unseen_device = false;  ///< a learned model used on a device it has no training rows for
 };
 
-/// The embedded model for a family, or nullptr when only the roofline covers it.
-[[nodiscard]] constexpr const kernel_model* model_for(kernel_family f) noexcept {
-  for (const kernel_model* m : generated::all) {
+/// The learned models a kernel's estimate reads: at most one per kernel family (a family without one falls back to
+/// the roofline) and the precision calibration. `embedded_predictors` are the generated headers'; the trainer builds
+/// others at run time, e.g. without any row of one GPU for leave-one-GPU-out validation (`prenet-train validate`).
+struct kernel_predictors {
+  std::span<const kernel_model* const> kernels;
+  const precision_model* precision;
+};
+
+/// The predictors embedded in the generated headers: what every estimate uses unless told otherwise.
+inline constexpr kernel_predictors embedded_predictors{generated::all, &generated::precision};
+
+/// The model `p` has for a family, or nullptr when only the roofline covers it.
+[[nodiscard]] constexpr const kernel_model* model_for(kernel_family f,
+                                                      const kernel_predictors& p = embedded_predictors) noexcept {
+  for (const kernel_model* m : p.kernels) {
     if (m->family == f) return m;
   }
   return nullptr;
@@ -60,14 +73,15 @@ struct kernel_estimate {
 }
 
 /// Time of `kn` (run kn.repeat times) on `d`, in IEEE FP32: the learned model of its family, or the roofline.
-[[nodiscard]] constexpr kernel_estimate estimate_fp32(const kernel& kn, const device_spec& d) noexcept {
+[[nodiscard]] constexpr kernel_estimate estimate_fp32(const kernel& kn, const device_spec& d,
+                                                     const kernel_predictors& p = embedded_predictors) noexcept {
   const auto times = static_cast<double>(kn.repeat);
   // A loop rather than `if (model_for(...))`: g++ 12 with -fsanitize=undefined does not treat comparing the
   // address of a generated model with nullptr as a constant expression.
   // Kernel models learned on GPUs say nothing about a CPU: there the roofline of its own specs covers what the
   // CPU's measured layer models (layer_time.hpp) do not.
   if (!d.is_cpu) {
-    for (const kernel_model* m : generated::all) {
+    for (const kernel_model* m : p.kernels) {
       if (m->family != kn.family) continue;
       const auto x = kernel_model::inputs(kn, d);
       return {.time_ms = m->time_ms(x, kn, d) * times,
@@ -114,11 +128,12 @@ struct kernel_estimate {
 /// estimate of its twin through precision_time_ms and the embedded calibration. Always finite and positive for
 /// kernels with work to do. Estimates on tensor cores are tagged with tensor_core_name; docs/precision.md
 /// describes the model and its accuracy.
-[[nodiscard]] constexpr kernel_estimate estimate(const kernel& kn, const device_spec& d) noexcept {
-  if (kn.math == math_mode::fp32 && kn.element_bytes == 4) return estimate_fp32(kn, d);
+[[nodiscard]] constexpr kernel_estimate estimate(const kernel& kn, const device_spec& d,
+                                                const kernel_predictors& p = embedded_predictors) noexcept {
+  if (kn.math == math_mode::fp32 && kn.element_bytes == 4) return estimate_fp32(kn, d, p);
   const kernel own = as_run_on(kn, d);
-  kernel_estimate e = estimate_fp32(as_fp32(own), d);
-  e.time_ms = precision_time_ms(e.time_ms, own, d, generated::precision.inefficiency(precision_features(own, d)));
+  kernel_estimate e = estimate_fp32(as_fp32(own), d, p);
+  e.time_ms = precision_time_ms(e.time_ms, own, d, p.precision->inefficiency(precision_features(own, d)));
   if (own.math != math_mode::fp32) e.predictor = tensor_core_name(own.math);
   return e;
 }

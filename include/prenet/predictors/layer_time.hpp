@@ -36,9 +36,11 @@ struct layer_estimate {
   return out;
 }
 
-/// Time of `n` on `d`; `with_backward` = false predicts the forward pass only (inference).
+/// Time of `n` on `d`; `with_backward` = false predicts the forward pass only (inference). Kernels are estimated
+/// with `kp` (see kernel_predictors).
 [[nodiscard]] constexpr layer_estimate estimate_layer(const layer_node& n, const device_spec& d, const pass_context& c,
-                                                      bool with_backward = true) noexcept {
+                                                      bool with_backward = true,
+                                                      const kernel_predictors& kp = embedded_predictors) noexcept {
   // A loop rather than a pointer test (see kernel_time.hpp's estimate).
   for (const layer_model* m : generated::layer_models) {
     if (m->covers(n.spec.kind) && m->model.trained_on(d.id)) return estimate_layer(*m, n, d, c, with_backward);
@@ -46,7 +48,7 @@ struct layer_estimate {
   layer_estimate out;
   double top_ms = -1;
   for_each_kernel(n, c, with_backward, [&](pass p, const kernel& k) {
-    const kernel_estimate e = estimate(k, d);
+    const kernel_estimate e = estimate(k, d, kp);
     (p == pass::forward ? out.forward_ms : out.backward_ms) += e.time_ms;
     if (e.predictor == roofline_name) out.roofline_ms += e.time_ms;
     out.out_of_domain = out.out_of_domain || e.out_of_domain;

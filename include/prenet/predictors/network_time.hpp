@@ -5,6 +5,7 @@
 
 #include <array>
 #include <span>
+#include <utility>
 
 #include <prenet/device_spec.hpp>
 #include <prenet/layer_node.hpp>
@@ -36,10 +37,10 @@ constexpr void for_each_layer_pass(std::span<const layer_node> nodes, bool with_
 }
 
 /// Calls `f(index, node, estimate)` for every layer of `nodes` on `d`, with autograd's rule (for_each_layer_pass;
-/// `c.input_grad` is ignored). `with_backward` = false estimates the forward pass only.
+/// `c.input_grad` is ignored), its kernels estimated with `kp`. `with_backward` = false: the forward pass only.
 template <class F>
 constexpr void for_each_layer_estimate(std::span<const layer_node> nodes, const device_spec& d, pass_context c,
-                                       bool with_backward, F&& f) {
+                                       bool with_backward, const kernel_predictors& kp, F&& f) {
   // Deep models repeat a few distinct layers (BERT-large: 369 layers, 20 distinct): estimate each once.
   struct seen_layer {
     layer_node node;
@@ -55,18 +56,25 @@ constexpr void for_each_layer_estimate(std::span<const layer_node> nodes, const 
       const seen_layer& s = seen[j];
       if (s.input_grad == c.input_grad && s.backward == backward && s.node == n) hit = &s;
     }
-    const layer_estimate e = hit != nullptr ? hit->estimate : estimate_layer(n, d, c, backward);
+    const layer_estimate e = hit != nullptr ? hit->estimate : estimate_layer(n, d, c, backward, kp);
     if (hit == nullptr && seen_count < seen.size()) seen[seen_count++] = {n, c.input_grad, backward, e};
     f(i, n, e);
   });
 }
+/// for_each_layer_estimate with the embedded predictors.
+template <class F>
+constexpr void for_each_layer_estimate(std::span<const layer_node> nodes, const device_spec& d, pass_context c,
+                                       bool with_backward, F&& f) {
+  for_each_layer_estimate(nodes, d, c, with_backward, embedded_predictors, std::forward<F>(f));
+}
 
-/// Time of one pass (forward, plus backward when `with_backward`) of `nodes` for `c.batch` samples on `d`.
-/// The optimizer update is not included.
+/// Time of one pass (forward, plus backward when `with_backward`) of `nodes` for `c.batch` samples on `d`, its
+/// kernels estimated with `kp`. The optimizer update is not included.
 [[nodiscard]] constexpr network_estimate estimate_network(std::span<const layer_node> nodes, const device_spec& d,
-                                                          const pass_context& c, bool with_backward = true) noexcept {
+                                                          const pass_context& c, bool with_backward = true,
+                                                          const kernel_predictors& kp = embedded_predictors) noexcept {
   network_estimate out;
-  for_each_layer_estimate(nodes, d, c, with_backward, [&out](std::size_t, const layer_node&, const layer_estimate& e) {
+  for_each_layer_estimate(nodes, d, c, with_backward, kp, [&out](std::size_t, const layer_node&, const layer_estimate& e) {
     out.forward_ms += e.forward_ms;
     out.backward_ms += e.backward_ms;
     out.roofline_ms += e.roofline_ms;

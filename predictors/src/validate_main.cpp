@@ -1,0 +1,292 @@
+// SPDX-License-Identifier: MIT
+// prenet-train validate: predicted against measured end-to-end times. Reads NeuSight's e2e_labels.csv and predicts
+// every row on a catalogued GPU twice with prenet::predict: with kernel models retrained without any row of that
+// GPU's chip (leave-one-GPU-out: the headline, a GPU nobody measured) and with the embedded predictors (seen GPUs).
+// Writes docs/validation.md plus two SVG plots (predicted vs measured; per-kind breakdown of VGG16 and BERT-large).
+// With --data, also this project's own whole-model runs (prenet-bench model -> DATA/<device>/models.csv).
+// Usage: prenet-train validate --datasets DIR --docs DIR [--data DIR] [--quick]
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <iostream>
+#include <map>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include <prenet/models/zoo.hpp>
+#include <prenet/prenet.hpp>
+
+#include "../svg.hpp"
+#include "csv.hpp"
+#include "dataset.hpp"
+#include "experiments.hpp"
+#include "runtime_predictors.hpp"
+#include "subcommands.hpp"
+#include "trainer_cli.hpp"
+
+namespace {
+
+using namespace prenet;
+
+/// NeuSight's model names and the zoo's.
+std::string_view zoo_name(std::string_view neusight) {
+  if (neusight == "bert_large") return "bert-large";
+  if (neusight == "gpt2_large") return "gpt2-large";
+  if (neusight == "gpt3_xl") return "gpt3-xl";
+  if (neusight == "gpt3_27") return "gpt3-2.7b";
+  if (neusight == "opt_13") return "opt-1.3b";
+  return {};
+}
+
+struct row_result {
+  std::string gpu, model, mode, variant;
+  std::int64_t seq = 0, batch = 0;
+  double measured_ms = 0;
+  double predicted_ms = 0;  ///< embedded predictors: the GPU's own kernels trained them
+  double held_out_ms = 0;   ///< kernel models retrained without any row of the GPU's chip
+  std::string skipped;      ///< why the row has no prediction
+  const device_spec* device = nullptr;
+  const models::zoo_entry* zoo = nullptr;
+  [[nodiscard]] double error() const { return (predicted_ms - measured_ms) / measured_ms; }
+  [[nodiscard]] double held_out_error() const { return (held_out_ms - measured_ms) / measured_ms; }
+  /// One iteration as NeuSight measured it: training rows are forward + backward without the optimizer step.
+  [[nodiscard]] prediction predict_with(const predictors::kernel_predictors& kp) const {
+    const runtime_network net = zoo->build(seq);
+    return prenet::predict(net.nodes(), *device, {.batch = batch, .optimizer = optimizer::none},
+                           mode == "train" ? run_mode::train : run_mode::inference, kp);
+  }
+};
+
+std::string fmt(const char* f, double v) {
+  char b[64];
+  std::snprintf(b, sizeof b, f, v);
+  return b;
+}
+
+/// Predicted against measured training iterations of prenet-bench's whole-model runs on `device` (SGD, fp32).
+std::string bench_section(const std::filesystem::path& file, const device_spec& device) {
+  const trainer::csv_table t(file);
+  std::ostringstream md;
+  md << "\n## " << device.name << ": prenet-bench's whole-model runs\n\n"
+     << "Training iterations measured by `prenet-bench model` (LibTorch, SGD, fp32; " << file.filename().string()
+     << " under data/" << device.id << "/) against `predict(..., devices::" << device.id
+     << ", {.batch, .optimizer = sgd})`, whose layer models were trained on single layers measured by "
+        "`prenet-bench layers` on the same machine; the whole models are new to them. Medians of the timed "
+        "repetitions; error = predicted / measured - 1.\n\n"
+     << "| model | size | batch | measured fwd / bwd / step ms | predicted fwd / bwd / step ms | measured iteration ms "
+        "| predicted ms | error |\n|---|---|---|---|---|---|---|---|\n";
+  double sum = 0, worst = 0;
+  int n = 0;
+  for (std::size_t r = 0; r < t.rows(); ++r) {
+    if (t.at(r, t.column("status")) != "ok") continue;
+    const std::string model = t.at(r, t.column("model"));
+    const models::zoo_entry* m = models::find_model(model);
+    if (m == nullptr) throw trainer::data_error(t.where(r) + ": model '" + model + "' is not in the zoo");
+    const auto size = static_cast<std::int64_t>(t.number(r, t.column("size")));
+    const auto batch = static_cast<std::int64_t>(t.number(r, t.column("batch")));
+    const double fwd = t.number(r, t.column("forward_median_ms")), bwd = t.number(r, t.column("backward_median_ms")),
+                 step = t.number(r, t.column("step_median_ms"));
+    const runtime_network net = m->build(size);
+    const prediction p = predict(net.nodes(), device, {.batch = batch, .optimizer = optimizer::sgd});
+    const double measured = fwd + bwd + step, err = p.iteration.count() / measured - 1;
+    sum += std::abs(err);
+    worst = std::max(worst, std::abs(err));
+    ++n;
+    md << "| " << model << " | " << size << " | " << batch << " | " << fmt("%.1f", fwd) << " / " << fmt("%.1f", bwd)
+       << " / " << fmt("%.1f", step) << " | " << fmt("%.1f", p.forward.count()) << " / "
+       << fmt("%.1f", p.backward.count()) << " / " << fmt("%.1f", p.optimizer.count()) << " | "
+       << fmt("%.1f", measured) << " | " << fmt("%.1f", p.iteration.count()) << " | " << fmt("%+.1f%%", 100 * err)
+       << (p.out_of_domain ? " (out of domain)" : "") << " |\n";
+  }
+  md << "\n" << n << " runs: MAPE " << fmt("%.1f%%", n ? 100 * sum / n : 0.0) << ", worst "
+     << fmt("%.1f%%", 100 * worst) << ". \"Out of domain\": some layer lies outside the measured layers' ranges.\n";
+  return md.str();
+}
+
+double mape(const std::vector<const row_result*>& rows, bool held_out = false) {
+  double s = 0;
+  for (const row_result* r : rows) s += std::abs(held_out ? r->held_out_error() : r->error());
+  return rows.empty() ? 0 : 100.0 * s / static_cast<double>(rows.size());
+}
+
+struct arguments {
+  std::filesystem::path datasets, docs, data;
+  bool quick = false;
+};
+
+[[noreturn]] void usage(const std::string& why) {
+  std::cerr << "prenet-train validate: " << why
+            << "\nusage: prenet-train validate --datasets DIR --docs DIR [--data DIR] [--quick]\n";
+  std::exit(2);
+}
+
+arguments parse(int argc, char** argv) {
+  arguments a;
+  for (int i = 1; i < argc; ++i) {
+    const std::string_view arg = argv[i];
+    auto value = [&]() -> std::string {
+      if (i + 1 >= argc) usage(std::string(arg) + " needs a value");
+      return argv[++i];
+    };
+    if (arg == "--datasets") a.datasets = value();
+    else if (arg == "--docs") a.docs = value();
+    else if (arg == "--data") a.data = value();
+    else if (arg == "--quick") a.quick = true;
+    else usage("unknown argument '" + std::string(arg) + "'");
+  }
+  if (a.datasets.empty() || a.docs.empty()) usage("--datasets and --docs are required");
+  return a;
+}
+
+/// Leave-one-GPU-out: for each chip among the rows', retrains every kernel model on NeuSight's kernels of the other
+/// chips and predicts that chip's rows with them (row.held_out_ms). Returns a log line per chip.
+std::string predict_held_out(const trainer::dataset& kernels, std::vector<row_result>& rows, bool quick) {
+  std::map<std::string, std::vector<row_result*>> by_chip;
+  for (row_result& r : rows) {
+    if (r.skipped.empty()) by_chip[trainer::chip_of(*r.device)].push_back(&r);
+  }
+  std::string log;
+  for (const auto& [chip, members] : by_chip) {
+    std::vector<trainer::family_model> fitted;
+    for (const kernel_family f : trainer::learned_families) {
+      auto train = trainer::family_rows(kernels, f, [&chip](const device_spec& d) { return trainer::chip_of(d) != chip; });
+      if (!train.empty()) fitted.push_back(trainer::fit_family_model(f, std::move(train), {.quick = quick}));
+    }
+    const trainer::runtime_predictors held_out(fitted);
+    for (row_result* r : members) r->held_out_ms = r->predict_with(held_out.set()).iteration.count();
+    log += "held out chip " + chip + " (" + std::string(members.front()->device->id) + "): " +
+           std::to_string(members.size()) + " runs\n";
+  }
+  return log;
+}
+
+}  // namespace
+
+int prenet::trainer::train_validate(int argc, char** argv) {
+  const arguments args = parse(argc, argv);
+  const std::filesystem::path &datasets = args.datasets, &docs = args.docs, &data = args.data;
+  return trainer::run_trainer("prenet-train validate", [&] {
+    const trainer::csv_table t(datasets / "neusight/_derived/e2e_labels.csv");
+    std::vector<row_result> rows;
+    for (std::size_t r = 0; r < t.rows(); ++r) {
+      row_result x{.gpu = t.at(r, t.column("gpu")), .model = t.at(r, t.column("model")),
+                   .mode = t.at(r, t.column("mode")), .variant = t.at(r, t.column("variant")),
+                   .seq = static_cast<std::int64_t>(t.number(r, t.column("seq_len"))),
+                   .batch = static_cast<std::int64_t>(t.number(r, t.column("batch"))),
+                   .measured_ms = t.number(r, t.column("e2e_ms")), .predicted_ms = 0, .held_out_ms = 0,
+                   .skipped = {}, .device = nullptr, .zoo = nullptr};
+      x.device = devices::from_dataset_name(x.gpu);
+      x.zoo = models::find_model(zoo_name(x.model));
+      if (x.device == nullptr) x.skipped = "GPU not in the catalogue";
+      else if (x.zoo == nullptr) x.skipped = "model not in the zoo (mixture of experts)";
+      else if (x.variant != "eager" && x.variant != "fusion") x.skipped = "multi-GPU (" + x.variant + ")";
+      if (x.skipped.empty()) x.predicted_ms = x.predict_with(predictors::embedded_predictors).iteration.count();
+      rows.push_back(std::move(x));
+    }
+    trainer::dataset kernels;
+    trainer::ingest_neusight(datasets, kernels);
+    std::cerr << predict_held_out(kernels, rows, args.quick);
+
+    std::vector<const row_result*> eager, fusion, train_rows, infer_rows;
+    for (const row_result& r : rows) {
+      if (!r.skipped.empty()) continue;
+      (r.variant == "eager" ? eager : fusion).push_back(&r);
+      if (r.variant == "eager") (r.mode == "train" ? train_rows : infer_rows).push_back(&r);
+    }
+    std::map<std::string, std::vector<const row_result*>> by_gpu;
+    for (const row_result* r : eager) by_gpu[r->gpu].push_back(r);
+    double gpu_mean = 0, gpu_worst = 0;
+    for (const auto& [gpu, rs] : by_gpu) {
+      gpu_mean += mape(rs, true) / static_cast<double>(by_gpu.size());
+      gpu_worst = std::max(gpu_worst, mape(rs, true));
+    }
+
+    std::ostringstream md;
+    md << "# Validation: predicted against measured end-to-end times\n\n"
+       << "GENERATED by `prenet-train validate` (`scripts/validate.sh`) from ../shared/datasets/neusight/_derived/"
+          "e2e_labels.csv. Training rows are forward + backward without the optimizer step (as NeuSight measured "
+          "them); inference rows are forward only. fp32, PyTorch eager unless noted."
+       << (args.quick ? " **Quick run (tiny models): not the published numbers.**" : "") << "\n\n"
+       << "## Headline: GPUs the kernel models never saw (leave one GPU out)\n\n"
+          "For each GPU, every kernel model is retrained on NeuSight's kernel measurements without any row of that "
+          "GPU's chip (catalogue entries with the same SM count and peaks — the A100 40 GB and 80 GB PCIe — are left "
+          "out together), and the GPU's end-to-end runs are predicted through the library's own code with those "
+          "models: what a user gets on a GPU nobody measured. *Seen* is the shipped predictors, trained on every "
+          "GPU's kernels including the GPU's own.\n\n"
+       << "| GPU | runs | held-out MAPE | worst run | seen-GPU MAPE |\n|---|---|---|---|---|\n";
+    for (const auto& [gpu, rs] : by_gpu) {
+      double worst = 0;
+      for (const row_result* r : rs) worst = std::max(worst, std::abs(r->held_out_error()));
+      md << "| " << gpu << " | " << rs.size() << " | " << fmt("%.1f%%", mape(rs, true)) << " | "
+         << fmt("%.1f%%", 100 * worst) << " | " << fmt("%.1f%%", mape(rs)) << " |\n";
+    }
+    md << "| **mean over GPUs** | " << eager.size() << " | **" << fmt("%.1f%%", gpu_mean) << "** | | |\n"
+       << "| all eager runs | " << eager.size() << " | " << fmt("%.1f%%", mape(eager, true)) << " | | "
+       << fmt("%.1f%%", mape(eager)) << " |\n"
+       << "| eager training runs | " << train_rows.size() << " | " << fmt("%.1f%%", mape(train_rows, true)) << " | | "
+       << fmt("%.1f%%", mape(train_rows)) << " |\n"
+       << "| eager inference runs | " << infer_rows.size() << " | " << fmt("%.1f%%", mape(infer_rows, true))
+       << " | | " << fmt("%.1f%%", mape(infer_rows)) << " |\n"
+       << "| torch.compile'd (fusion) runs, predicted as eager | " << fusion.size() << " | "
+       << fmt("%.1f%%", mape(fusion, true)) << " | | " << fmt("%.1f%%", mape(fusion)) << " |\n\n"
+       << "Worst GPU held out: " << fmt("%.1f%%", gpu_worst) << ". Anchors: NeuSight reports 8-9% mean error in "
+          "the same setting (GPUs outside its training set), Habitat 11.8%, PreNeT's own BERT prediction 63% off.\n\n";
+    md << "![predicted vs measured](validation-scatter.svg)\n\n";
+    md << "| GPU | model | mode | seq | batch | variant | measured ms | held-out ms | error | seen ms | error |\n"
+       << "|---|---|---|---|---|---|---|---|---|---|---|\n";
+    for (const row_result& r : rows) {
+      md << "| " << r.gpu << " | " << r.model << " | " << r.mode << " | " << r.seq << " | " << r.batch << " | "
+         << r.variant << " | " << fmt("%.1f", r.measured_ms) << " | ";
+      if (r.skipped.empty())
+        md << fmt("%.1f", r.held_out_ms) << " | " << fmt("%+.1f%%", 100 * r.held_out_error()) << " | "
+           << fmt("%.1f", r.predicted_ms) << " | " << fmt("%+.1f%%", 100 * r.error()) << " |\n";
+      else md << "— | " << r.skipped << " | | |\n";
+    }
+    // PreNeT's anchor: VGG16 on a V100, batch 64, 1024 images; measured 8.65 s per epoch, PreNeT predicted 7.45 s.
+    const prediction vgg = predict(models::vgg16, devices::v100_sxm2, {.batch = 64, .optimizer = optimizer::sgd});
+    const prediction vgg_pcie = predict(models::vgg16, devices::v100, {.batch = 64, .optimizer = optimizer::sgd});
+    md << "\n## VGG16 on a V100 (PreNeT's anchor)\n\nBatch 64, 1024 images, SGD, fp32, embedded predictors. Measured by "
+          "the PreNeT paper: 8.65 s per epoch; PreNeT predicted 7.45 s (−13.9%).\n\n| prenet on | s per epoch | error |\n|---|---|---|\n"
+       << "| V100-SXM2 | " << fmt("%.2f", vgg.epoch(1024).count()) << " | "
+       << fmt("%+.1f%%", 100 * (vgg.epoch(1024).count() / 8.65 - 1)) << " |\n"
+       << "| V100-PCIe | " << fmt("%.2f", vgg_pcie.epoch(1024).count()) << " | "
+       << fmt("%+.1f%%", 100 * (vgg_pcie.epoch(1024).count() / 8.65 - 1)) << " |\n";
+    if (!data.empty()) {
+      for (const device_spec& d : devices::catalogue) {
+        if (std::filesystem::exists(data / d.id / "models.csv")) md << bench_section(data / d.id / "models.csv", d);
+      }
+    }
+    md << "\n## Per-layer breakdown\n\n![VGG16 and BERT-large per layer kind](validation-breakdown.svg)\n";
+    std::ofstream(docs / "validation.md") << md.str();
+    // Plots.
+    std::vector<svg::point> pts;
+    for (const row_result* r : eager) pts.push_back({r->measured_ms, r->held_out_ms, r->mode == "train" ? 1 : 0});
+    std::ofstream(docs / "validation-scatter.svg")
+        << svg::scatter_loglog(pts, "measured ms", "predicted ms (GPU held out)",
+                               "NeuSight end-to-end rows (eager), each GPU held out: train (orange), inference (blue)");
+    std::vector<svg::bar_group> groups;
+    const auto add_groups = [&groups](const char* label, std::span<const layer_node> nodes, const device_spec& d,
+                                      std::int64_t batch) {
+      std::map<std::string, std::pair<double, double>> by_kind;
+      predictors::for_each_layer_estimate(
+          nodes, d, {.batch = batch}, true,
+          [&by_kind](std::size_t, const layer_node& n, const predictors::layer_estimate& e) {
+            auto& slot = by_kind[std::string(name(n.spec.kind))];
+            slot.first += e.forward_ms;
+            slot.second += e.backward_ms;
+          });
+      for (const auto& [kind, fb] : by_kind) {
+        if (fb.first + fb.second > 0) groups.push_back({std::string(label) + " " + kind, fb.first, fb.second});
+      }
+    };
+    add_groups("VGG16", models::vgg16.nodes(), devices::v100, 64);
+    add_groups("BERT-large", models::bert_large.nodes(), devices::v100, 8);
+    std::ofstream(docs / "validation-breakdown.svg")
+        << svg::bars(groups, "ms per iteration on a V100 (VGG16 batch 64; BERT-large batch 8 x 512): forward (blue), backward (orange)");
+    std::cout << "validation: " << eager.size() << " eager runs; GPU held out: mean over GPUs "
+              << fmt("%.1f%%", gpu_mean) << ", worst GPU " << fmt("%.1f%%", gpu_worst) << "; seen GPUs "
+              << fmt("%.1f%%", mape(eager)) << '\n';
+  });
+}
