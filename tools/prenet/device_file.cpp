@@ -233,6 +233,8 @@ std::shared_ptr<const user_device> read_device_file(std::string_view path) {
     j = nlohmann::json::parse(text, check_repeats);
   } catch (const nlohmann::json::parse_error& e) {
     throw usage_error(where + "not valid JSON (byte " + std::to_string(e.byte) + ")");
+  } catch (const nlohmann::json::out_of_range&) {  // nlohmann refuses a number beyond double's range (1e999)
+    throw usage_error(where + "a number is out of range (not finite)");
   }
   if (repeated) throw usage_error(where + "gives " + cli::quoted(*repeated) + " twice");
   std::string id, name;

@@ -75,6 +75,8 @@ void price_list::read_file(std::string_view path) {
       j = nlohmann::json::parse(text);
     } catch (const nlohmann::json::parse_error& e) {
       throw usage_error("--prices " + file + ": not valid JSON (byte " + std::to_string(e.byte) + ")");
+    } catch (const nlohmann::json::out_of_range&) {  // a number beyond double's range (1e999): was exit 1
+      throw usage_error("--prices " + file + ": a number is out of range (not finite)");
     }
     if (!j.is_object()) throw usage_error("--prices " + file + ": JSON must be an object {\"id\": usd_per_hour, ...}");
     for (const auto& [key, value] : j.items()) {
