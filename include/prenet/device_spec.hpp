@@ -38,4 +38,12 @@ BOOST_DESCRIBE_STRUCT(device_spec, (),
                        peak_bf16_tensor_flops_per_s, peak_fp8_tensor_flops_per_s, memory_bandwidth_bytes_per_s, memory,
                        sm_count, cores_per_sm, boost_clock_mhz, base_clock_mhz, tdp_watts, l2))
 
+/// Whether the device_spec number named `field` may be 0, which then means "none" (a tensor-core peak the part lacks)
+/// or "not published" (base clock, TDP), as the field comments above say. Every other number must be positive. The
+/// CLI's --device-file checks user-given devices with it (docs/devices.md).
+[[nodiscard]] constexpr bool zero_means_none(std::string_view field) noexcept {
+  return (field.starts_with("peak_") && field.ends_with("_tensor_flops_per_s")) || field == "base_clock_mhz" ||
+         field == "tdp_watts";
+}
+
 }  // namespace prenet

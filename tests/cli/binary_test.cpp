@@ -322,6 +322,7 @@ TEST(Cli, BadPriceFilesExitTwoWithOneLine) {
       {"bad7.json", "[1, 2]"},
       {"bad8.json", "{\"h100\": \"cheap\"}"},
       {"bad9.json", "{\"h100\": 1e9}"},
+      {"bad11.json", "{\"h100\": 1e999}"},  // nlohmann's number overflow: was an internal error (exit 1)
   };
   for (const auto& [name, content] : cases) {
     const process_result r = run({"compare", "--model", "resnet18", "--prices", scratch_file(name, content)});

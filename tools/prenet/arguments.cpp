@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <charconv>
 #include <cmath>
+#include <fstream>
 #include <system_error>
 #include <tuple>
 
@@ -88,7 +89,7 @@ arguments::arguments(std::span<const std::string> args, std::span<const flag_spe
       const std::string near = did_you_mean(given, names);
       throw usage_error("unknown option " + quoted(given) + (near.empty() ? "" : " (" + near + ")"));
     }
-    if (has(name)) throw usage_error("--" + std::string(name) + " given more than once");
+    if (!spec->repeatable && has(name)) throw usage_error("--" + std::string(name) + " given more than once");
     std::string value;
     if (!spec->takes_value) {
       if (inline_value) throw usage_error("--" + std::string(name) + " takes no value");
@@ -114,6 +115,14 @@ std::optional<std::string_view> arguments::value(std::string_view name) const no
     if (n == name) return std::string_view(v);
   }
   return std::nullopt;
+}
+
+std::vector<std::string_view> arguments::values(std::string_view name) const {
+  std::vector<std::string_view> out;
+  for (const auto& [n, v] : values_) {
+    if (n == name) out.emplace_back(v);
+  }
+  return out;
 }
 
 std::string_view arguments::required(std::string_view name) const {
@@ -148,6 +157,20 @@ double parse_decimal(std::string_view flag, std::string_view text, double min, d
   }
   throw usage_error(what + "expects a number between " + std::to_string(static_cast<std::int64_t>(min)) + " and " +
                     std::to_string(static_cast<std::int64_t>(max)) + ", got " + quoted(text));
+}
+
+std::string read_text_file(std::string_view flag, std::string_view path, std::size_t max_bytes) {
+  const std::string file = quoted(path), what = "--" + std::string(flag);
+  std::ifstream in{std::string(path), std::ios::binary};
+  if (!in) throw usage_error(what + ": cannot read " + file);
+  std::string text(max_bytes + 1, '\0');
+  in.read(text.data(), static_cast<std::streamsize>(max_bytes + 1));
+  text.resize(static_cast<std::size_t>(in.gcount()));
+  if (in.bad()) throw usage_error(what + ": cannot read " + file);
+  if (text.size() > max_bytes) {
+    throw usage_error(what + " " + file + ": larger than " + std::to_string(max_bytes >> 20) + " MiB");
+  }
+  return text;
 }
 
 std::vector<std::string_view> split_list(std::string_view flag, std::string_view text) {

@@ -24,9 +24,10 @@ class usage_error : public std::runtime_error {
 struct flag_spec {
   std::string_view name;  ///< without the leading "--"
   bool takes_value = true;
+  bool repeatable = false;  ///< may be given several times (compare's --device-file); values() returns them all
 };
 
-/// The flags of one subcommand, each given at most once; anything else (positional words, unknown or repeated
+/// The flags of one subcommand, each given at most once unless repeatable; anything else (positional words, unknown or repeated
 /// flags, a value missing or given to a switch) throws usage_error.
 class arguments {
  public:
@@ -35,6 +36,8 @@ class arguments {
   [[nodiscard]] bool has(std::string_view name) const noexcept;
   /// The flag's value, or nullopt when it was not given.
   [[nodiscard]] std::optional<std::string_view> value(std::string_view name) const noexcept;
+  /// Every value of the flag, in the order given (none when it was not given).
+  [[nodiscard]] std::vector<std::string_view> values(std::string_view name) const;
   /// The flag's value; throws usage_error "missing --name" when absent.
   [[nodiscard]] std::string_view required(std::string_view name) const;
 
@@ -59,6 +62,10 @@ class arguments {
 
 /// Levenshtein distance between `a` and `b`, ignoring ASCII case.
 [[nodiscard]] std::size_t edit_distance(std::string_view a, std::string_view b);
+
+/// The whole of the small text file `path` that --`flag` names; throws usage_error "--flag: cannot read 'path'" or
+/// "--flag 'path': larger than N MiB" beyond `max_bytes`.
+[[nodiscard]] std::string read_text_file(std::string_view flag, std::string_view path, std::size_t max_bytes);
 
 /// `text` made safe for a one-line message: control characters become '?', and it is cut to 60 characters.
 [[nodiscard]] std::string quoted(std::string_view text);

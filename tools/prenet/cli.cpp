@@ -20,21 +20,22 @@ namespace {
 constexpr std::string_view usage = R"(usage: prenet <command> [options]
 
 commands:
-  predict --model NAME|--onnx FILE --device ID [--batch N] [--seq N | --image N]
+  predict --model NAME|--onnx FILE --device ID|--device-file FILE [--batch N] [--seq N | --image N]
           [--optimizer none|sgd|momentum|adam|adamw|rmsprop|adagrad] [--mode train|inference]
           [--samples N] [--precision P] [--max-batch] [--layers] [--json]
       iteration time (forward, backward, optimizer), epoch time, FLOPs, memory; --layers adds the per-layer table
-  compare --model NAME|--onnx FILE [--batch N[,N...]] [--devices ID[,ID...]] [--price ID=USD[,...]] [--prices FILE]
-          [--samples N] [--epochs N] [--sort time|cost] [--all | --fits-only] [--top K] [--seq N | --image N]
-          [--optimizer ...] [--mode ...] [--precision P] [--max-batch] [--json]
+  compare --model NAME|--onnx FILE [--batch N[,N...]] [--devices ID[,ID...]] [--device-file FILE ...]
+          [--price ID=USD[,...]] [--prices FILE] [--samples N] [--epochs N] [--sort time|cost] [--all | --fits-only]
+          [--top K] [--seq N | --image N] [--optimizer ...] [--mode ...] [--precision P] [--max-batch] [--json]
       one table across devices (default: every GPU in the catalogue) for a job of --epochs passes over --samples:
       hours and dollars, cheapest first when prices are known, only what fits unless --all; ends with the cheapest
-      and the fastest configuration that fits
-  memory --model NAME|--onnx FILE --device ID [--batch N] [--max-batch] [--seq N | --image N] [--optimizer ...]
-          [--mode ...] [--precision P] [--json]
+      and the fastest configuration that fits; each --device-file (may be repeated) adds that GPU
+  memory --model NAME|--onnx FILE --device ID|--device-file FILE [--batch N] [--max-batch] [--seq N | --image N]
+          [--optimizer ...] [--mode ...] [--precision P] [--json]
       peak device memory as nvidia-smi shows it, by part; whether it fits, by how much not, the largest batch
-  devices [--json | --markdown]
-      the device catalogue (ids for --device): data-sheet peaks (dense tensor TFLOPS), bandwidth, memory, power
+  devices [--json | --markdown] [--device ID | --device-file FILE]
+      the device catalogue (ids for --device): data-sheet peaks (dense tensor TFLOPS), bandwidth, memory, power;
+      --device ID --json prints one entry, which is a valid --device-file (docs/devices.md: a GPU from its data sheet)
   models [--json]     the model zoo (names for --model)
   prices [--json | --markdown]
       compare's built-in prices: on-demand USD per GPU-hour, one basis, with source and date; the GPUs without one

@@ -3,6 +3,7 @@
 // the fastest configuration that fits.
 #include <algorithm>
 #include <array>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -14,6 +15,7 @@
 
 #include "arguments.hpp"
 #include "commands.hpp"
+#include "device_file.hpp"
 #include "estimate.hpp"
 #include "prices.hpp"
 #include "settings.hpp"
@@ -23,8 +25,8 @@ namespace prenet::cli {
 
 namespace {
 
-constexpr auto compare_flags = with_model_flags(std::array<flag_spec, 12>{
-    {{"batch"}, {"devices"}, {"price"}, {"prices"}, {"samples"}, {"epochs"}, {"sort"}, {"top"}, {"all", false},
+constexpr auto compare_flags = with_model_flags(std::array<flag_spec, 13>{
+    {{"batch"}, {"devices"}, {"device-file", true, true}, {"price"}, {"prices"}, {"samples"}, {"epochs"}, {"sort"}, {"top"}, {"all", false},
      {"fits-only", false}, {"max-batch", false}, {"json", false}}});
 
 /// At most this many batch sizes in one sweep.
@@ -68,18 +70,42 @@ struct comparison {
   std::optional<compare_row> fastest;
 };
 
-std::vector<const device_spec*> read_devices(const arguments& a) {
-  std::vector<const device_spec*> out;
+/// The compared devices: --devices (catalogue ids, or the ids of --device-file GPUs), or else every catalogue GPU;
+/// then each --device-file GPU not among them. `files` owns what the latter point at.
+struct compared_devices {
+  std::vector<const device_spec*> list;
+  std::vector<std::shared_ptr<const user_device>> files;
+};
+
+compared_devices read_devices(const arguments& a) {
+  compared_devices out;
+  std::vector<const device_spec*> from_files;
+  for (const std::string_view path : a.values("device-file")) {
+    std::shared_ptr<const user_device> d = read_device_file(path);
+    const auto same_id = [&](const device_spec* e) { return e->id == d->spec().id; };
+    if (std::any_of(from_files.begin(), from_files.end(), same_id)) {
+      throw usage_error("--device-file " + quoted(path) + ": id " + quoted(d->spec().id) +
+                        " is given by another --device-file too");
+    }
+    // A catalogue entry given as a file (read_device_file checked it is that entry) is compared as that entry.
+    const device_spec* known = devices::find(d->spec().id);
+    from_files.push_back(known != nullptr ? known : &d->spec());
+    out.files.push_back(std::move(d));
+  }
+  const auto add = [&](const device_spec* d) {
+    if (std::find(out.list.begin(), out.list.end(), d) == out.list.end()) out.list.push_back(d);
+  };
   if (const std::optional<std::string_view> list = a.value("devices")) {
     for (const std::string_view id : split_list("devices", *list)) {
-      const device_spec* d = &read_device(id);
-      if (std::find(out.begin(), out.end(), d) == out.end()) out.push_back(d);
+      const auto named = std::find_if(from_files.begin(), from_files.end(), [&](const device_spec* d) { return d->id == id; });
+      add(named != from_files.end() ? *named : &read_device(id));
     }
   } else {
     for (const device_spec& d : devices::catalogue) {
-      if (d.id != "cpu") out.push_back(&d);
+      if (d.id != "cpu") add(&d);
     }
   }
+  for (const device_spec* d : from_files) add(d);
   return out;
 }
 
@@ -97,9 +123,13 @@ std::vector<std::int64_t> read_batches(const arguments& a, std::int64_t fallback
   return out;
 }
 
-/// --prices FILE, then --price on top; a --price for a device that is not compared would have no effect.
-price_list read_prices(const arguments& a, const std::vector<const device_spec*>& devices) {
-  price_list prices;
+/// --prices FILE, then --price on top (both may price --device-file GPUs); a --price for a device that is not
+/// compared would have no effect.
+price_list read_prices(const arguments& a, const std::vector<const device_spec*>& devices,
+                       const std::vector<std::shared_ptr<const user_device>>& files) {
+  std::vector<std::string_view> file_ids;
+  for (const std::shared_ptr<const user_device>& f : files) file_ids.push_back(f->spec().id);
+  price_list prices(std::move(file_ids));
   if (const std::optional<std::string_view> file = a.value("prices")) prices.read_file(*file);
   if (const std::optional<std::string_view> list = a.value("price")) prices.read_flag(*list);
   for (const std::string_view id : prices.flag_ids()) {
@@ -266,7 +296,8 @@ std::string as_text(const model_settings& s, std::int64_t epochs, const comparis
 std::string compare_command(std::span<const std::string> args) {
   const arguments a(args, compare_flags);
   const model_settings s = read_model_settings(a);
-  std::vector<const device_spec*> devices = read_devices(a);
+  const compared_devices compared = read_devices(a);
+  std::vector<const device_spec*> devices = compared.list;
   // Devices PyTorch refuses the precision on (autocast to bf16 before Ampere) are left out of the comparison; with
   // none left, the reason is the error.
   std::erase_if(devices, [&](const device_spec* d) { return !plan(s.precision, *d).runnable; });
@@ -274,7 +305,7 @@ std::string compare_command(std::span<const std::string> args) {
     throw usage_error("no chosen device can run --precision " + std::string(name(s.precision)));
   }
   const std::vector<std::int64_t> batches = read_batches(a, default_batch(s));
-  const price_list prices = read_prices(a, devices);
+  const price_list prices = read_prices(a, devices, compared.files);
   const runtime_network net = build_network(s);
   std::vector<std::optional<std::int64_t>> max_batches(devices.size());
   if (a.has("max-batch")) {

@@ -2,7 +2,9 @@
 // `prenet devices` and `prenet models`: the catalogue and the zoo, as tables or one JSON object.
 #include <array>
 #include <cmath>
+#include <memory>
 #include <string>
+#include <vector>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -12,14 +14,15 @@
 
 #include "arguments.hpp"
 #include "commands.hpp"
+#include "device_file.hpp"
 #include "estimate.hpp"
+#include "settings.hpp"
 
 namespace prenet::cli {
 
 namespace {
 
 constexpr std::array<flag_spec, 1> json_only{{{"json", false}}};
-constexpr std::array<flag_spec, 2> json_or_markdown{{{"json", false}, {"markdown", false}}};
 
 constexpr double tera = 1e12, giga = 1e9, gib = 1024.0 * 1024.0 * 1024.0, mib = 1024.0 * 1024.0;
 
@@ -61,42 +64,43 @@ std::string devices_markdown() {
 }  // namespace
 
 std::string devices_command(std::span<const std::string> args) {
-  const arguments a(args, json_or_markdown);
+  constexpr std::array<flag_spec, 4> flags{{{"json", false}, {"markdown", false}, {"device"}, {"device-file"}}};
+  const arguments a(args, flags);
   if (a.has("json") && a.has("markdown")) throw usage_error("--json and --markdown exclude each other");
+  // --device ID / --device-file FILE: that one device (a file as prenet reads it), and --json prints it as one object,
+  // which is a valid device file.
+  const bool one = a.has("device") || a.has("device-file");
+  if (one && a.has("markdown")) throw usage_error("--markdown prints the whole catalogue: leave out --device and --device-file");
   if (a.has("markdown")) return devices_markdown();
+  std::shared_ptr<const user_device> file;
+  std::vector<const device_spec*> shown;
+  if (one) {
+    const chosen_device d = read_chosen_device(a);
+    file = d.file;
+    shown.push_back(d.spec);
+  } else {
+    for (const device_spec& d : devices::catalogue) shown.push_back(&d);
+  }
   if (a.has("json")) {
+    const auto entry = [](const device_spec& d) {
+      nlohmann::ordered_json e = device_json(d);
+      e["predictors_trained_on"] = predictors_trained_on(d.id);
+      return e;
+    };
+    if (one) return entry(*shown.front()).dump(2) + "\n";
     nlohmann::ordered_json j;
     j["devices"] = nlohmann::ordered_json::array();
-    for (const device_spec& d : devices::catalogue) {
-      // The first keys are the original contract; the rest (every catalogue field, in its own unit) came later.
-      j["devices"].push_back({{"id", d.id},
-                              {"name", d.name},
-                              {"peak_fp32_tflops", d.peak_fp32_flops_per_s / tera},
-                              {"peak_fp16_tensor_tflops", d.peak_fp16_tensor_flops_per_s / tera},
-                              {"memory_bandwidth_gb_per_s", d.memory_bandwidth_bytes_per_s / giga},
-                              {"memory_bytes", d.memory.value},
-                              {"predictors_trained_on", predictors_trained_on(d.id)},
-                              {"is_cpu", d.is_cpu},
-                              {"peak_tf32_tensor_tflops", d.peak_tf32_tensor_flops_per_s / tera},
-                              {"peak_bf16_tensor_tflops", d.peak_bf16_tensor_flops_per_s / tera},
-                              {"peak_fp8_tensor_tflops", d.peak_fp8_tensor_flops_per_s / tera},
-                              {"sm_count", d.sm_count},
-                              {"cores_per_sm", d.cores_per_sm},
-                              {"boost_clock_mhz", d.boost_clock_mhz},
-                              {"base_clock_mhz", d.base_clock_mhz},
-                              {"tdp_watts", d.tdp_watts},
-                              {"l2_bytes", d.l2.value}});
-    }
+    for (const device_spec* d : shown) j["devices"].push_back(entry(*d));
     return j.dump(2) + "\n";
   }
   std::string t = fmt::format("{:<18} {:<40} {:>7} {:>7} {:>7} {:>7} {:>6} {:>7} {:>5}  {}\n", "id", "name", "fp32_TF",
                               "tf32_TC", "fp16_TC", "fp8_TC", "GB/s", "mem_GiB", "TDP_W", "predictors");
-  for (const device_spec& d : devices::catalogue) {
-    t += fmt::format("{:<18} {:<40} {:7.2f} {:7.1f} {:7.1f} {:7.1f} {:6.0f} {:7.0f} {:5.0f}  {}\n", d.id, d.name,
-                     d.peak_fp32_flops_per_s / tera, d.peak_tf32_tensor_flops_per_s / tera,
-                     d.peak_fp16_tensor_flops_per_s / tera, d.peak_fp8_tensor_flops_per_s / tera,
-                     d.memory_bandwidth_bytes_per_s / giga, static_cast<double>(d.memory.value) / gib, d.tdp_watts,
-                     predictors_trained_on(d.id) ? "seen" : "unseen");
+  for (const device_spec* d : shown) {
+    t += fmt::format("{:<18} {:<40} {:7.2f} {:7.1f} {:7.1f} {:7.1f} {:6.0f} {:7.0f} {:5.0f}  {}\n", d->id, d->name,
+                     d->peak_fp32_flops_per_s / tera, d->peak_tf32_tensor_flops_per_s / tera,
+                     d->peak_fp16_tensor_flops_per_s / tera, d->peak_fp8_tensor_flops_per_s / tera,
+                     d->memory_bandwidth_bytes_per_s / giga, static_cast<double>(d->memory.value) / gib, d->tdp_watts,
+                     predictors_trained_on(d->id) ? "seen" : "unseen");
   }
   return t;
 }

@@ -24,7 +24,7 @@ namespace prenet::cli {
 namespace {
 
 constexpr auto memory_flags =
-    with_model_flags(std::array<flag_spec, 4>{{{"device"}, {"batch"}, {"max-batch", false}, {"json", false}}});
+    with_model_flags(std::array<flag_spec, 5>{{{"device"}, {"device-file"}, {"batch"}, {"max-batch", false}, {"json", false}}});
 
 struct memory_report {
   std::int64_t batch = 1;

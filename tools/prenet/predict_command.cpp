@@ -18,7 +18,7 @@ namespace prenet::cli {
 namespace {
 
 constexpr auto predict_flags =
-    with_model_flags(std::array<flag_spec, 6>{{{"device"}, {"batch"}, {"samples"}, {"max-batch", false}, {"layers", false}, {"json", false}}});
+    with_model_flags(std::array<flag_spec, 7>{{{"device"}, {"device-file"}, {"batch"}, {"samples"}, {"max-batch", false}, {"layers", false}, {"json", false}}});
 
 std::string as_json(const model_settings& s, const device_spec& d, const run_estimate& r,
                     std::optional<std::int64_t> max_batch) {

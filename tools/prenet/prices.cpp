@@ -5,7 +5,6 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
-#include <fstream>
 #include <sstream>
 
 #include <fmt/format.h>
@@ -21,22 +20,13 @@ namespace prenet::cli {
 namespace {
 
 /// Largest --prices file read.
-constexpr std::streamsize max_price_file_bytes = 1 << 20;
+constexpr std::size_t max_price_file_bytes = 1 << 20;
 
 std::string trimmed(std::string_view s) {
   const auto space = [](char c) { return c == ' ' || c == '\t' || c == '\r'; };
   while (!s.empty() && space(s.front())) s.remove_prefix(1);
   while (!s.empty() && space(s.back())) s.remove_suffix(1);
   return std::string(s);
-}
-
-/// A catalogue id, or a usage_error that starts with `where` and names the closest ids.
-std::string_view catalogue_id(std::string_view id, const std::string& where) {
-  if (const device_spec* d = devices::find(id)) return d->id;
-  std::vector<std::string_view> ids;
-  for (const device_spec& c : devices::catalogue) ids.push_back(c.id);
-  const std::string near = did_you_mean(id, ids);
-  throw usage_error(where + "unknown device " + cli::quoted(id) + (near.empty() ? "" : " (" + near + ")"));
 }
 
 double checked_price(double usd, const std::string& where) {
@@ -58,6 +48,17 @@ std::string_view name(price_source s) noexcept {
   return "none";
 }
 
+std::string_view price_list::known_id(std::string_view id, const std::string& where) const {
+  if (const device_spec* d = devices::find(id)) return d->id;
+  for (const std::string_view extra : extra_ids_) {
+    if (extra == id) return extra;
+  }
+  std::vector<std::string_view> ids(extra_ids_);
+  for (const device_spec& c : devices::catalogue) ids.push_back(c.id);
+  const std::string near = did_you_mean(id, ids);
+  throw usage_error(where + "unknown device " + cli::quoted(id) + (near.empty() ? "" : " (" + near + ")"));
+}
+
 void price_list::add(std::string_view id, std::optional<double> usd, price_source source, const std::string& where) {
   const auto same = [&](const entry& e) { return e.id == id && e.source == source; };
   if (std::any_of(entries_.begin(), entries_.end(), same)) throw usage_error(where + "gives " + cli::quoted(id) + " twice");
@@ -66,15 +67,7 @@ void price_list::add(std::string_view id, std::optional<double> usd, price_sourc
 
 void price_list::read_file(std::string_view path) {
   const std::string file = quoted(path);
-  std::ifstream in{std::string(path), std::ios::binary};
-  if (!in) throw usage_error("--prices: cannot read " + file);
-  std::string text(static_cast<std::size_t>(max_price_file_bytes) + 1, '\0');
-  in.read(text.data(), max_price_file_bytes + 1);
-  text.resize(static_cast<std::size_t>(in.gcount()));
-  if (in.bad()) throw usage_error("--prices: cannot read " + file);
-  if (static_cast<std::streamsize>(text.size()) > max_price_file_bytes) {
-    throw usage_error("--prices " + file + ": larger than 1 MiB");
-  }
+  const std::string text = read_text_file("prices", path, max_price_file_bytes);
   const std::size_t first = text.find_first_not_of(" \t\r\n");
   if (first != std::string::npos && (text[first] == '{' || text[first] == '[')) {
     nlohmann::json j;
@@ -82,11 +75,13 @@ void price_list::read_file(std::string_view path) {
       j = nlohmann::json::parse(text);
     } catch (const nlohmann::json::parse_error& e) {
       throw usage_error("--prices " + file + ": not valid JSON (byte " + std::to_string(e.byte) + ")");
+    } catch (const nlohmann::json::out_of_range&) {  // a number beyond double's range (1e999): was exit 1
+      throw usage_error("--prices " + file + ": a number is out of range (not finite)");
     }
     if (!j.is_object()) throw usage_error("--prices " + file + ": JSON must be an object {\"id\": usd_per_hour, ...}");
     for (const auto& [key, value] : j.items()) {
       const std::string where = "--prices " + file + ": ";
-      const std::string_view id = catalogue_id(key, where);
+      const std::string_view id = known_id(key, where);
       if (value.is_null()) {
         add(id, std::nullopt, price_source::file, where);
       } else if (value.is_number()) {
@@ -110,7 +105,7 @@ void price_list::read_file(std::string_view path) {
     const std::string id = trimmed(std::string_view(content).substr(0, comma));
     const std::string usd = trimmed(std::string_view(content).substr(comma + 1));
     if (id == "device" && usd == "usd_per_hour") continue;  // the header
-    const std::string_view known = catalogue_id(id, where);
+    const std::string_view known = known_id(id, where);
     if (usd.empty()) {
       add(known, std::nullopt, price_source::file, where);
       continue;
@@ -129,7 +124,7 @@ void price_list::read_flag(std::string_view list) {
   for (const std::string_view item : split_list("price", list)) {
     const std::size_t eq = item.find('=');
     if (eq == std::string_view::npos) throw usage_error("--price expects id=usd items, got " + cli::quoted(item));
-    const std::string_view id = read_device(item.substr(0, eq)).id;
+    const std::string_view id = known_id(item.substr(0, eq), "--price ");
     add(id, parse_decimal("price", item.substr(eq + 1), 0, max_usd_per_hour), price_source::flag, "--price ");
   }
 }

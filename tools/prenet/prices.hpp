@@ -7,6 +7,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace prenet::cli {
@@ -62,6 +63,9 @@ struct device_price_choice {
 /// Prices a user gives, over the built-in table: `--prices FILE` entries, then `--price id=usd` ones on top.
 class price_list {
  public:
+  /// `extra_ids`: devices beyond the catalogue that may be priced (compare's --device-file GPUs); the views must
+  /// outlive the list.
+  explicit price_list(std::vector<std::string_view> extra_ids = {}) : extra_ids_(std::move(extra_ids)) {}
   /// Reads FILE: a JSON object {"id": usd_per_hour | null, ...} or CSV lines `id,usd_per_hour` (an optional header
   /// `device,usd_per_hour`, blank lines and `#` comments allowed; an empty price = unknown). Throws usage_error
   /// naming the file (and the line for CSV) on anything else: unreadable, malformed, unknown id, a price outside
@@ -76,12 +80,15 @@ class price_list {
 
  private:
   struct entry {
-    std::string_view id;  ///< points into the catalogue
+    std::string_view id;  ///< points into the catalogue or extra_ids_
     std::optional<double> usd_per_hour;
     price_source source;
   };
+  /// `id` as a known device id (the catalogue's, then extra_ids_), or a usage_error that starts with `where`.
+  [[nodiscard]] std::string_view known_id(std::string_view id, const std::string& where) const;
   void add(std::string_view id, std::optional<double> usd, price_source source, const std::string& where);
   std::vector<entry> entries_;
+  std::vector<std::string_view> extra_ids_;
 };
 
 /// Highest price accepted, in US dollars per GPU-hour.

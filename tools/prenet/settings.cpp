@@ -154,6 +154,17 @@ const device_spec& read_device(std::string_view id) {
   return *d;
 }
 
+chosen_device read_chosen_device(const arguments& args) {
+  const std::optional<std::string_view> id = args.value("device"), file = args.value("device-file");
+  if (id && file) throw usage_error("--device and --device-file exclude each other");
+  if (file) {
+    std::shared_ptr<const user_device> d = read_device_file(*file);
+    return {&d->spec(), std::move(d)};
+  }
+  if (!id) throw usage_error("missing --device (or --device-file FILE)");
+  return {&read_device(*id), nullptr};
+}
+
 std::int64_t default_batch(const model_settings& s) {
   if (!s.onnx) return 1;
   const std::int64_t b = batch_of(*s.onnx);
@@ -165,11 +176,11 @@ std::int64_t read_batch(std::string_view text) { return parse_integer("batch", t
 
 single_run read_single_run(const arguments& args) {
   model_settings s = read_model_settings(args);
-  const device_spec& d = read_device(args.required("device"));
+  chosen_device d = read_chosen_device(args);
   const std::optional<std::string_view> batch = args.value("batch");
   const std::int64_t b = batch ? read_batch(*batch) : default_batch(s);
   runtime_network net = build_network(s);
-  return single_run{std::move(s), &d, b, std::move(net)};
+  return single_run{std::move(s), d.spec, std::move(d.file), b, std::move(net)};
 }
 
 }  // namespace prenet::cli

@@ -16,6 +16,7 @@
 #include <prenet/units.hpp>
 
 #include "arguments.hpp"
+#include "device_file.hpp"
 #include "onnx_model.hpp"
 
 namespace prenet::cli {
@@ -67,13 +68,22 @@ template <std::size_t N>
 /// The catalogue entry of `id` ("a100-40gb"); throws usage_error for unknown ids.
 [[nodiscard]] const device_spec& read_device(std::string_view id);
 
+/// The device of predict and memory: --device ID (a catalogue entry) or --device-file FILE (a GPU from its data
+/// sheet, docs/devices.md), exactly one of them.
+struct chosen_device {
+  const device_spec* spec = nullptr;
+  std::shared_ptr<const user_device> file;  ///< owns *spec when it came from --device-file
+};
+[[nodiscard]] chosen_device read_chosen_device(const arguments& args);
+
 /// One --batch value in 1..max_batch.
 [[nodiscard]] std::int64_t read_batch(std::string_view text);
 
-/// What predict and memory read alike: the model settings, --device, --batch (or its default) and the network.
+/// What predict and memory read alike: the model settings, --device (or --device-file), --batch (or its default) and the network.
 struct single_run {
   model_settings settings;
   const device_spec* device = nullptr;
+  std::shared_ptr<const user_device> device_file;  ///< owns *device when it came from --device-file
   std::int64_t batch = 1;
   runtime_network network;
 };
