@@ -3,6 +3,7 @@
 // embedded time predictors.
 #pragma once
 
+#include <prenet/attention.hpp>
 #include <prenet/budget.hpp>
 #include <prenet/devices.hpp>
 #include <prenet/dsl.hpp>

@@ -8,6 +8,7 @@
 
 #include <prenet/detail/propagate.hpp>
 #include <prenet/layer_node.hpp>
+#include <prenet/layers/multihead_attention.hpp>
 #include <prenet/network.hpp>
 #include <prenet/totals.hpp>
 
@@ -72,6 +73,11 @@ class runtime_network {
     extra_inputs_begin_.push_back(extra_inputs_.size());
     extra_inputs_.insert(extra_inputs_.end(), inputs.begin() + 1, inputs.end());
     tensor_.push_back(n.cost().aliases_input != 0 ? tensor_[inputs[0]] : static_cast<std::int64_t>(nodes_.size() - 1));
+    return *this;
+  }
+  /// Runs every attention layer's core with `a` (attention.hpp); shapes, parameters and edges stay as they are.
+  runtime_network& set_attention(attention_impl a) noexcept {
+    for (layer_node& n : nodes_) set_impl(n.spec, a);
     return *this;
   }
   /// Throws unless every Residual opened has been closed; call once the network is complete.

@@ -22,16 +22,17 @@ constexpr std::string_view usage = R"(usage: prenet <command> [options]
 commands:
   predict --model NAME|--onnx FILE --device ID|--device-file FILE [--batch N] [--seq N | --image N]
           [--optimizer none|sgd|momentum|adam|adamw|rmsprop|adagrad] [--mode train|inference]
-          [--samples N] [--precision P] [--max-batch] [--layers] [--json]
+          [--samples N] [--precision P] [--attention A] [--max-batch] [--layers] [--json]
       iteration time (forward, backward, optimizer), epoch time, FLOPs, memory; --layers adds the per-layer table
   compare --model NAME|--onnx FILE [--batch N[,N...]] [--devices ID[,ID...]] [--device-file FILE ...]
           [--price ID=USD[,...]] [--prices FILE] [--samples N] [--epochs N] [--sort time|cost] [--all | --fits-only]
-          [--top K] [--seq N | --image N] [--optimizer ...] [--mode ...] [--precision P] [--max-batch] [--json]
+          [--top K] [--seq N | --image N] [--optimizer ...] [--mode ...] [--precision P] [--attention A] [--max-batch]
+          [--json]
       one table across devices (default: every GPU in the catalogue) for a job of --epochs passes over --samples:
       hours and dollars, cheapest first when prices are known, only what fits unless --all; ends with the cheapest
       and the fastest configuration that fits; each --device-file (may be repeated) adds that GPU
   memory --model NAME|--onnx FILE --device ID|--device-file FILE [--batch N] [--max-batch] [--seq N | --image N]
-          [--optimizer ...] [--mode ...] [--precision P] [--json]
+          [--optimizer ...] [--mode ...] [--precision P] [--attention A] [--json]
       peak device memory as nvidia-smi shows it, by part; whether it fits, by how much not, the largest batch
   devices [--json | --markdown] [--device ID | --device-file FILE]
       the device catalogue (ids for --device): data-sheet peaks (dense tensor TFLOPS), bandwidth, memory, power;
@@ -51,8 +52,14 @@ precision P, as PyTorch runs it (docs/precision.md):
   amp-bf16 on a GPU without BF16 is refused (exit 2; compare leaves such GPUs out). --dtype fp32|fp16|bf16 is the
   older name of --precision fp32|fp16|bf16.
 
-defaults: --batch 1, --mode train, --optimizer sgd (none for inference), --precision default, the model's own
-image side or context length, --samples = ImageNet-1k's 1,281,167 images or WikiText-103's 103,227,021 tokens
+attention A, how every attention layer's core runs (docs/attention.md):
+  eager               matmul, softmax, dropout, matmul: the S x S probabilities saved for backward (HF "eager")
+  sdpa-flash          scaled_dot_product_attention's flash kernel: one fused kernel a pass, no S x S tensors; on a
+                      GPU before sm80 (no BF16 tensor cores) or on fp32 tensors it runs sdpa-mem-efficient instead
+  sdpa-mem-efficient  the memory-efficient fused kernel; fused kernels are timed by their roofline
+
+defaults: --batch 1, --mode train, --optimizer sgd (none for inference), --precision default, --attention eager,
+the model's own image side or context length, --samples = ImageNet-1k's 1,281,167 images or WikiText-103's 103,227,021 tokens
 in sequences of --seq. --onnx: the file's batch (1 if symbolic); --seq/--image size its symbolic dimensions;
 unmapped operators are listed and predicted by the roofline. Exit codes: 0 success, 2 bad input (one line on stderr), 3 the output could not be written, 1 internal error.
 )";

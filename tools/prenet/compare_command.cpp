@@ -208,6 +208,7 @@ std::string as_json(const model_settings& s, std::int64_t epochs, const comparis
   j["optimizer"] = name(s.optimizer);
   j["precision"] = name(s.precision);
   j["dtype"] = name(activation_dtype(s.precision));
+  j["attention"] = name(s.attention);
   j["samples"] = s.samples;
   j["epochs"] = epochs;
   j["sort"] = c.sort == sort_key::time ? "time" : "cost";

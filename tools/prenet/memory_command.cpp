@@ -66,6 +66,7 @@ std::string as_json(const model_settings& s, const device_spec& d, const memory_
   j["optimizer"] = name(s.optimizer);
   j["precision"] = name(s.precision);
   j["dtype"] = name(activation_dtype(s.precision));
+  j["attention"] = name(s.attention);
   j["memory_bytes"] = r.memory_bytes;
   j["device_memory_bytes"] = d.memory.value;
   j["fits_in_memory"] = r.memory_bytes <= d.memory.value;

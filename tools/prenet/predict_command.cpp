@@ -47,6 +47,7 @@ std::string as_json(const model_settings& s, const device_spec& d, const run_est
   j["optimizer"] = name(s.optimizer);
   j["precision"] = name(s.precision);
   j["dtype"] = name(activation_dtype(s.precision));
+  j["attention"] = name(s.attention);
   j["samples"] = s.samples;
   j["iterations_per_epoch"] = r.iterations_per_epoch;
   j["device_memory_bytes"] = d.memory.value;
@@ -57,6 +58,7 @@ std::string as_json(const model_settings& s, const device_spec& d, const run_est
   j["unseen_device"] = r.unseen_device;
   j["out_of_domain"] = r.out_of_domain;
   j["precision_note"] = std::string(r.precision_note);
+  j["attention_note"] = std::string(plan(s.attention, d, s.precision).note);
   if (s.onnx) add_onnx_json(j, *s.onnx);
   return j.dump(2) + "\n";
 }
@@ -67,6 +69,8 @@ std::string as_text(const model_settings& s, const device_spec& d, const run_est
   std::string t = fmt::format("{} on {} ({}): {}, batch {}, {} {}, {}, optimizer {}\n", s.model->name, d.id, d.name,
                               name(s.mode), r.batch, size_flag(*s.model), s.size, name(s.precision), name(s.optimizer));
   if (!r.precision_note.empty()) t += fmt::format("  precision: {} ({} asked)\n", r.precision_note, name(s.precision));
+  if (const std::string_view note = plan(s.attention, d, s.precision).note; !note.empty())
+    t += fmt::format("  attention: {} ({} asked)\n", note, name(s.attention));
   t += fmt::format("  forward          {:12.3f} ms\n", r.forward_ms);
   t += fmt::format("  backward         {:12.3f} ms\n", r.backward_ms);
   t += fmt::format("  optimizer        {:12.3f} ms\n", r.optimizer_ms);

@@ -19,6 +19,8 @@ constexpr std::array optimizers{optimizer::none,  optimizer::sgd,     optimizer:
                                 optimizer::adamw, optimizer::rmsprop, optimizer::adagrad};
 constexpr std::array precisions{precision::pytorch_default, precision::fp32, precision::tf32, precision::amp_fp16,
                                 precision::amp_bf16, precision::fp16, precision::bf16};
+constexpr std::array attention_impls{attention_impl::eager, attention_impl::sdpa_flash,
+                                     attention_impl::sdpa_mem_efficient};
 /// --dtype, the older flag: the element type of every tensor, which --precision fp32, fp16 and bf16 mean.
 constexpr std::array dtype_precisions{precision::fp32, precision::fp16, precision::bf16};
 
@@ -123,6 +125,9 @@ model_settings read_model_settings(const arguments& args) {
   if (pr && dt) throw usage_error("--dtype is an older name for --precision: give one of them");
   if (pr) s.precision = read_choice("precision", *pr, precisions);
   if (dt) s.precision = read_choice("dtype", *dt, dtype_precisions);
+  if (const std::optional<std::string_view> a = args.value("attention")) {
+    s.attention = read_choice("attention", *a, attention_impls);
+  }
 
   if (const std::optional<std::string_view> n = args.value("samples")) {
     s.samples = parse_integer("samples", *n, 1, max_samples);
@@ -133,9 +138,9 @@ model_settings read_model_settings(const arguments& args) {
 }
 
 runtime_network build_network(const model_settings& s) {
-  if (s.onnx) return network_of(*s.onnx);
+  if (s.onnx) return with_attention(network_of(*s.onnx), s.attention);
   try {
-    return s.model->build(s.size);
+    return with_attention(s.model->build(s.size), s.attention);
   } catch (const shape_error& e) {
     throw usage_error(std::string(s.model->name) + " cannot take --" + std::string(size_flag(*s.model)) + " " +
                       std::to_string(s.size) + ": " + e.what());

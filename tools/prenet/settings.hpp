@@ -8,6 +8,7 @@
 #include <string_view>
 #include <vector>
 
+#include <prenet/attention.hpp>
 #include <prenet/device_spec.hpp>
 #include <prenet/models/zoo.hpp>
 #include <prenet/optimizer.hpp>
@@ -37,13 +38,14 @@ struct model_settings {
   run_mode mode = run_mode::train;
   prenet::optimizer optimizer = prenet::optimizer::sgd;
   prenet::precision precision = prenet::precision::pytorch_default;
+  attention_impl attention = attention_impl::eager;  ///< --attention: how every attention layer's core runs
   std::int64_t samples = 0;  ///< per epoch
   std::shared_ptr<const onnx_model> onnx;  ///< --onnx FILE: the imported model (`model` then points at its entry)
 };
 
 /// The flags read_model_settings reads (its --samples is each command's own: memory has none).
-inline constexpr std::array<flag_spec, 8> model_flags{
-    {{"model"}, {"onnx"}, {"seq"}, {"image"}, {"optimizer"}, {"mode"}, {"precision"}, {"dtype"}}};
+inline constexpr std::array<flag_spec, 9> model_flags{
+    {{"model"}, {"onnx"}, {"seq"}, {"image"}, {"optimizer"}, {"mode"}, {"precision"}, {"dtype"}, {"attention"}}};
 
 /// A command's flags: the model flags followed by its own.
 template <std::size_t N>
@@ -55,11 +57,11 @@ template <std::size_t N>
   return all;
 }
 
-/// Reads --model (or --onnx FILE), --seq/--image, --mode, --optimizer, --precision (or its alias --dtype) and
-/// --samples; throws usage_error on bad input.
+/// Reads --model (or --onnx FILE), --seq/--image, --mode, --optimizer, --precision (or its alias --dtype),
+/// --attention and --samples; throws usage_error on bad input.
 [[nodiscard]] model_settings read_model_settings(const arguments& args);
 
-/// The model at the settings' size; a shape the model cannot take becomes a usage_error naming model and size.
+/// The model at the settings' size, its attention layers run as --attention says; a shape the model cannot take becomes a usage_error naming model and size.
 [[nodiscard]] runtime_network build_network(const model_settings& s);
 
 /// --batch's default: 1, or the batch an --onnx file fixes.

@@ -3,6 +3,9 @@
 #pragma once
 
 #include <cstdint>
+#include <string_view>
+
+#include <boost/describe/enum.hpp>
 
 #include <prenet/detail/layer_interface.hpp>
 #include <prenet/errors.hpp>
@@ -10,6 +13,28 @@
 #include <prenet/shape.hpp>
 
 namespace prenet {
+
+/// How the attention core softmax(Q K^T / sqrt(d)) V runs (a property of the run: `with_attention` in attention.hpp
+/// sets it on every attention layer of a network; a DSL layer can also state it in attention_options).
+enum class attention_impl : std::uint8_t {
+  eager,               ///< "eager": matmul, softmax, dropout, matmul; the S x S scores and probabilities saved (HF eager)
+  sdpa_flash,          ///< "sdpa-flash": one fused kernel per pass (FlashAttention); saves output and logsumexp only
+  sdpa_mem_efficient,  ///< "sdpa-mem-efficient": the fused memory-efficient kernel (xFormers); saves the same
+};
+BOOST_DESCRIBE_ENUM(attention_impl, eager, sdpa_flash, sdpa_mem_efficient)
+
+/// The CLI's spelling: "eager", "sdpa-flash", "sdpa-mem-efficient".
+[[nodiscard]] constexpr std::string_view name(attention_impl a) noexcept {
+  switch (a) {
+    case attention_impl::eager: return "eager";
+    case attention_impl::sdpa_flash: return "sdpa-flash";
+    case attention_impl::sdpa_mem_efficient: return "sdpa-mem-efficient";
+  }
+  return "?";
+}
+
+/// Whether `a` runs the attention core as one fused kernel per pass (PyTorch's scaled_dot_product_attention).
+[[nodiscard]] constexpr bool fused(attention_impl a) noexcept { return a != attention_impl::eager; }
 
 struct attention_options {
   bool bias = true;
@@ -22,6 +47,7 @@ struct attention_options {
   std::int64_t num_kv_heads = 0;
   bool rotary = false;    ///< rotary position embedding applied to q and k (LLaMA's apply_rotary_pos_emb)
   bool out_bias = true;   ///< with `bias`: the output projection has one too (Qwen2: q, k, v biases only)
+  attention_impl impl = attention_impl::eager;  ///< how the core runs (usually set for the whole run: with_attention)
 };
 
 /// Query heads per key/value head of `heads` query heads and `kv_heads` key/value heads (0 = heads); 0 when
@@ -33,9 +59,10 @@ struct attention_options {
 
 [[nodiscard]] constexpr layer_spec attention_spec(std::int64_t embed_dim, std::int64_t heads,
                                                   attention_options o = {}) noexcept {
-  // groups: query heads per key/value head; positional: rotary embedding; bias 2: q, k and v biases only.
+  // groups: query heads per key/value head; positional: rotary embedding; bias 2: q, k and v biases only;
+  // kernel: the attention_impl (the attention kernel that runs; 0 = eager, what every bench row measured).
   return layer_spec{.kind = layer_kind::multihead_attention, .in_features = embed_dim, .out_features = embed_dim,
-                    .groups = query_groups(heads, o.num_kv_heads), .bias = o.bias ? (o.out_bias ? 1 : 2) : 0,
+                    .kernel = static_cast<std::int64_t>(o.impl), .groups = query_groups(heads, o.num_kv_heads), .bias = o.bias ? (o.out_bias ? 1 : 2) : 0,
                     .heads = heads, .kdim = o.kdim == 0 ? embed_dim : o.kdim, .vdim = o.vdim == 0 ? embed_dim : o.vdim,
                     .kv_seq = o.kv_seq, .causal = o.causal ? 1 : 0, .positional = o.rotary ? 1 : 0};
 }
@@ -65,6 +92,17 @@ using GroupedQueryAttention =
                        attention_options{.bias = QKVBias, .causal = true, .num_kv_heads = KVHeads, .rotary = true,
                                          .out_bias = false}>;
 
+/// The attention_impl an attention spec carries (in layer_spec::kernel; see attention_spec).
+[[nodiscard]] constexpr attention_impl impl_of(const layer_spec& s) noexcept {
+  return s.kernel == 1 ? attention_impl::sdpa_flash
+                       : s.kernel == 2 ? attention_impl::sdpa_mem_efficient : attention_impl::eager;
+}
+
+/// Makes `s` run its core with `a` when it is an attention layer (any other layer is left as it is).
+constexpr void set_impl(layer_spec& s, attention_impl a) noexcept {
+  if (s.kind == layer_kind::multihead_attention) s.kernel = static_cast<std::int64_t>(a);
+}
+
 namespace detail {
 constexpr void validate_attention(const layer_spec& s) {
   require(s.in_features > 0, "MultiheadAttention: embed_dim must be > 0");
@@ -78,6 +116,8 @@ constexpr void validate_attention(const layer_spec& s) {
   require(s.bias >= 0 && s.bias <= 2, "MultiheadAttention: bias must be 0, 1 (all projections) or 2 (q, k, v only)");
   require(s.positional == 0 || (s.in_features / s.heads) % 2 == 0,
           "MultiheadAttention: head_dim must be even for rotary embedding");
+  require(s.kernel >= 0 && s.kernel <= 2,
+          "MultiheadAttention: implementation must be 0 (eager), 1 (sdpa-flash) or 2 (sdpa-mem-efficient)");
 }
 
 /// Width of the K and V projections: num_kv_heads x head_dim (embed_dim without grouped-query attention).
@@ -109,19 +149,27 @@ inline constexpr std::int64_t rotary_flops_per_element = 3;
   const std::int64_t macs = proj_macs + attn_macs;
   const std::int64_t input_grad = 2 * seq * e * e + (self ? 2 * seq * ke * (s.kdim + s.vdim) : 0);
   const std::int64_t paper_seq2 = seq * kv;
+  // A fused kernel (scaled_dot_product_attention) keeps no scores: its backward recomputes Q K^T and the softmax
+  // from the saved logsumexp, 2.5x the core's forward matmul FLOPs where eager's backward does 2x.
+  const bool fuse = fused(impl_of(s));
+  const std::int64_t recompute = fuse ? 2 * seq * kv * e + 5 * scores : 0;
+  // Saved for backward. Eager: q, k, v (K and V as the matmuls see them: expanded to every query head, as eager
+  // repeat_kv does), probabilities, context. Fused: q, k, v, the kernel's output and the context the output
+  // projection reads (a contiguous copy of it), plus the logsumexp, B x H x S fp32. The rotary tables are shared by
+  // every layer and not counted.
+  const std::int64_t qkv = seq * e + kv * e + kv * e;
   return layer_cost{
       .params = e * e + s.kdim * ke + s.vdim * ke + e * e + bias_params,
       .macs = macs,
       .forward_flops = 2 * macs + bias + pointwise,
       // every matmul twice; softmax backward 4 per score; the rotary embedding's transpose as its forward
-      .backward_flops = 4 * macs + bias + 4 * scores + seq * e + rotary,
+      .backward_flops = 4 * macs + bias + 4 * scores + seq * e + rotary + recompute,
       .input_grad_flops = input_grad,
       // PreNeT eq. 4: heads * (S E^2 + 2 S^2 E + S^2 + S^2 E + S E^2), per sample.
       .co = h * (seq * e * e + 2 * paper_seq2 * e + paper_seq2 + paper_seq2 * e + seq * e * e),
       .saves_input = 1,
-      // q, k, v (K and V as the matmuls see them: expanded to every query head, as eager repeat_kv does),
-      // probabilities, context. The rotary tables are shared by every layer and not counted.
-      .saved_elements = seq * e + kv * e + kv * e + scores + seq * e};
+      .saved_elements = fuse ? qkv + 2 * seq * e : qkv + scores + seq * e,
+      .saved_fixed_bytes = fuse ? 4 * h * seq : 0};
 }
 }  // namespace detail
 

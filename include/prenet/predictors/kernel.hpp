@@ -19,8 +19,9 @@ enum class kernel_family : std::uint8_t {
   softmax,      ///< softmax over the last dimension of rows x width
   elementwise,  ///< one pointwise op over n elements (see elementwise_op)
   memory,       ///< data movement no learned model covers (gather, pooling, batch norm, update): roofline only
+  attention,    ///< fused attention core (scaled_dot_product_attention: flash / memory-efficient): roofline only
 };
-BOOST_DESCRIBE_ENUM(kernel_family, gemm, conv2d, layernorm, softmax, elementwise, memory)
+BOOST_DESCRIBE_ENUM(kernel_family, gemm, conv2d, layernorm, softmax, elementwise, memory, attention)
 
 /// Pointwise ops NeuSight measured; `_scalar` ops take a tensor and a scalar (one input read).
 enum class elementwise_op : std::uint8_t { add, add_scalar, mul, mul_scalar, div, div_scalar, pow, pow_scalar, relu,
@@ -47,13 +48,14 @@ BOOST_DESCRIBE_ENUM(elementwise_op, add, add_scalar, mul, mul_scalar, div, div_s
     case kernel_family::softmax: return "softmax";
     case kernel_family::elementwise: return "elementwise";
     case kernel_family::memory: return "memory";
+    case kernel_family::attention: return "attention";
   }
   return "unknown";
 }
 
 /// One kernel with its sizes, FLOPs and minimum memory traffic. Fields a family does not use stay 0.
 /// gemm: b, m, n, k. conv2d: b = batch, m = in channels, n = out channels, k = kernel, image, stride, padding.
-/// layernorm/softmax: m = rows, n = width. elementwise: m = elements, op. memory: flops and bytes only.
+/// layernorm/softmax: m = rows, n = width. elementwise: m = elements, op. memory, attention: flops and bytes only.
 struct kernel {
   kernel_family family = kernel_family::memory;
   elementwise_op op = elementwise_op::add;
@@ -82,7 +84,8 @@ struct kernel {
       case kernel_family::layernorm: return 8 * m * n;
       case kernel_family::softmax: return 5 * m * n;
       case kernel_family::elementwise: return m;
-      case kernel_family::memory: return flops_;
+      case kernel_family::memory:
+      case kernel_family::attention: return flops_;
     }
     return 0;
   }
@@ -94,7 +97,8 @@ struct kernel {
       case kernel_family::layernorm:
       case kernel_family::softmax: return m * n * element_bytes;
       case kernel_family::elementwise: return inputs_of(op) * m * element_bytes;
-      case kernel_family::memory: return bytes_;
+      case kernel_family::memory:
+      case kernel_family::attention: return bytes_;
     }
     return 0;
   }
@@ -113,13 +117,14 @@ struct kernel {
       case kernel_family::layernorm:
       case kernel_family::softmax: return m * n * element_bytes;
       case kernel_family::elementwise: return m * element_bytes;
-      case kernel_family::memory: return 0;
+      case kernel_family::memory:
+      case kernel_family::attention: return 0;
     }
     return 0;
   }
   [[nodiscard]] constexpr std::int64_t bytes() const noexcept { return input_bytes() + weight_bytes() + output_bytes(); }
 
-  std::int64_t flops_ = 0;  ///< memory family only: FLOPs and bytes given directly
+  std::int64_t flops_ = 0;  ///< memory and attention families only: FLOPs and bytes given directly
   std::int64_t bytes_ = 0;
 };
 
@@ -143,6 +148,10 @@ struct kernel {
 }
 [[nodiscard]] constexpr kernel memory_kernel(std::int64_t flops, std::int64_t bytes) noexcept {
   return kernel{.family = kernel_family::memory, .flops_ = flops, .bytes_ = bytes};
+}
+/// One fused attention kernel (a pass of scaled_dot_product_attention) with its FLOPs and the bytes it streams.
+[[nodiscard]] constexpr kernel fused_attention_kernel(std::int64_t flops, std::int64_t bytes) noexcept {
+  return kernel{.family = kernel_family::attention, .flops_ = flops, .bytes_ = bytes};
 }
 
 }  // namespace prenet

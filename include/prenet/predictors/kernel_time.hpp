@@ -130,6 +130,15 @@ inline constexpr kernel_predictors embedded_predictors{generated::all, &generate
 /// describes the model and its accuracy.
 [[nodiscard]] constexpr kernel_estimate estimate(const kernel& kn, const device_spec& d,
                                                 const kernel_predictors& p = embedded_predictors) noexcept {
+  if (kn.family == kernel_family::attention) {
+    // A fused attention kernel has no learned model and no FP32 twin to scale: its own roofline (FLOPs at the peak
+    // of the math mode it runs on, bytes at the memory bandwidth) plus a launch. A lower bound: FlashAttention
+    // reaches a fraction of the tensor-core peak (docs/attention.md).
+    const kernel own = as_run_on(kn, d);
+    const double s = roofline_s(static_cast<double>(own.flops()), static_cast<double>(own.bytes()), d,
+                                peak_flops_per_s(own.math, d));
+    return {.time_ms = (s * 1e3 + fallback_launch_ms) * static_cast<double>(own.repeat), .predictor = roofline_name};
+  }
   if (kn.math == math_mode::fp32 && kn.element_bytes == 4) return estimate_fp32(kn, d, p);
   const kernel own = as_run_on(kn, d);
   kernel_estimate e = estimate_fp32(as_fp32(own), d, p);

@@ -38,7 +38,8 @@ struct pass_context {
   /// `k` as this pass runs it: GEMMs and convolutions on their math mode, norms and softmax at their element size.
   [[nodiscard]] constexpr kernel run(kernel k) const noexcept {
     switch (k.family) {
-      case kernel_family::gemm: k.math = matmul; break;
+      case kernel_family::gemm:
+      case kernel_family::attention: k.math = matmul; break;  // a fused attention core runs its products as GEMMs
       case kernel_family::conv2d: k.math = conv; break;
       case kernel_family::layernorm:
       case kernel_family::softmax: k.element_bytes = reduction_bytes; break;
@@ -73,6 +74,33 @@ constexpr void linear(kernel_list& out, pass p, std::int64_t rows, std::int64_t 
   out.push(sized(gemm_kernel(1, in, outf, rows), eb, repeat));
 }
 
+/// Score pairs a fused kernel computes per head: causal self-attention skips the tiles above the diagonal
+/// (FlashAttention's causal=True), S (S + 1) / 2 of S^2; everything else computes all S x S_kv.
+[[nodiscard]] constexpr std::int64_t fused_pairs(std::int64_t seq, std::int64_t kv, bool causal_self) noexcept {
+  return causal_self ? seq * (seq + 1) / 2 : seq * kv;
+}
+
+/// The attention core as one fused kernel per pass (scaled_dot_product_attention, flash or memory-efficient),
+/// modelled by its FLOPs and the bytes it must stream; no learned model covers it (kernel_time.hpp: roofline).
+/// Per score pair and head: forward Q K^T and P V (4 d FLOPs), scale and online softmax (6); backward recomputes
+/// Q K^T and the softmax from the saved logsumexp and runs dV, dP, dQ, dK (10 d), softmax backward (4) and the
+/// recomputed softmax (6). Bytes: forward reads q, k, v and writes the output and the fp32 logsumexp; backward reads
+/// q, k, v, the output, its gradient, the logsumexp and the row sums D = rowsum(dO * O) it first computes, and writes
+/// dq, dk, dv. Dropout is fused (Philox in the kernel): no extra pass.
+constexpr void fused_attention(kernel_list& out, const layer_node& n, pass p, const pass_context& c) noexcept {
+  const layer_spec& s = n.spec;
+  const std::int64_t b = c.batch, seq = n.input[0], e = s.in_features, h = s.heads > 0 ? s.heads : 1;
+  const std::int64_t kv = s.kv_seq == 0 ? seq : s.kv_seq, d = e / h, eb = c.element_bytes;
+  const std::int64_t pairs = b * h * fused_pairs(seq, kv, s.causal != 0 && s.kv_seq == 0);
+  const std::int64_t q_bytes = b * seq * e * eb, kv_bytes = 2 * b * kv * e * eb, row_bytes = 4 * b * h * seq;
+  kernel k = p == pass::forward
+                 ? fused_attention_kernel(pairs * (4 * d + 6), q_bytes + kv_bytes + q_bytes + row_bytes)
+                 : fused_attention_kernel(pairs * (10 * d + 10), 3 * q_bytes + kv_bytes + 2 * row_bytes +
+                                                                     q_bytes + kv_bytes);
+  k.element_bytes = eb;
+  out.push(k);
+}
+
 constexpr void attention(kernel_list& out, const layer_node& n, pass p, const pass_context& c) noexcept {
   const layer_spec& s = n.spec;
   const std::int64_t b = c.batch, seq = n.input[0], e = s.in_features, h = s.heads > 0 ? s.heads : 1;
@@ -95,7 +123,9 @@ constexpr void attention(kernel_list& out, const layer_node& n, pass p, const pa
                                       : memory_kernel(expanded, (expanded + grouped) * eb), eb, 2));
   }
   const std::int64_t scores = b * h * seq * kv;
-  if (p == pass::forward) {
+  if (fused(impl_of(s))) {
+    fused_attention(out, n, p, c);
+  } else if (p == pass::forward) {
     out.push(sized(gemm_kernel(b * h, seq, kv, d), eb));                          // Q K^T
     out.push(sized(elementwise_kernel(elementwise_op::mul_scalar, scores), eb));  // scaling
     out.push(sized(rows_kernel(kernel_family::softmax, b * h * seq, kv), eb));

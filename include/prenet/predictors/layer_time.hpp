@@ -42,8 +42,11 @@ struct layer_estimate {
                                                       bool with_backward = true,
                                                       const kernel_predictors& kp = embedded_predictors) noexcept {
   // A loop rather than a pointer test (see kernel_time.hpp's estimate).
+  // The bench measured attention eager (nn.MultiheadAttention): a fused core is estimated from its kernels.
+  const bool as_benched = n.spec.kind != layer_kind::multihead_attention || !fused(impl_of(n.spec));
   for (const layer_model* m : generated::layer_models) {
-    if (m->covers(n.spec.kind) && m->model.trained_on(d.id)) return estimate_layer(*m, n, d, c, with_backward);
+    if (as_benched && m->covers(n.spec.kind) && m->model.trained_on(d.id))
+      return estimate_layer(*m, n, d, c, with_backward);
   }
   layer_estimate out;
   double top_ms = -1;

@@ -1,0 +1,52 @@
+// SPDX-License-Identifier: MIT
+// prenet::attention_impl as a run setting: every attention layer of a network run eager or through PyTorch's
+// scaled_dot_product_attention, and which fused kernel a device really runs (docs/attention.md).
+#pragma once
+
+#include <cstddef>
+#include <string_view>
+
+#include <prenet/device_spec.hpp>
+#include <prenet/layers/multihead_attention.hpp>
+#include <prenet/network.hpp>
+#include <prenet/precision.hpp>
+#include <prenet/runtime_network.hpp>
+
+namespace prenet {
+
+/// `net` with every attention layer running its core with `a` (shapes, parameters and edges unchanged):
+/// `static_assert(training_memory(with_attention(gpt2, attention_impl::sdpa_flash), cfg) < 16_GiB);`
+template <std::size_t N>
+[[nodiscard]] constexpr network<N> with_attention(network<N> net, attention_impl a) noexcept {
+  for (layer_node& n : net.layers) set_impl(n.spec, a);
+  return net;
+}
+[[nodiscard]] inline runtime_network with_attention(runtime_network net, attention_impl a) {
+  net.set_attention(a);
+  return net;
+}
+
+/// What a device runs for an attention implementation asked for.
+struct attention_plan {
+  attention_impl runs = attention_impl::eager;
+  std::string_view note;  ///< why it differs from what was asked; empty when as asked
+};
+
+/// Which kernel PyTorch's scaled_dot_product_attention picks for `a` on `d` under precision `p`. Flash attention
+/// (FlashAttention-2 in PyTorch >= 2.2) needs an sm80+ GPU and fp16/bf16 tensors; the data sheet tells sm80+ by its
+/// BF16 tensor cores, which arrived with the same architecture (Ampere). Without either, sdpa runs the
+/// memory-efficient kernel, which takes fp32 too and runs on every CUDA GPU prenet catalogues. A CPU runs PyTorch's
+/// fused CPU kernel for both. Time and saved memory of the two fused kernels are modelled alike (docs/attention.md),
+/// so the plan changes the report's note, not its numbers.
+[[nodiscard]] constexpr attention_plan plan(attention_impl a, const device_spec& d, precision p) noexcept {
+  if (a != attention_impl::sdpa_flash || d.is_cpu) return {a, {}};
+  if (d.peak_bf16_tensor_flops_per_s <= 0)
+    return {attention_impl::sdpa_mem_efficient,
+            "flash attention needs sm80+ (BF16 tensor cores): sdpa runs the memory-efficient kernel"};
+  if (activation_dtype(p) == dtype::fp32)
+    return {attention_impl::sdpa_mem_efficient,
+            "flash attention takes fp16/bf16 tensors only: sdpa runs the memory-efficient kernel on fp32"};
+  return {a, {}};
+}
+
+}  // namespace prenet

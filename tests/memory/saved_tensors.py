@@ -1,0 +1,168 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: MIT
+"""What PyTorch's autograd saves for backward, per sample, against prenet's activation memory.
+
+usage: /usr/bin/python3 tests/memory/saved_tensors.py PRENET_SAVED_BYTES_EXE [--doc docs/saved-tensors.md [--check]]
+                                                      [--tolerance PCT]
+
+For each case the PyTorch twin of a zoo block (or a whole torchvision model) runs one training forward on the CPU
+under torch.autograd.graph.saved_tensors_hooks, at batch 1 and batch 2. Every tensor autograd packs is counted once
+by its storage (a tensor saved by several ops, or a view of a saved tensor, is one allocation), parameters excluded;
+the batch-2 minus batch-1 difference is the per-sample figure (shared buffers such as a causal mask or rotary tables
+cancel out). PRENET_SAVED_BYTES_EXE prints prenet's per-sample saved bytes (saved_activations at batch 1, fp32) of the
+same networks as JSON. Exit 0 when every case is within the tolerance (default 3%), 1 when one is not, 3 when torch
+cannot be imported (ctest: skipped). With --doc, the table between the BEGIN/END markers of that file is rewritten
+(or, with --check, compared: exit 1 when it differs).
+"""
+import argparse
+import json
+import math
+import subprocess
+import sys
+
+try:
+    import torch
+    import torch.nn as nn
+except Exception as e:  # noqa: BLE001
+    print(f"saved_tensors: cannot import torch ({e})", file=sys.stderr)
+    sys.exit(3)
+
+
+def saved_bytes(module, make_input):
+    """Bytes of the distinct non-parameter storages autograd saves in one training forward of `module`."""
+    params = {p.data_ptr() for p in module.parameters()}
+    seen = {}
+
+    def pack(t):
+        s = t.storage()
+        ptr = s.data_ptr()
+        if ptr not in params and ptr not in seen:
+            seen[ptr] = s.nbytes()
+        return t
+
+    x = make_input()
+    with torch.autograd.graph.saved_tensors_hooks(pack, lambda t: t):
+        out = module(x)
+    del out
+    return sum(seen.values())
+
+
+def per_sample(module, make_input):
+    module.train()
+    torch.manual_seed(0)
+    one, two = saved_bytes(module, lambda: make_input(1)), saved_bytes(module, lambda: make_input(2))
+    return two - one
+
+
+# --- twins ---------------------------------------------------------------------------------------------------------
+def causal(s):
+    return torch.full((s, s), float("-inf")).triu(1)
+
+
+class Decoder(nn.Module):
+    """prenet's TransformerDecoderLayer without cross-attention (GPT-2): nn.TransformerEncoderLayer, pre-norm, causal."""
+
+    def __init__(self, d, heads, ff):
+        super().__init__()
+        self.layer = nn.TransformerEncoderLayer(d, heads, ff, dropout=0.1, activation="gelu", batch_first=True,
+                                                norm_first=True)
+
+    def forward(self, x):
+        return self.layer(x, src_mask=causal(x.shape[1]))
+
+
+def sequence(seq, d):
+    return lambda b: torch.randn(b, seq, d, requires_grad=True)
+
+
+def llama_block(d, heads, kv_heads, ff):
+    """tests/onnx/torch_exports.py's LLaMA block (HF LlamaDecoderLayer's eager ops) with its rotary tables."""
+    sys.path.insert(0, __file__.rsplit("/", 2)[0] + "/onnx")
+    import torch_exports  # noqa: E402 - the repository's own twin
+
+    block = torch_exports.LlamaBlock(d, heads, kv_heads, ff)
+    hd = d // heads
+
+    class WithTables(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.block = block
+
+        def forward(self, x):
+            s = x.shape[1]
+            inv = 1.0 / (10000 ** (torch.arange(0, hd, 2).float() / hd))
+            ang = torch.outer(torch.arange(s).float(), inv)
+            ang = torch.cat((ang, ang), dim=-1)
+            return self.block(x, ang.cos(), ang.sin())
+
+    return WithTables()
+
+
+def cases():
+    import torchvision.models as tv
+    return {
+        # name (the key of the exe's JSON): (module, input maker)
+        "bert-large layer (S 512)": (lambda: nn.TransformerEncoderLayer(1024, 16, 4096, dropout=0.1, activation="gelu",
+                                                                        batch_first=True), sequence(512, 1024)),
+        "bert-base layer (S 512)": (lambda: nn.TransformerEncoderLayer(768, 12, 3072, dropout=0.1, activation="gelu",
+                                                                       batch_first=True), sequence(512, 768)),
+        "gpt2-medium block (S 1024)": (lambda: Decoder(1024, 16, 4096), sequence(1024, 1024)),
+        "gpt2 block (S 1024)": (lambda: Decoder(768, 12, 3072), sequence(1024, 768)),
+        "llama-3.2-1b layer (S 512)": (lambda: llama_block(2048, 32, 8, 8192), sequence(512, 2048)),
+        "resnet50 (224)": (tv.resnet50, lambda b: torch.randn(b, 3, 224, 224)),
+    }
+
+
+BEGIN, END = "<!-- BEGIN saved-tensors table -->", "<!-- END saved-tensors table -->"
+
+
+def table(rows):
+    out = ["| network | PyTorch saves (MiB/sample) | prenet (MiB/sample) | prenet − PyTorch |",
+           "|---|---:|---:|---:|"]
+    for name, torch_b, prenet_b in rows:
+        out.append(f"| {name} | {torch_b / 2**20:.3f} | {prenet_b / 2**20:.3f} | "
+                   f"{100 * (prenet_b - torch_b) / torch_b:+.2f}% |")
+    return "\n".join(out) + "\n"
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("exe")
+    ap.add_argument("--doc")
+    ap.add_argument("--check", action="store_true")
+    ap.add_argument("--tolerance", type=float, default=3.0)
+    a = ap.parse_args()
+    prenet = json.loads(subprocess.run([a.exe], check=True, capture_output=True, text=True).stdout)
+    torch.set_num_threads(2)
+    rows, worst = [], 0.0
+    for name, (make, inp) in cases().items():
+        torch.manual_seed(0)
+        t = per_sample(make(), inp)
+        p = prenet[name]
+        err = 100 * (p - t) / t
+        worst = max(worst, abs(err))
+        rows.append((name, t, p))
+        print(f"{name}: PyTorch {t:,} B/sample, prenet {p:,} B/sample ({err:+.2f}%)", flush=True)
+    status = 0 if worst <= a.tolerance else 1
+    if status:
+        print(f"saved_tensors: worst {worst:.2f}% exceeds {a.tolerance}%", file=sys.stderr)
+    if a.doc:
+        text = open(a.doc).read()
+        if BEGIN not in text or END not in text:
+            print(f"saved_tensors: markers missing in {a.doc}", file=sys.stderr)
+            return 2
+        new = text[:text.index(BEGIN) + len(BEGIN)] + "\n" + table(rows) + text[text.index(END):]
+        if a.check:
+            if new != text:
+                print(f"saved_tensors: {a.doc} is not current (run tests/memory/saved_tensors.py ... --doc)",
+                      file=sys.stderr)
+                status = status or 1
+            else:
+                print("doc identical")
+        else:
+            open(a.doc, "w").write(new)
+    return status
+
+
+if __name__ == "__main__":
+    sys.exit(main())

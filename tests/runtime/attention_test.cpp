@@ -1,0 +1,135 @@
+// SPDX-License-Identifier: MIT
+// The attention implementation (eager | sdpa-flash | sdpa-mem-efficient): the DSL option and the run setting agree,
+// a fused core saves exactly q, k, v, its output, the context and the logsumexp, runs one kernel a pass with the
+// recomputation's FLOPs, and the flash fallback follows the data sheet.
+#include <cstdint>
+#include <string>
+
+#include <gtest/gtest.h>
+
+#include <prenet/models/zoo.hpp>
+#include <prenet/prenet.hpp>
+
+namespace {
+
+using namespace prenet;
+
+#define PRENET_CHECK(Suite, fn) \
+  static_assert(fn());          \
+  TEST(Suite, fn) { EXPECT_TRUE(fn()); }
+
+constexpr std::int64_t seq = 128, embed = 64, heads = 4, head_dim = embed / heads, batch = 2;
+constexpr auto eager_net = Input<seq, embed>{} | MultiheadAttention<embed, heads, attention_options{.causal = true}>{};
+constexpr auto flash_net =
+    Input<seq, embed>{} |
+    MultiheadAttention<embed, heads, attention_options{.causal = true, .impl = attention_impl::sdpa_flash}>{};
+
+/// The run setting and the DSL option describe the same layer; eager stays what it was.
+constexpr bool run_setting_equals_dsl_option() {
+  const auto set = with_attention(eager_net, attention_impl::sdpa_flash);
+  return set.layers[1] == flash_net.layers[1] && impl_of(set.layers[1].spec) == attention_impl::sdpa_flash &&
+         with_attention(flash_net, attention_impl::eager).layers[1] == eager_net.layers[1] &&
+         set.params() == eager_net.params() && set.forward_flops() == eager_net.forward_flops();
+}
+PRENET_CHECK(Attention, run_setting_equals_dsl_option)
+
+/// A fused core saves its input, q, k, v, its output and the context the output projection reads (6 S E
+/// elements) and the fp32 logsumexp (H S), nothing of size S x S.
+constexpr bool fused_core_saves_no_scores() {
+  const std::int64_t expected = batch * (6 * seq * embed * 4 + 4 * heads * seq);
+  const bool mem = with_attention(eager_net, attention_impl::sdpa_mem_efficient).layers[1].cost().saved_elements ==
+                   flash_net.layers[1].cost().saved_elements;
+  return saved_activations(flash_net, batch).value == expected && mem &&
+         // eager keeps the H x S x S probabilities instead of the output and the logsumexp (and more: the dropout mask)
+         saved_activations(eager_net, batch).value >= expected + batch * 4 * (heads * seq * seq - seq * embed - heads * seq);
+}
+PRENET_CHECK(Attention, fused_core_saves_no_scores)
+
+/// Backward recomputes Q K^T (2 S^2 E FLOPs) and the softmax (5 per score) on top of eager's backward.
+constexpr bool fused_backward_recomputes_the_scores() {
+  const layer_cost e = eager_net.layers[1].cost(), f = flash_net.layers[1].cost();
+  return f.forward_flops == e.forward_flops &&
+         f.backward_flops - e.backward_flops == 2 * seq * seq * embed + 5 * heads * seq * seq;
+}
+PRENET_CHECK(Attention, fused_backward_recomputes_the_scores)
+
+TEST(Attention, FusedCoreIsOneRooflineKernelPerPass) {
+  using namespace prenet::predictors;
+  const pass_context c{.batch = batch};
+  for (const pass p : {pass::forward, pass::backward}) {
+    int fused = 0, softmax = 0;
+    std::int64_t flops = 0;
+    for (const kernel& k : layer_kernels(flash_net.layers[1], p, c)) {
+      fused += k.family == kernel_family::attention ? 1 : 0;
+      softmax += k.family == kernel_family::softmax ? 1 : 0;
+      if (k.family == kernel_family::attention) flops = k.flops();
+    }
+    EXPECT_EQ(fused, 1);
+    EXPECT_EQ(softmax, 0);
+    // Causal: the tiles above the diagonal are skipped, S (S + 1) / 2 pairs a head.
+    const std::int64_t pairs = batch * heads * seq * (seq + 1) / 2;
+    EXPECT_EQ(flops, p == pass::forward ? pairs * (4 * head_dim + 6) : pairs * (10 * head_dim + 10));
+  }
+  for (const kernel& k : layer_kernels(eager_net.layers[1], pass::forward, c))
+    EXPECT_NE(k.family, kernel_family::attention);
+  // No learned model covers the fused kernel: its time is its roofline, at the tensor-core peak under bf16.
+  const kernel k = pass_context{.batch = batch, .element_bytes = 2, .matmul = math_mode::bf16}.run(
+      layer_kernels(flash_net.layers[1], pass::forward, c).items[3]);
+  ASSERT_EQ(k.family, kernel_family::attention);
+  const kernel_estimate e = estimate(k, devices::h100);
+  EXPECT_EQ(e.predictor, roofline_name);
+  EXPECT_NEAR(e.time_ms,
+              roofline_s(static_cast<double>(k.flops()), static_cast<double>(k.bytes()), devices::h100,
+                         devices::h100.peak_bf16_tensor_flops_per_s) * 1e3 + fallback_launch_ms,
+              1e-12);
+}
+
+TEST(Attention, FlashFallsBackByTheDataSheet) {
+  // sm80+ (BF16 tensor cores) and half tensors: flash runs.
+  EXPECT_EQ(plan(attention_impl::sdpa_flash, devices::a100_80gb, precision::amp_bf16).runs, attention_impl::sdpa_flash);
+  EXPECT_TRUE(plan(attention_impl::sdpa_flash, devices::h100, precision::fp16).note.empty());
+  // V100 and T4 have FP16 tensor cores but no BF16 ones (before sm80): the memory-efficient kernel.
+  for (const device_spec* d : {&devices::v100, &devices::t4}) {
+    const attention_plan p = plan(attention_impl::sdpa_flash, *d, precision::amp_fp16);
+    EXPECT_EQ(p.runs, attention_impl::sdpa_mem_efficient) << d->id;
+    EXPECT_NE(std::string(p.note).find("sm80"), std::string::npos) << d->id;
+  }
+  // fp32 tensors: flash refuses them anywhere.
+  EXPECT_EQ(plan(attention_impl::sdpa_flash, devices::h100, precision::pytorch_default).runs,
+            attention_impl::sdpa_mem_efficient);
+  EXPECT_EQ(plan(attention_impl::sdpa_mem_efficient, devices::v100, precision::fp32).runs,
+            attention_impl::sdpa_mem_efficient);
+  EXPECT_EQ(plan(attention_impl::eager, devices::v100, precision::fp32).runs, attention_impl::eager);
+}
+
+TEST(Attention, FlashOnALongContextSavesMemoryAndTime) {
+  // GPT-2-medium at its full context on an H100 in bf16: the S x S probabilities dominate eager's activations.
+  const runtime_network eager = models::find_model("gpt2-medium")->build(1024);
+  const runtime_network flash = with_attention(eager, attention_impl::sdpa_flash);
+  const train_config cfg{.batch = 8, .optimizer = optimizer::adamw, .precision = precision::amp_bf16};
+  EXPECT_EQ(flash.params(), eager.params());
+  const std::int64_t saved_eager = saved_activations(eager, 8, dtype::bf16).value;
+  const std::int64_t saved_flash = saved_activations(flash, 8, dtype::bf16).value;
+  // Per layer and sample, the 16 x 1024^2 bf16 probabilities give way to the output (1024 x 1024 bf16) and the
+  // logsumexp (16 x 1024 fp32): at least that much less over 24 layers and 8 samples.
+  EXPECT_GE(saved_eager - saved_flash,
+            std::int64_t{24} * 8 * (16 * 1024 * 1024 * 2 - 1024 * 1024 * 2 - 4 * 16 * 1024));
+  EXPECT_LT(training_memory(flash, cfg).total(), training_memory(eager, cfg).total());
+  const prediction pe = predict(eager.nodes(), devices::h100, cfg), pf = predict(flash.nodes(), devices::h100, cfg);
+  EXPECT_GT(pf.iteration.count(), 0);
+  EXPECT_GT(pf.roofline_share, pe.roofline_share);  // the fused kernels are roofline estimates
+}
+
+TEST(Attention, BadImplementationIsAShapeError) {
+  layer_spec s = attention_spec(64, 4);
+  s.kernel = 3;
+  runtime_network net(sequence_shape(16, 64));
+  try {
+    net.append(s);
+    FAIL() << "accepted an unknown attention implementation";
+  } catch (const shape_error& e) {
+    EXPECT_NE(std::string(e.what()).find("MultiheadAttention: implementation must be"), std::string::npos) << e.what();
+  }
+}
+
+}  // namespace
