@@ -97,6 +97,12 @@ struct precision_plan {
   bool grad_scaler = false;              ///< GradScaler: unscale and inf checks over the fp32 gradients every step
   bool runnable = true;                  ///< false: PyTorch refuses this precision on the device (see `note`)
   std::string_view note;                 ///< what the device lacks and what runs instead; empty when as asked
+
+  /// True when some kernel runs outside IEEE FP32 (tensor cores or 2-byte tensors): the precision calibration
+  /// (predictors/precision_model.hpp) then scales it.
+  [[nodiscard]] constexpr bool calibrated() const noexcept {
+    return matmul != math_mode::fp32 || conv != math_mode::fp32 || activation_bytes != 4 || reduction_bytes != 4;
+  }
 };
 
 /// How PyTorch runs `p` on `d`. A device without the tensor cores a precision asks for runs what PyTorch runs

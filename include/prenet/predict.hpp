@@ -11,6 +11,8 @@
 #include <prenet/layer_node.hpp>
 #include <prenet/network.hpp>
 #include <prenet/precision.hpp>
+#include <prenet/predictors/generated/intervals.hpp>
+#include <prenet/predictors/interval.hpp>
 #include <prenet/predictors/kernel_time.hpp>
 #include <prenet/predictors/network_time.hpp>
 #include <prenet/totals.hpp>
@@ -30,6 +32,8 @@ struct prediction {
   milliseconds backward{};
   milliseconds optimizer{};  ///< the parameter update (roofline over parameters, gradients and optimizer state)
   milliseconds iteration{};  ///< forward + backward + optimizer
+  milliseconds iteration_low{};   ///< the 80% interval around `iteration`: 10th percentile of what runs measure
+  milliseconds iteration_high{};  ///< 90th percentile (predictors::interval_spread, docs/validation.md)
   std::int64_t batch = 1;
   double roofline_share = 0;   ///< fraction of the iteration predicted by the roofline fallback
   bool out_of_domain = false;  ///< a kernel's shape lies outside its learned model's training data
@@ -93,6 +97,11 @@ namespace predictors {
     roofline_ms += step_ms;
   }
   p.iteration = p.forward + p.backward + p.optimizer;
+  const predictors::interval_spread spread = !how.calibrated() ? e.unseen_device ? predictors::generated::fp32_unseen_device
+                                                                                 : predictors::generated::fp32_seen_device
+                                                               : kp.precision->held_out;
+  p.iteration_low = milliseconds(spread.low(p.iteration.count()));
+  p.iteration_high = milliseconds(spread.high(p.iteration.count()));
   p.roofline_share = p.iteration.count() > 0 ? roofline_ms / p.iteration.count() : 0;
   p.out_of_domain = e.out_of_domain;
   p.unseen_device = e.unseen_device;

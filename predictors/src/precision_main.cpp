@@ -29,6 +29,7 @@
 #include "csv.hpp"
 #include "dataset.hpp"
 #include "embedded_emit.hpp"
+#include "intervals.hpp"
 #include "subcommands.hpp"
 #include "trainer_cli.hpp"
 
@@ -381,6 +382,15 @@ std::vector<double> fit(const std::vector<const prepared_run*>& runs, const tree
 
 // --- the report -----------------------------------------------------------------------------------------------------
 
+std::string interval_section(const predictors::interval_spread& s, const coverage& c) {
+  return "## The interval stated for calibrated predictions\n\nEvery prediction that runs a calibrated kernel "
+         "(TF32, AMP, half) states the 80% interval [p × " + fixed(std::exp(s.low_log), 2) + ", p × " +
+         fixed(std::exp(s.high_log), 2) + "]: the 10th and 90th percentiles of measured / predicted over the " +
+         std::to_string(s.runs) + " held-out non-FP32 runs above. Coverage, each GPU's runs against the interval "
+         "fitted on the other GPUs' residuals only: " + std::to_string(c.inside) + " of " + std::to_string(c.runs) +
+         " runs inside (" + fixed(100 * c.share(), 0) + "%; 80% stated).\n";
+}
+
 struct scored_run {
   const prepared_run* run;
   double today_ms, held_out_ms, fitted_ms;
@@ -480,7 +490,8 @@ std::string report(const std::vector<scored_run>& scored, const std::map<std::st
 // --- the header -----------------------------------------------------------------------------------------------------
 
 std::string header_text(const tree_shape& shape, const std::vector<double>& theta,
-                        const std::vector<prepared_run>& runs, const std::string& hash) {
+                        const std::vector<prepared_run>& runs, const predictors::interval_spread& held_out,
+                        const std::string& hash) {
   header_parts h{.from = {.trainer = trainer_banner_name("precision"),
                           .inputs = "published whole-model training steps in FP32, TF32, AMP and half "
                                     "(../shared/datasets/external/measurements.csv)",
@@ -522,7 +533,7 @@ std::string header_text(const tree_shape& shape, const std::vector<double>& thet
   h.extra_data = o.str();
   h.wrapper_type = "precision_model";
   h.wrapper_name = "precision";
-  h.fields_after = "    .probes = precision_data::probes,\n";
+  h.fields_after = "    .probes = precision_data::probes,\n    .held_out = " + spread_literal(held_out) + ",\n";
   return render(h);
 }
 
@@ -559,9 +570,20 @@ int prenet::trainer::train_precision(int argc, char** argv) {
       for (scored_run& s : scored)
         if (s.run->row->group == g) s.held_out_ms = predicted_ms(*s.run, held);
     }
+    // The interval stated for calibrated predictions: held-out residuals of every run the calibration scales.
+    std::map<std::string, std::vector<double>> residuals;
+    for (const scored_run& s : scored) {
+      if (plan(s.run->row->prec, *s.run->row->device).calibrated()) {
+        residuals[s.run->row->group].push_back(std::log(s.run->row->measured_ms / s.held_out_ms));
+      }
+    }
+    std::vector<double> all_residuals;
+    for (const auto& [g, r] : residuals) all_residuals.insert(all_residuals.end(), r.begin(), r.end());
+    const predictors::interval_spread spread = spread_of(all_residuals);
+    const coverage covered = nested_coverage(residuals);
     const std::string hash = fnv1a_files(datasets, {"external/measurements.csv"});
-    const std::uintmax_t n = write_if_changed(header, header_text(shape, theta, runs, hash));
-    write_if_changed(report_path, report(scored, counts, shape, theta, hash));
+    const std::uintmax_t n = write_if_changed(header, header_text(shape, theta, runs, spread, hash));
+    write_if_changed(report_path, report(scored, counts, shape, theta, hash) + interval_section(spread, covered));
     std::cerr << "prenet-train precision: " << runs.size() << " runs on " << groups.size() << " GPUs; wrote " << n
               << " bytes to " << header.string() << " and " << report_path.string() << '\n';
   });

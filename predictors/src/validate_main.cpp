@@ -4,7 +4,9 @@
 // GPU's chip (leave-one-GPU-out: the headline, a GPU nobody measured) and with the embedded predictors (seen GPUs).
 // Writes docs/validation.md plus two SVG plots (predicted vs measured; per-kind breakdown of VGG16 and BERT-large).
 // With --data, also this project's own whole-model runs (prenet-bench model -> DATA/<device>/models.csv).
-// Usage: prenet-train validate --datasets DIR --docs DIR [--data DIR] [--quick]
+// With --intervals, writes the generated header of the 80% intervals every FP32 prediction states (seen and unseen
+// GPUs), from these runs' residuals. Usage: prenet-train validate --datasets DIR --docs DIR [--data DIR]
+// [--intervals HEADER] [--quick]
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -19,9 +21,12 @@
 #include <prenet/prenet.hpp>
 
 #include "../svg.hpp"
+#include "codegen.hpp"
 #include "csv.hpp"
 #include "dataset.hpp"
+#include "embedded_emit.hpp"
 #include "experiments.hpp"
+#include "intervals.hpp"
 #include "runtime_predictors.hpp"
 #include "subcommands.hpp"
 #include "trainer_cli.hpp"
@@ -112,13 +117,13 @@ double mape(const std::vector<const row_result*>& rows, bool held_out = false) {
 }
 
 struct arguments {
-  std::filesystem::path datasets, docs, data;
+  std::filesystem::path datasets, docs, data, intervals;
   bool quick = false;
 };
 
 [[noreturn]] void usage(const std::string& why) {
   std::cerr << "prenet-train validate: " << why
-            << "\nusage: prenet-train validate --datasets DIR --docs DIR [--data DIR] [--quick]\n";
+            << "\nusage: prenet-train validate --datasets DIR --docs DIR [--data DIR] [--intervals HEADER] [--quick]\n";
   std::exit(2);
 }
 
@@ -133,6 +138,7 @@ arguments parse(int argc, char** argv) {
     if (arg == "--datasets") a.datasets = value();
     else if (arg == "--docs") a.docs = value();
     else if (arg == "--data") a.data = value();
+    else if (arg == "--intervals") a.intervals = value();
     else if (arg == "--quick") a.quick = true;
     else usage("unknown argument '" + std::string(arg) + "'");
   }
@@ -233,6 +239,45 @@ int prenet::trainer::train_validate(int argc, char** argv) {
        << fmt("%.1f%%", mape(fusion, true)) << " | | " << fmt("%.1f%%", mape(fusion)) << " |\n\n"
        << "Worst GPU held out: " << fmt("%.1f%%", gpu_worst) << ". Anchors: NeuSight reports 8-9% mean error in "
           "the same setting (GPUs outside its training set), Habitat 11.8%, PreNeT's own BERT prediction 63% off.\n\n";
+    // The intervals every FP32 prediction states: quantiles of ln(measured / predicted) over these runs.
+    std::map<std::string, std::vector<double>> unseen_residuals, seen_residuals;
+    std::vector<double> unseen_all, seen_all;
+    for (const row_result* r : eager) {
+      unseen_residuals[r->gpu].push_back(std::log(r->measured_ms / r->held_out_ms));
+      seen_residuals[r->gpu].push_back(std::log(r->measured_ms / r->predicted_ms));
+      unseen_all.push_back(unseen_residuals[r->gpu].back());
+      seen_all.push_back(seen_residuals[r->gpu].back());
+    }
+    const predictors::interval_spread unseen = trainer::spread_of(unseen_all), seen = trainer::spread_of(seen_all);
+    const trainer::coverage unseen_cov = trainer::nested_coverage(unseen_residuals),
+                            seen_cov = trainer::nested_coverage(seen_residuals);
+    md << "## Intervals\n\nEvery prediction states an 80% interval (`iteration_ms_low` / `iteration_ms_high`): the "
+          "10th and 90th percentiles of measured / predicted over these runs, for GPUs the kernel models did not see "
+          "(the held-out residuals) and for GPUs they did. Predictions that run calibrated kernels (TF32, AMP, half) "
+          "state the precision calibration's own held-out interval (docs/precision-calibration.md). Coverage is "
+          "measured honestly: each GPU's runs against the interval fitted on the other GPUs' residuals only.\n\n"
+       << "| device | interval | from runs | coverage (80% stated) |\n|---|---|---|---|\n"
+       << "| not in the kernel models' training data | [p × " << fmt("%.2f", std::exp(unseen.low_log)) << ", p × "
+       << fmt("%.2f", std::exp(unseen.high_log)) << "] | " << unseen.runs << " | " << unseen_cov.inside << " of "
+       << unseen_cov.runs << " (" << fmt("%.0f%%", 100 * unseen_cov.share()) << ") |\n"
+       << "| in the kernel models' training data | [p × " << fmt("%.2f", std::exp(seen.low_log)) << ", p × "
+       << fmt("%.2f", std::exp(seen.high_log)) << "] | " << seen.runs << " | " << seen_cov.inside << " of "
+       << seen_cov.runs << " (" << fmt("%.0f%%", 100 * seen_cov.share()) << ") |\n\n";
+    if (!args.intervals.empty()) {
+      const trainer::provenance from{.trainer = trainer::trainer_banner_name("validate"),
+                                     .inputs = "NeuSight end-to-end runs (../shared/datasets/neusight/_derived/e2e_labels.csv)",
+                                     .inputs_hash = trainer::fnv1a_files(datasets, {"neusight/_derived/e2e_labels.csv"}),
+                                     .regenerate = "scripts/validate.sh"};
+      trainer::write_if_changed(
+          args.intervals,
+          trainer::banner(from, "The 80% intervals of FP32 predictions: ln(measured / predicted) quantiles.") +
+              "#include <prenet/predictors/interval.hpp>\n\nnamespace prenet::predictors::generated {\n\n"
+              "/// GPUs some kernel model trained on.\ninline constexpr interval_spread fp32_seen_device" +
+              trainer::spread_literal(seen) +
+              ";\n/// GPUs no kernel model trained on (leave-one-GPU-out residuals).\n"
+              "inline constexpr interval_spread fp32_unseen_device" +
+              trainer::spread_literal(unseen) + ";\n\n}  // namespace prenet::predictors::generated\n");
+    }
     md << "![predicted vs measured](validation-scatter.svg)\n\n";
     md << "| GPU | model | mode | seq | batch | variant | measured ms | held-out ms | error | seen ms | error |\n"
        << "|---|---|---|---|---|---|---|---|---|---|---|\n";

@@ -221,6 +221,8 @@ std::string as_json(const model_settings& s, std::int64_t epochs, const comparis
       j["rows"].push_back({{"device", r.device->id},
                            {"batch", r.estimate.batch},
                            {"iteration_ms", r.estimate.iteration_ms},
+                           {"iteration_ms_low", r.estimate.iteration_ms_low},
+                           {"iteration_ms_high", r.estimate.iteration_ms_high},
                            {"epoch_s", r.estimate.epoch_s},
                            {"usd_per_hour", price_json(r.usd_per_hour)},
                            {"price_source", r.usd_per_hour ? nlohmann::ordered_json(name(r.source)) : nullptr},

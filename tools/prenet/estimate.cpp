@@ -75,6 +75,8 @@ run_estimate estimate(const runtime_network& net, const device_spec& device, con
   r.backward_ms = p.backward.count();
   r.optimizer_ms = p.optimizer.count();
   r.iteration_ms = p.iteration.count();
+  r.iteration_ms_low = p.iteration_low.count();
+  r.iteration_ms_high = p.iteration_high.count();
   r.iterations_per_epoch = (s.samples + batch - 1) / batch;
   r.epoch_s = p.epoch(s.samples).count();
   r.params = net.params();

@@ -30,6 +30,8 @@ struct run_estimate {
   double backward_ms = 0;
   double optimizer_ms = 0;
   double iteration_ms = 0;
+  double iteration_ms_low = 0;   ///< the 80% interval around iteration_ms (predictors/interval.hpp)
+  double iteration_ms_high = 0;
   std::int64_t iterations_per_epoch = 0;  ///< ceil(samples / batch)
   double epoch_s = 0;
   std::int64_t params = 0;

@@ -31,6 +31,8 @@ std::string as_json(const model_settings& s, const device_spec& d, const run_est
   j["backward_ms"] = r.backward_ms;
   j["optimizer_ms"] = r.optimizer_ms;
   j["iteration_ms"] = r.iteration_ms;
+  j["iteration_ms_low"] = r.iteration_ms_low;
+  j["iteration_ms_high"] = r.iteration_ms_high;
   j["epoch_s"] = r.epoch_s;
   j["params"] = r.params;
   j["flops_per_iteration"] = r.flops_per_iteration;
@@ -74,7 +76,8 @@ std::string as_text(const model_settings& s, const device_spec& d, const run_est
   t += fmt::format("  forward          {:12.3f} ms\n", r.forward_ms);
   t += fmt::format("  backward         {:12.3f} ms\n", r.backward_ms);
   t += fmt::format("  optimizer        {:12.3f} ms\n", r.optimizer_ms);
-  t += fmt::format("  iteration        {:12.3f} ms\n", r.iteration_ms);
+  t += fmt::format("  iteration        {:12.3f} ms   (80% interval {:.3f} - {:.3f} ms)\n", r.iteration_ms,
+                   r.iteration_ms_low, r.iteration_ms_high);
   t += fmt::format("  epoch            {:12.1f} s   ({} samples = {} iterations)\n", r.epoch_s,
                    group_digits(s.samples), group_digits(r.iterations_per_epoch));
   t += fmt::format("  params           {:>15}\n", group_digits(r.params));

@@ -13,14 +13,17 @@
 
 namespace prenet {
 
-inline constexpr std::size_t kernel_feature_count = 21;
+inline constexpr std::size_t kernel_feature_count = 19;
 
-/// Column names of kernel_features(), in order (the report and the generated headers print them).
+/// Column names of kernel_features(), in order (the report and the generated headers print them). The device enters
+/// only through quantities that mean the same on every GPU — times at its peaks, where the kernel sits against its
+/// ridge point, how many waves of work it gives the SMs, its working set against L2, memory bytes per SM clock and
+/// board power per SM clock — never through raw spec columns a tree can only memorise GPU by GPU.
 inline constexpr std::array<std::string_view, kernel_feature_count> kernel_feature_names{
     "log2_b",        "log2_m",       "log2_n",         "log2_k",         "log2_image",     "stride",
     "padding",       "op",           "log2_co",        "log2_cm_input",  "log2_cm_weights", "log2_cm_output",
-    "log2_ct_compute_s", "log2_ct_memory_s", "log2_peak_flops", "log2_bandwidth", "sm_count", "cores_per_sm",
-    "clock_ghz",     "log2_l2_mib",  "log2_intensity"};
+    "log2_ct_compute_s", "log2_ct_memory_s", "log2_intensity", "log2_intensity_over_ridge", "log2_waves",
+    "last_wave_fill", "log2_working_set_over_l2"};
 
 /// Index of the first device column: columns before it describe the kernel, the rest the device.
 inline constexpr std::size_t first_device_feature = 14;
@@ -46,6 +49,29 @@ namespace detail {
 [[nodiscard]] constexpr double log2_1p(double x) noexcept { return detail::log2(1.0 + x); }
 }  // namespace detail
 
+/// Work units a kernel hands the SMs: 128 x 128 output tiles for GEMMs and (implicit-GEMM) convolutions, a row for
+/// layer norm and softmax, a thread's element for elementwise kernels.
+[[nodiscard]] constexpr double work_units(const kernel& kn) noexcept {
+  const auto tiles = [](std::int64_t v) { return static_cast<double>((v + 127) / 128); };
+  switch (kn.family) {
+    case kernel_family::gemm: return static_cast<double>(kn.b) * tiles(kn.m) * tiles(kn.n);
+    case kernel_family::conv2d: return tiles(kn.b * kn.out_image() * kn.out_image()) * tiles(kn.n);
+    case kernel_family::layernorm:
+    case kernel_family::softmax: return static_cast<double>(kn.m);
+    case kernel_family::elementwise: return static_cast<double>(kn.m);
+    case kernel_family::attention:
+    case kernel_family::memory: break;
+  }
+  return static_cast<double>(kn.bytes()) / 4.0;
+}
+
+/// How many of work_units() one wave over the whole device runs: one tile per SM, a row per SM, 2,048 resident
+/// threads per SM for elementwise kernels.
+[[nodiscard]] constexpr double units_per_wave(const kernel& kn, const device_spec& d) noexcept {
+  const double sms = static_cast<double>(d.sm_count > 0 ? d.sm_count : 1);
+  return kn.family == kernel_family::elementwise || kn.family == kernel_family::memory ? sms * 2048.0 : sms;
+}
+
 /// Features of `kn` on `d` (see kernel_feature_names). Counts enter as log2(1 + x) so every value is finite.
 [[nodiscard]] constexpr std::array<double, kernel_feature_count> kernel_features(const kernel& kn,
                                                                                 const device_spec& d) noexcept {
@@ -53,6 +79,12 @@ namespace detail {
   const auto f = [](std::int64_t v) { return static_cast<double>(v); };
   const double flops = f(kn.flops());
   const double bytes = f(kn.bytes());
+  const double intensity = (flops + 1.0) / (bytes + 1.0);
+  const double ridge = d.peak_fp32_flops_per_s / d.memory_bandwidth_bytes_per_s;
+  const double waves = work_units(kn) / units_per_wave(kn, d);
+  double whole_waves = waves < 1e15 ? static_cast<double>(static_cast<std::int64_t>(waves)) : waves;
+  if (whole_waves < waves) whole_waves += 1;  // ceil
+  if (whole_waves < 1) whole_waves = 1;
   return {log2_1p(f(kn.b)),
           log2_1p(f(kn.m)),
           log2_1p(f(kn.n)),
@@ -67,13 +99,11 @@ namespace detail {
           log2_1p(f(kn.output_bytes())),
           detail::log2(flops / d.peak_fp32_flops_per_s + 1e-12),
           detail::log2(bytes / d.memory_bandwidth_bytes_per_s + 1e-12),
-          detail::log2(d.peak_fp32_flops_per_s),
-          detail::log2(d.memory_bandwidth_bytes_per_s),
-          f(d.sm_count),
-          f(d.cores_per_sm),
-          d.boost_clock_mhz / 1000.0,
-          detail::log2(static_cast<double>(d.l2.value) / (1024.0 * 1024.0) + 1e-3),
-          detail::log2((flops + 1.0) / (bytes + 1.0))};
+          detail::log2(intensity),
+          detail::log2(intensity / ridge),
+          log2_1p(waves),
+          waves / whole_waves,
+          detail::log2((bytes + 1.0) / (static_cast<double>(d.l2.value) + 1.0))};
 }
 
 }  // namespace prenet

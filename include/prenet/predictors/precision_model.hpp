@@ -14,6 +14,7 @@
 #include <prenet/device_spec.hpp>
 #include <prenet/precision.hpp>
 #include <prenet/predictors/embedded_model.hpp>
+#include <prenet/predictors/interval.hpp>
 #include <prenet/predictors/kernel.hpp>
 #include <prenet/predictors/kernel_features.hpp>
 
@@ -56,6 +57,9 @@ struct precision_model {
   /// before the FP32 model's time is scaled by the ratio of the rooflines (see kernel_time.hpp).
   embedded_model model;
   std::span<const precision_probe> probes;
+  /// ln(measured / predicted) quantiles of the calibration's held-out runs (every GPU left out in turn): the
+  /// interval stated for predictions whose kernels it scales.
+  interval_spread held_out{};
 
   /// The stretch a head's output `margin` means: >= 1 (never faster than the data sheet allows). The trainer
   /// turns its candidate leaf values into stretches through this same function.
