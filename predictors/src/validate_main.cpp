@@ -154,7 +154,9 @@ std::string predict_held_out(const trainer::dataset& kernels, std::vector<row_re
     if (r.skipped.empty()) by_chip[trainer::chip_of(*r.device)].push_back(&r);
   }
   std::string log;
-  for (const auto& [chip, members] : by_chip) {
+  for (const auto& group : by_chip) {
+    const std::string& chip = group.first;  // a named variable: clang 14 cannot capture a structured binding
+    const std::vector<row_result*>& members = group.second;
     std::vector<trainer::family_model> fitted;
     for (const kernel_family f : trainer::learned_families) {
       auto train = trainer::family_rows(kernels, f, [&chip](const device_spec& d) { return trainer::chip_of(d) != chip; });
