@@ -17,8 +17,8 @@ inline constexpr std::size_t kernel_feature_count = 19;
 
 /// Column names of kernel_features(), in order (the report and the generated headers print them). The device enters
 /// only through quantities that mean the same on every GPU — times at its peaks, where the kernel sits against its
-/// ridge point, how many waves of work it gives the SMs, its working set against L2, memory bytes per SM clock and
-/// board power per SM clock — never through raw spec columns a tree can only memorise GPU by GPU.
+/// ridge point, how many waves of work it gives the SMs and how full the last one is, and its working set against
+/// L2 — never through raw spec columns a tree can only memorise GPU by GPU (docs/predictors.md says what was tried).
 inline constexpr std::array<std::string_view, kernel_feature_count> kernel_feature_names{
     "log2_b",        "log2_m",       "log2_n",         "log2_k",         "log2_image",     "stride",
     "padding",       "op",           "log2_co",        "log2_cm_input",  "log2_cm_weights", "log2_cm_output",
@@ -57,7 +57,7 @@ namespace detail {
     case kernel_family::gemm: return static_cast<double>(kn.b) * tiles(kn.m) * tiles(kn.n);
     case kernel_family::conv2d: return tiles(kn.b * kn.out_image() * kn.out_image()) * tiles(kn.n);
     case kernel_family::layernorm:
-    case kernel_family::softmax: return static_cast<double>(kn.m);
+    case kernel_family::softmax:
     case kernel_family::elementwise: return static_cast<double>(kn.m);
     case kernel_family::attention:
     case kernel_family::memory: break;
