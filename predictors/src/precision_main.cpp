@@ -175,16 +175,32 @@ struct tree_node {
   std::string label{};  ///< the leaf's meaning, for the report
 };
 
+/// A parameter of the calibration's first stage; every leaf's ln(stretch) is a linear combination of them.
+struct parameter {
+  std::string label;
+  double lo, hi, step;  ///< the grid the descent searches
+};
+
+/// One term of a leaf's first-stage value: `coefficient` x the parameter's value.
+struct term {
+  int parameter;
+  double coefficient;
+};
+
 struct tree_shape {
   std::vector<tree_node> nodes;  ///< nodes[0] is the root
   int leaves = 0;
 
-  int groups = 0;
-  std::vector<int> group_of;  ///< leaf -> its coarse group (leaves that differ only by the peak ratio share one)
+  std::vector<parameter> parameters;
+  std::vector<std::vector<term>> basis;  ///< leaf -> its first-stage value as terms of the parameters
 
-  int leaf(std::string label, int group) {
+  int param(std::string label, double lo, double hi, double step) {
+    parameters.push_back({std::move(label), lo, hi, step});
+    return static_cast<int>(parameters.size()) - 1;
+  }
+  int leaf(std::string label, std::vector<term> terms) {
     nodes.push_back({.leaf = leaves++, .label = std::move(label)});
-    group_of.push_back(group);
+    basis.push_back(std::move(terms));
     return static_cast<int>(nodes.size()) - 1;
   }
   int split(int feature, float threshold, int left, int right) {
@@ -225,28 +241,44 @@ struct tree_shape {
 
 enum feature_index : int { f_family = 0, f_math = 1, f_peak_ratio = 2, f_element_ratio = 3 };
 
+/// Powers of two of the tensor peak over the FP32 peak the tree tells apart: 1x (GeForce Ampere and newer in TF32),
+/// 2x, 4x (Turing GeForce, professional Ampere and Ada in FP16), 8x (V100, T4, A100 and Hopper in TF32), 16x (A100,
+/// Hopper in FP16) and 32x (Blackwell in FP16).
+constexpr int ratio_buckets = 6;
+
 /// Kernel class (GEMM, convolution, the memory-bound rest), then where its multiply-adds run (CUDA cores at half
-/// storage, TF32, FP16/BF16 tensor cores), then for tensor cores the data-sheet ratio of their peak to the FP32 peak
-/// (2x: GeForce Ampere, 4x: Turing GeForce and professional Ampere, 8x and more: V100, T4, A100-class). BF16 shares
-/// FP16's leaves: the public runs hold no BF16 rows, and the two run on the same units at the same peak.
+/// storage, TF32, FP16/BF16 tensor cores), then for tensor cores the data-sheet ratio of their peak to the FP32 peak,
+/// by powers of two. BF16 shares FP16's leaves: the public runs hold no BF16 rows, and the two run on the same units
+/// at the same peak.
+///
+/// The fit's first stage gives a tensor-core leaf the value a(class, math mode) + b(class) x log2(peak ratio): the
+/// further the tensor peak outstrips the FP32 peak, the less of it a kernel of that class reaches, at one rate for
+/// TF32 and FP16 alike. That slope is what lets a ratio no calibration GPU of that math mode has — the A100's TF32
+/// when the A100 is held out, Blackwell's 30x FP16 — be predicted from the ratios FP16 runs span (2x to 16x); the
+/// second stage lets each leaf the data reach move off the line.
 tree_shape calibration_shape() {
   tree_shape s;
-  const auto by_ratio = [&s](const std::string& what) {
-    const int coarse = s.groups++;
-    const int low = s.leaf(what + ", tensor peak <= 2x FP32", coarse);
-    const int mid = s.leaf(what + ", tensor peak 4x FP32", coarse);
-    const int high = s.leaf(what + ", tensor peak >= 8x FP32", coarse);
-    return s.split(f_peak_ratio, 1.5f, low, s.split(f_peak_ratio, 2.5f, mid, high));
-  };
   const auto tensor = [&](const std::string& cls) {
-    const int cuda = s.leaf(cls + ", CUDA cores, 2-byte tensors", s.groups++);
+    const int slope = s.param(cls + ": slope per doubling of the peak ratio", -0.5, 1.0, 0.01);
+    const int cuda = s.leaf(cls + ", CUDA cores, 2-byte tensors", {{s.param(cls + ", CUDA cores, 2-byte tensors", 0, 3, 0.02), 1}});
+    const auto by_ratio = [&](const std::string& what) {
+      const int offset = s.param(what + ": offset", -1.5, 3.0, 0.02);
+      // A chain of splits at log2 ratio 0.5, 1.5, ...: bucket k holds ratios within a factor sqrt(2) of 2^k.
+      int node = s.leaf(what + ", tensor peak " + std::to_string(1 << (ratio_buckets - 1)) + "x FP32",
+                        {{offset, 1}, {slope, ratio_buckets - 1}});
+      for (int k = ratio_buckets - 2; k >= 0; --k) {
+        const int here = s.leaf(what + ", tensor peak " + std::to_string(1 << k) + "x FP32", {{offset, 1}, {slope, static_cast<double>(k)}});
+        node = s.split(f_peak_ratio, static_cast<float>(k) + 0.5f, here, node);
+      }
+      return node;
+    };
     const int tf32 = by_ratio(cls + ", TF32");
     const int half = by_ratio(cls + ", FP16/BF16");
     return s.split(f_math, 0.5f, cuda, s.split(f_math, 1.5f, tf32, half));
   };
   const int gemm = tensor("GEMM");
   const int conv = tensor("convolution");
-  const int rest = s.leaf("memory-bound kernels, 2-byte tensors", s.groups++);
+  const int rest = s.leaf("memory-bound kernels, 2-byte tensors", {{s.param("memory-bound kernels, 2-byte tensors", 0, 3, 0.02), 1}});
   const int not_gemm = s.split(f_family, 1.5f, conv, rest);
   s.root = s.split(f_family, 0.5f, gemm, not_gemm);
   return s;
@@ -316,68 +348,104 @@ double predicted_ms(const prepared_run& run, const std::vector<double>& leaves) 
 
 constexpr double max_ln_stretch = 3.0;  ///< e^3 = 20: past any tensor-core shortfall in the data
 constexpr double ln_step = 0.02;
-constexpr double coarse_ridge = 1e-3;  ///< per run touched: pulls a group towards "the data sheet is right"
-constexpr double fine_ridge = 2e-2;    ///< per run touched: pulls a leaf towards its group
+constexpr double coarse_ridge = 1e-3;  ///< per run touched: pulls the first stage towards "the data sheet is right"
+constexpr double fine_ridge = 2e-2;    ///< per run touched: pulls a leaf towards its first-stage value
+
+/// ln(stretch) of a leaf whose terms are `terms`, with parameter `j` at `v` and the others at `params`.
+double ln_of(const std::vector<term>& terms, const std::vector<double>& params, std::size_t j, double v) {
+  double x = 0;
+  for (const term& t : terms) x += t.coefficient * (static_cast<std::size_t>(t.parameter) == j ? v : params[static_cast<std::size_t>(t.parameter)]);
+  return std::clamp(x, 0.0, max_ln_stretch);
+}
 
 /// Parameters minimising the mean |ln(predicted / measured)| over `runs` plus a ridge towards `prior`, by coordinate
-/// descent over a grid; kernel k's value is params[param_of[k.leaf]]. A parameter no run touches keeps its prior.
-std::vector<double> descend(const std::vector<const prepared_run*>& runs, const std::vector<int>& param_of,
-                            std::vector<double> params, const std::vector<double>& prior, double ridge) {
-  const std::size_t n = params.size();
-  // Per run and parameter: its kernels, and their time at the current value, so that one parameter's search
-  // re-evaluates only its own kernels.
-  std::vector<std::vector<std::vector<const calibrated_kernel*>>> by_param(
-      runs.size(), std::vector<std::vector<const calibrated_kernel*>>(n));
-  std::vector<std::vector<double>> param_ms(runs.size(), std::vector<double>(n, 0.0));
-  const auto time_at = [&](std::size_t r, std::size_t j, double v) {
-    double ms = 0;
-    for (const calibrated_kernel* k : by_param[r][j]) ms += kernel_ms(*k, *runs[r]->row->device, v);
-    return ms;
+/// descent over each parameter's grid; leaf l's ln(stretch) is the sum of `basis[l]`'s terms. A parameter no run
+/// touches keeps its prior.
+std::vector<double> descend(const std::vector<const prepared_run*>& runs, const std::vector<std::vector<term>>& basis,
+                            const std::vector<parameter>& space, std::vector<double> params,
+                            const std::vector<double>& prior, double ridge) {
+  const std::size_t n = params.size(), none = n;
+  // Each kernel's time at the current values, each run's total, and per parameter the (run, kernel) pairs it moves.
+  std::vector<std::vector<double>> now(runs.size());
+  std::vector<double> total(runs.size());
+  std::vector<std::vector<std::pair<std::size_t, std::size_t>>> uses(n);
+  const auto ms_at = [&](std::size_t r, std::size_t k, std::size_t j, double v) {
+    const calibrated_kernel& kn = runs[r]->kernels[k];
+    return kernel_ms(kn, *runs[r]->row->device, ln_of(basis[static_cast<std::size_t>(kn.leaf)], params, j, v));
   };
   for (std::size_t r = 0; r < runs.size(); ++r) {
-    for (const calibrated_kernel& k : runs[r]->kernels)
-      by_param[r][static_cast<std::size_t>(param_of[static_cast<std::size_t>(k.leaf)])].push_back(&k);
-    for (std::size_t j = 0; j < n; ++j) param_ms[r][j] = time_at(r, j, params[j]);
+    total[r] = runs[r]->rest_ms;
+    for (std::size_t k = 0; k < runs[r]->kernels.size(); ++k) {
+      now[r].push_back(ms_at(r, k, none, 0));
+      total[r] += now[r].back();
+      for (const term& t : basis[static_cast<std::size_t>(runs[r]->kernels[k].leaf)])
+        uses[static_cast<std::size_t>(t.parameter)].emplace_back(r, k);
+    }
   }
   for (int sweep = 0; sweep < 6; ++sweep) {
     for (std::size_t j = 0; j < n; ++j) {
-      std::vector<std::size_t> touching;
-      std::vector<double> others_ms;  // each touching run's time without parameter j's kernels
-      for (std::size_t r = 0; r < runs.size(); ++r) {
-        if (by_param[r][j].empty()) continue;
-        touching.push_back(r);
-        double ms = runs[r]->rest_ms;
-        for (std::size_t l = 0; l < n; ++l) ms += l == j ? 0.0 : param_ms[r][l];
+      if (uses[j].empty()) continue;
+      // The runs parameter j touches (uses[j] is ordered by run), each with its time without j's kernels.
+      std::vector<std::pair<std::size_t, std::size_t>> spans;  // [begin, end) into uses[j] per run
+      std::vector<double> others_ms;
+      for (std::size_t i = 0; i < uses[j].size();) {
+        const std::size_t r = uses[j][i].first, begin = i;
+        double ms = total[r];
+        for (; i < uses[j].size() && uses[j][i].first == r; ++i) ms -= now[r][uses[j][i].second];
+        spans.emplace_back(begin, i);
         others_ms.push_back(ms);
       }
-      if (touching.empty()) continue;
+      const parameter& g = space[j];
       double best = params[j], best_loss = 1e300;
-      for (int step = 0; step * ln_step <= max_ln_stretch + 1e-9; ++step) {
-        const double v = step * ln_step;
-        double loss = ridge * (v - prior[j]) * (v - prior[j]) * static_cast<double>(touching.size());
-        for (std::size_t t = 0; t < touching.size(); ++t)
-          loss += std::abs(std::log((others_ms[t] + time_at(touching[t], j, v)) / runs[touching[t]]->row->measured_ms));
+      for (int step = 0; g.lo + step * g.step <= g.hi + 1e-9; ++step) {
+        const double v = g.lo + step * g.step;
+        double loss = ridge * (v - prior[j]) * (v - prior[j]) * static_cast<double>(spans.size());
+        for (std::size_t t = 0; t < spans.size(); ++t) {
+          double ms = others_ms[t];
+          for (std::size_t i = spans[t].first; i < spans[t].second; ++i) ms += ms_at(uses[j][i].first, uses[j][i].second, j, v);
+          loss += std::abs(std::log(ms / runs[uses[j][spans[t].first].first]->row->measured_ms));
+        }
         if (loss < best_loss - 1e-12) best_loss = loss, best = v;
       }
       params[j] = best;
-      for (const std::size_t r : touching) param_ms[r][j] = time_at(r, j, best);
+      for (const auto& [r, k] : uses[j]) {
+        const double ms = ms_at(r, k, none, 0);
+        total[r] += ms - now[r][k];
+        now[r][k] = ms;
+      }
     }
   }
   return params;
 }
 
-/// The leaves for `runs`, in two stages: first one value per coarse group (kernel class and math mode), pulled
-/// towards 1 ("the data sheet is right"); then each leaf pulled towards its group's value, so that a peak-ratio
-/// bucket no run reaches — the A100's TF32 when the A100 is held out — falls back to its group, not to 1.
-std::vector<double> fit(const std::vector<const prepared_run*>& runs, const tree_shape& shape) {
-  const auto groups = static_cast<std::size_t>(shape.groups);
-  const std::vector<double> group_values =
-      descend(runs, shape.group_of, std::vector<double>(groups, 0.0), std::vector<double>(groups, 0.0), coarse_ridge);
-  std::vector<int> identity(shape.group_of.size());
-  std::iota(identity.begin(), identity.end(), 0);
-  std::vector<double> prior;
-  for (const int g : shape.group_of) prior.push_back(group_values[static_cast<std::size_t>(g)]);
-  return descend(runs, identity, prior, prior, fine_ridge);
+/// Each leaf's ln(stretch) at the first stage's parameter values.
+std::vector<double> leaf_values(const tree_shape& shape, const std::vector<double>& params) {
+  std::vector<double> out;
+  for (const std::vector<term>& terms : shape.basis) out.push_back(ln_of(terms, params, params.size(), 0));
+  return out;
+}
+
+struct calibration {
+  std::vector<double> parameters;  ///< the first stage: offsets and slopes
+  std::vector<double> leaves;      ///< ln(stretch) per leaf, the second stage
+};
+
+/// The leaves for `runs`, in two stages: first the parameters (an offset per kernel class and math mode, a slope
+/// per class over log2 of the peak ratio), pulled towards 0 ("the data sheet is right"); then each leaf pulled
+/// towards its first-stage value, so that a bucket no run reaches — the A100's TF32 when the A100 is held out —
+/// takes the value the other ratios' line gives it.
+calibration fit(const std::vector<const prepared_run*>& runs, const tree_shape& shape) {
+  const std::size_t np = shape.parameters.size();
+  const std::vector<double> params =
+      descend(runs, shape.basis, shape.parameters, std::vector<double>(np, 0.0), std::vector<double>(np, 0.0), coarse_ridge);
+  const std::vector<double> prior = leaf_values(shape, params);
+  std::vector<std::vector<term>> identity;
+  std::vector<parameter> per_leaf;
+  for (int l = 0; l < shape.leaves; ++l) {
+    identity.push_back({{l, 1.0}});
+    per_leaf.push_back({"", 0.0, max_ln_stretch, ln_step});
+  }
+  return {params, descend(runs, identity, per_leaf, prior, prior, fine_ridge)};
 }
 
 // --- the report -----------------------------------------------------------------------------------------------------
@@ -413,7 +481,8 @@ struct error_summary {
 };
 
 std::string report(const std::vector<scored_run>& scored, const std::map<std::string, ingest_count>& counts,
-                   const tree_shape& shape, const std::vector<double>& theta, const std::string& hash) {
+                   const tree_shape& shape, const calibration& fitted, const std::string& hash) {
+  const std::vector<double>& theta = fitted.leaves;
   std::ostringstream md;
   md << "# Precision calibration report\n\nGENERATED by prenet-train precision (cmake --build build --target "
         "regen-precision); inputs FNV-1a 64 "
@@ -459,10 +528,15 @@ std::string report(const std::vector<scored_run>& scored, const std::map<std::st
     return std::string(name(s.run->row->prec)) + " " + std::string(s.run->row->model->name);
   });
 
-  md << "## The calibration fitted on every row\n\nStretch of the kernel's own roofline (1 = the data sheet's "
-        "tensor-core or bandwidth speed-up is fully achieved; the FP32 learned time is then scaled by the ratio of "
-        "the rooflines, docs/precision.md). Leaves no row reaches keep 1.\n\n| leaf | stretch | kernels (runs) |\n"
-        "|---|---|---|\n";
+  md << "## The calibration fitted on every row\n\nFirst stage: ln(stretch) of a tensor-core leaf = offset(class, "
+        "math mode) + slope(class) x log2(tensor peak / FP32 peak); the other leaves have one value each.\n\n"
+        "| parameter | value |\n|---|---|\n";
+  for (std::size_t j = 0; j < shape.parameters.size(); ++j)
+    md << "| " << shape.parameters[j].label << " | " << fixed(fitted.parameters[j], 2) << " |\n";
+  md << "\nSecond stage: each leaf's stretch of the kernel's own roofline (1 = the data sheet's tensor-core or "
+        "bandwidth speed-up is fully achieved; the FP32 learned time is then scaled by the ratio of the rooflines, "
+        "docs/precision.md), pulled towards its first-stage value; a leaf no row reaches keeps that value.\n\n"
+        "| leaf | stretch | kernels (runs) |\n|---|---|---|\n";
   std::vector<std::size_t> kernels_in(theta.size(), 0), runs_in(theta.size(), 0);
   for (const scored_run& s : scored) {
     std::vector<bool> touched(theta.size(), false);
@@ -559,14 +633,15 @@ int prenet::trainer::train_precision(int argc, char** argv) {
       groups.insert(r.row->group);
     }
     const std::vector<double> identity(static_cast<std::size_t>(shape.leaves), 0.0);
-    const std::vector<double> theta = fit(all, shape);
+    const calibration fitted = fit(all, shape);
+    const std::vector<double>& theta = fitted.leaves;
     std::vector<scored_run> scored;
     for (const prepared_run& r : runs) scored.push_back({&r, predicted_ms(r, identity), 0, predicted_ms(r, theta)});
     for (const std::string& g : groups) {
       std::vector<const prepared_run*> train;
       for (const prepared_run* r : all)
         if (r->row->group != g) train.push_back(r);
-      const std::vector<double> held = fit(train, shape);
+      const std::vector<double> held = fit(train, shape).leaves;
       for (scored_run& s : scored)
         if (s.run->row->group == g) s.held_out_ms = predicted_ms(*s.run, held);
     }
@@ -583,7 +658,7 @@ int prenet::trainer::train_precision(int argc, char** argv) {
     const coverage covered = nested_coverage(residuals);
     const std::string hash = fnv1a_files(datasets, {"external/measurements.csv"});
     const std::uintmax_t n = write_if_changed(header, header_text(shape, theta, runs, spread, hash));
-    write_if_changed(report_path, report(scored, counts, shape, theta, hash) + interval_section(spread, covered));
+    write_if_changed(report_path, report(scored, counts, shape, fitted, hash) + interval_section(spread, covered));
     std::cerr << "prenet-train precision: " << runs.size() << " runs on " << groups.size() << " GPUs; wrote " << n
               << " bytes to " << header.string() << " and " << report_path.string() << '\n';
   });
