@@ -23,6 +23,8 @@ constexpr subcommand subcommands[] = {
      "the tensor-core and half-precision calibration from published whole-model runs (external/)"},
     {"validate", prenet::trainer::train_validate,
      "end-to-end runs predicted with every GPU held out and with the shipped predictors -> docs/validation.md"},
+    {"monotonicity", prenet::trainer::train_monotonicity,
+     "whether more work is predicted to take longer, over the zoo and the catalogue -> docs/monotonicity.md"},
 };
 
 int usage(std::string_view why) {
