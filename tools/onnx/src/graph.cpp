@@ -20,17 +20,16 @@
 
 namespace prenet::onnx_import_detail {
 
-namespace {
-
-/// Rounds of ONNX shape inference, each after filling one element-wise gap (fill_shape_gaps).
-constexpr int max_inference_rounds = 256;
-
-/// A name fit for a one-line message: control characters replaced, cut to 60 characters.
 std::string printable(std::string_view s) {
   std::string out(s.substr(0, 60));
   std::replace_if(out.begin(), out.end(), [](char c) { return static_cast<unsigned char>(c) < 0x20; }, '?');
   return "'" + out + (s.size() > 60 ? "...'" : "'");
 }
+
+namespace {
+
+/// Rounds of ONNX shape inference, each after filling one element-wise gap (fill_shape_gaps).
+constexpr int max_inference_rounds = 256;
 
 /// Input slots that hold weights rather than activations, per operator (a graph input used only there is a weight,
 /// as in files exported with export_params=False).
@@ -787,6 +786,37 @@ std::vector<std::int64_t> graph::ints(int id) const {
   std::copy_n(v.raw_data().data(), out.size() * sizeof(std::int64_t), reinterpret_cast<char*>(out.data()));
   return out;
 }
+
+int graph::parameter_root(int id) const {
+  for (int hops = 0; hops < 8 && id >= 0; ++hops) {
+    const tensor& t = at(id);
+    if (t.is_weight) return t.tied_to >= 0 ? t.tied_to : id;
+    if (t.producer < 0) return -1;
+    const node& p = nodes_[static_cast<std::size_t>(t.producer)];
+    if (!is_view_of_input(p.op) || p.op == "Identity") return -1;
+    id = p.input(0);
+  }
+  return -1;
+}
+
+std::int64_t graph::parameter_elements(int root) const {
+  if (root < 0) return 0;
+  const tensor& t = at(root);
+  if (!t.has_shape || t.is_integer()) return 0;
+  const std::int64_t n = t.numel();
+  return n > 1 ? n : 0;
+}
+
+bool graph::reads_parameter(const node& n, std::size_t slot) {
+  const std::string_view op = n.op;
+  if (op == "Shape" || op == "Size" || is_view_of_input(op)) return false;
+  if (op == "BatchNormalization") return slot <= 2;             // input_mean, input_var: running statistics
+  if (op == "LSTM" || op == "GRU" || op == "RNN") return slot <= 3 || slot == 7;  // not lengths, initial h/c
+  if (op == "Resize" || op == "Upsample") return slot == 0;     // roi, scales, sizes
+  return true;
+}
+
+bool graph::is_view_of_input(std::string_view op) { return passes_through(op); }
 
 std::optional<double> graph::scalar(int id) const {
   if (id < 0) return std::nullopt;
