@@ -494,6 +494,18 @@ class mapper {
       u.op = "Gather+Add (added embedding)";
       return u;
     }
+    // The same lookup after torch.onnx's constant folding evaluated it (GPT-2's wpe(arange(S))): a weight of
+    // generated name holding the S rows used, added to the stream. The same layer, over the rows the file holds.
+    const tensor& w = g_.at(other);
+    if (w.is_weight && w.has_shape && !w.is_integer() && w.name.rfind("onnx::", 0) == 0 && s.rank == 2) {
+      std::vector<std::int64_t> d = w.dims;
+      while (d.size() > 2 && d.front() == 1) d.erase(d.begin());
+      if (d == std::vector<std::int64_t>{s.dims[0], s.dims[1]}) {
+        unit u = layer(ni, embedding_spec(s.dims[0], s.dims[1], true), x, n.output(0));
+        u.op = "Add (folded added embedding)";
+        return u;
+      }
+    }
     return unmapped(ni);
   }
 
