@@ -378,6 +378,19 @@ std::string layernorm_scale_only_onnx(const write_options& o) {
   return m.bytes();
 }
 
+std::string mask_buffers_onnx(const write_options& o) {
+  builder m(o, 13);
+  const std::string x = m.input("input", ::onnx::TensorProto::FLOAT, {-1, 16, 64});
+  const std::string kt = m.node("Transpose", {x}, {b::as("perm", {0, 2, 1})});
+  std::string scores = m.node("Div", {m.node("MatMul", {x, kt}), m.scalar(8.0F)});
+  scores = m.node("Add", {scores, m.weight("mask", {16, 16})});
+  const std::string keep = m.node("Equal", {m.weight("bias", {16, 16}), m.scalar(0.0F)});
+  scores = m.node("Where", {keep, m.scalar(-1e9F), scores});
+  const std::string probs = m.node("Softmax", {scores}, {b::a("axis", -1)});
+  m.output(linear(m, m.node("MatMul", {probs, x}), "proj", 64, 64));
+  return m.bytes();
+}
+
 std::string residual_chain_onnx(int blocks) {
   builder m({.batch = 1}, 13);
   std::string x = m.input("input", ::onnx::TensorProto::FLOAT, {1, 4, 8, 8});

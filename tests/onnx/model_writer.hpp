@@ -47,6 +47,11 @@ struct write_options {
 /// affine layernorm holds 128 (the parameter invariant must refuse the file rather than count 64 too many).
 [[nodiscard]] std::string layernorm_scale_only_onnx(const write_options& o = {});
 
+/// Self-attention scores over 16 tokens of width 64 masked by two registered buffers, as minGPT-style code writes
+/// them: a float (16, 16) mask added to the scores, and a (16, 16) `bias` of ones and zeros compared with 0 for a
+/// Where; then Softmax, the product with the values and a Linear(64, 64). Buffers are not parameters: 4,160.
+[[nodiscard]] std::string mask_buffers_onnx(const write_options& o = {});
+
 /// `blocks` residual blocks on a (1, 4, 8, 8) input: `y = Add(x, Relu(x))`, as shared/repro's slow_residual file.
 [[nodiscard]] std::string residual_chain_onnx(int blocks);
 

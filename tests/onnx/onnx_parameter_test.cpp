@@ -65,6 +65,17 @@ TEST(OnnxParameters, SharedConvAndBatchNormStatistics) {
   EXPECT_GE(r.network.forward_flops(), r.matmul_flops);
 }
 
+/// Registered mask buffers (a float mask added to the attention scores, a 0/1 `bias` compared for a Where) are in the
+/// file as weights but are not parameters: no gradient reaches them.
+TEST(OnnxParameters, MaskBuffersAreNotParameters) {
+  for (const bool inputs : {false, true}) {
+    SCOPED_TRACE(inputs ? "weights as graph inputs" : "weights as initializers");
+    const prenet::onnx_import r =
+        load_onnx_bytes(prenet::onnx_test::mask_buffers_onnx({.batch = 2, .weights_as_inputs = inputs}));
+    EXPECT_EQ(r.network.params(), 64 * 64 + 64);
+  }
+}
+
 /// Weights on a path the network does not predict (a second input's own branch) are lost: refused, naming the node.
 TEST(OnnxParameters, LostWeightsAreRefused) {
   const std::string e = error_of(prenet::onnx_test::side_branch_onnx({.batch = 2}));

@@ -807,13 +807,41 @@ std::int64_t graph::parameter_elements(int root) const {
   return n > 1 ? n : 0;
 }
 
-bool graph::reads_parameter(const node& n, std::size_t slot) {
+bool graph::reads_parameter(const node& n, std::size_t slot) const {
   const std::string_view op = n.op;
   if (op == "Shape" || op == "Size" || is_view_of_input(op)) return false;
   if (op == "BatchNormalization") return slot <= 2;             // input_mean, input_var: running statistics
   if (op == "LSTM" || op == "GRU" || op == "RNN") return slot <= 3 || slot == 7;  // not lengths, initial h/c
   if (op == "Resize" || op == "Upsample") return slot == 0;     // roi, scales, sizes
-  return true;
+  if (op == "Equal" || op == "Less" || op == "LessOrEqual" || op == "Greater" || op == "GreaterOrEqual" ||
+      op == "Not" || op == "And" || op == "Or" || op == "Xor") {
+    return false;
+  }
+  if (op == "Where") return slot != 0;
+  return !is_attention_mask(n, slot);
+}
+
+bool graph::is_attention_mask(const node& n, std::size_t slot) const {
+  if ((n.op != "Add" && n.op != "Sub") || n.inputs.size() != 2 || slot > 1 || n.output(0) < 0) return false;
+  const int t = n.inputs[slot], other = n.inputs[1 - slot];
+  if (t < 0 || other < 0 || at(other).kind != role::main) return false;
+  const int w = parameter_root(t);
+  if (w < 0 || !at(t).has_shape || at(t).dims.size() < 2) return false;
+  const std::vector<std::int64_t>& d = at(t).dims;
+  if (d[d.size() - 1] != d[d.size() - 2] || d.back() < 2) return false;
+  for (const int c : at(n.output(0)).consumers) {
+    const node& next = nodes_[static_cast<std::size_t>(c)];
+    if (next.op == "Softmax") return true;
+    if (next.op != "Add" && next.op != "Sub" && next.op != "Mul" && next.op != "Div" && next.op != "Where" &&
+        next.op != "Cast") {
+      continue;
+    }
+    if (next.output(0) < 0) continue;
+    for (const int c2 : at(next.output(0)).consumers) {
+      if (nodes_[static_cast<std::size_t>(c2)].op == "Softmax") return true;
+    }
+  }
+  return false;
 }
 
 bool graph::is_view_of_input(std::string_view op) { return passes_through(op); }

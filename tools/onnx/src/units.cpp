@@ -115,7 +115,7 @@ class mapper {
     for (const int ni : u.nodes) {
       const node& n = at(ni);
       for (std::size_t i = 0; i < n.inputs.size(); ++i) {
-        if (n.inputs[i] >= 0 && !is_main(n.inputs[i])) walk_.collect(n.inputs[i], graph::reads_parameter(n, i), roots);
+        if (n.inputs[i] >= 0 && !is_main(n.inputs[i])) walk_.collect(n.inputs[i], g_.reads_parameter(n, i), roots);
       }
     }
     for (const int r : roots) {
@@ -140,7 +140,7 @@ class mapper {
       const node& n = at(ni);
       for (std::size_t i = 0; i < n.inputs.size(); ++i) {
         const int t = n.inputs[i];
-        if (t < 0 || is_main(t) || !graph::reads_parameter(n, i)) continue;
+        if (t < 0 || is_main(t) || !g_.reads_parameter(n, i)) continue;
         const int w = g_.parameter_root(t);
         if (w < 0 || g_.parameter_elements(w) == 0) continue;
         const int owner = claimed_by_[static_cast<std::size_t>(w)];
@@ -812,7 +812,7 @@ void parameter_walk::collect(int t, bool use, std::vector<int>& out) {
     walked_[static_cast<std::size_t>(p)] = true;
     const node& n = g_.nodes()[static_cast<std::size_t>(p)];
     for (std::size_t i = 0; i < n.inputs.size(); ++i) {
-      stack_.emplace_back(n.inputs[i], graph::is_view_of_input(n.op) ? reads : graph::reads_parameter(n, i));
+      stack_.emplace_back(n.inputs[i], graph::is_view_of_input(n.op) ? reads : g_.reads_parameter(n, i));
     }
   }
 }
@@ -836,7 +836,7 @@ file_parameters count_file_parameters(const graph& g, const onnx_options& option
       const int t = n.inputs[i];
       if (t < 0 || g.at(t).kind == role::main) continue;
       roots.clear();
-      walk.collect(t, graph::reads_parameter(n, i), roots);
+      walk.collect(t, g.reads_parameter(n, i), roots);
       for (const int root : roots) {
         if (seen[static_cast<std::size_t>(root)]) continue;
         seen[static_cast<std::size_t>(root)] = true;
