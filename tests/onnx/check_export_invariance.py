@@ -128,8 +128,9 @@ def main():
                 for key in ("params", "flops", "forward_flops", "memory", "train_ms", "inference_ms", "kinds"):
                     same = v[key] == group[0][key] if key in ("params", "kinds") else close(v[key], group[0][key], 1e-9)
                     if not same:
-                        (known if v["known"] else failures).append(f"{name}: {key} of {v['tag']} ({v[key] if key != 'kinds' else '...'}) differs "
-                                        f"from {group[0]['tag']} ({group[0][key] if key != 'kinds' else '...'})")
+                        shown = (v[key], group[0][key]) if key != "kinds" else ("...", "...")
+                        (known if v["known"] else failures).append(
+                            f"{name}: {key} of {v['tag']} ({shown[0]}) differs from {group[0]['tag']} ({shown[1]})")
         ev, tr = results.get((True, "eval", True)), results.get((True, "training", True))
         if ev and tr:
             if ev["dropout_layers"] != 0 or tr["dropout_layers"] != dropouts:
