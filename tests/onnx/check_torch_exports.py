@@ -77,6 +77,10 @@ def main():
             print(f"FAIL {name}: {problem}")
         else:
             print(f"ok {name}")
+        if r.returncode != 0:
+            rows.append((name, f"exit {r.returncode}: {r.stderr.split('): ', 1)[-1].strip()[:100]}", "-", "-", "-",
+                         f"{seconds:.2f}"))
+            continue
         rows.append((name, "yes" if params == ref["params"] else f"{params} / {ref['params']:,}",
                      f"{ratio:.3f}", f"{total:.3f}", unmapped, f"{seconds:.2f}"))
     if markdown:

@@ -335,6 +335,62 @@ std::string custom_ops_onnx(const write_options& o) {
   return m.bytes();
 }
 
+std::string tied_lm_onnx(bool gemm_head, const write_options& o) {
+  builder m(o, 13);
+  const std::string ids = m.input("input", ::onnx::TensorProto::INT64, {-1, 16});
+  const std::string wte = m.weight("wte.weight", {1000, 64});
+  std::string x = m.node("Gather", {wte, ids});
+  x = m.node("Relu", {linear(m, x, "fc", 64, 64)});
+  if (gemm_head) {
+    x = m.node("Reshape", {x, m.ints({-1, 64})});
+    m.output(m.node("Gemm", {x, wte}, {b::a("transB", 1)}));
+  } else {
+    m.output(m.node("MatMul", {x, m.node("Transpose", {wte}, {b::as("perm", {1, 0})})}));
+  }
+  return m.bytes();
+}
+
+std::string shared_weights_onnx(const write_options& o) {
+  builder m(o, 13);
+  std::string x = m.input("input", ::onnx::TensorProto::FLOAT, {-1, 8, 16, 16});
+  const std::string w = m.weight("conv.weight", {8, 8, 3, 3}), bias = m.weight("conv.bias", {8});
+  const std::vector<b::attr> attrs{b::as("kernel_shape", {3, 3}), b::as("pads", {1, 1, 1, 1})};
+  x = m.node("Relu", {m.node("Conv", {x, w, bias}, attrs)});
+  x = m.node("Conv", {x, w, bias}, attrs);
+  x = m.node("Flatten", {m.node("GlobalAveragePool", {x})}, {b::a("axis", 1)});
+  m.output(batchnorm(m, x, "bn", 8));
+  return m.bytes();
+}
+
+std::string side_branch_onnx(const write_options& o) {
+  builder m(o, 13);
+  const std::string a = m.input("input", ::onnx::TensorProto::FLOAT, {-1, 32});
+  const std::string c = m.input("other", ::onnx::TensorProto::FLOAT, {-1, 32});
+  m.output(gemm(m, a, "fc_a", 32, 16));
+  m.output(gemm(m, c, "fc_b", 32, 16));
+  return m.bytes();
+}
+
+std::string layernorm_scale_only_onnx(const write_options& o) {
+  builder m(o, 17);
+  const std::string x = m.input("input", ::onnx::TensorProto::FLOAT, {-1, 10, 64});
+  m.output(m.node("LayerNormalization", {x, m.weight("ln.weight", {64})}, {b::a("axis", -1)}));
+  return m.bytes();
+}
+
+std::string mask_buffers_onnx(const write_options& o) {
+  builder m(o, 13);
+  const std::string x = m.input("input", ::onnx::TensorProto::FLOAT, {-1, 16, 64});
+  const std::string kt = m.node("Transpose", {x}, {b::as("perm", {0, 2, 1})});
+  std::string scores = m.node("Div", {m.node("MatMul", {x, kt}), m.scalar(8.0F)});
+  scores = m.node("Add", {scores, m.weight("mask", {16, 16})});
+  const std::string keep = m.node("Equal", {m.weight("bias", {16, 16}), m.scalar(0.0F)});
+  scores = m.node("Where", {keep, m.scalar(-1e9F), scores});
+  const std::string probs = m.node("Softmax", {scores}, {b::a("axis", -1)});
+  m.output(linear(m, m.node("MatMul", {probs, x}), "proj", 64, 64));
+  return m.bytes();
+}
+
 std::string residual_chain_onnx(int blocks) {
   builder m({.batch = 1}, 13);
   std::string x = m.input("input", ::onnx::TensorProto::FLOAT, {1, 4, 8, 8});

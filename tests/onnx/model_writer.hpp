@@ -31,6 +31,27 @@ struct write_options {
 /// A small CNN with operators prenet has no layer for: LeakyRelu and a custom-domain op.
 [[nodiscard]] std::string custom_ops_onnx(const write_options& o = {});
 
+/// A language model whose output head is tied to its token embedding (GPT-2's layout), over 16 tokens: Gather of the
+/// table `wte` [1000, 64] by token ids, a Linear(64, 64) and a Relu, then the head reading the same table: MatMul by
+/// Transpose(wte), as torch.onnx writes it without constant folding, or Gemm(transB = 1) of the table (`gemm_head`).
+/// PyTorch counts the table once: 1000 x 64 + 64 x 64 + 64 = 68,160 parameters.
+[[nodiscard]] std::string tied_lm_onnx(bool gemm_head, const write_options& o = {});
+/// Weights read twice: a Conv(8 -> 8, 3x3, bias) applied twice with the same weights on a (8, 16, 16) input, then
+/// global pooling and BatchNorm1d(8) on the pooled (8) features (running statistics kept: a training-mode export).
+/// PyTorch's parameters: 8 x 8 x 9 + 8 + 2 x 8 = 600.
+[[nodiscard]] std::string shared_weights_onnx(const write_options& o = {});
+/// Two data inputs, each through its own Linear(32, 16) to its own graph output: the second branch's weights are on a
+/// path from an input to an output that prenet does not predict (the parameter invariant must refuse the file).
+[[nodiscard]] std::string side_branch_onnx(const write_options& o = {});
+/// LayerNormalization(64) with a scale and no bias (torch's LayerNorm(bias=False)): 64 parameters, where prenet's
+/// affine layernorm holds 128 (the parameter invariant must refuse the file rather than count 64 too many).
+[[nodiscard]] std::string layernorm_scale_only_onnx(const write_options& o = {});
+
+/// Self-attention scores over 16 tokens of width 64 masked by two registered buffers, as minGPT-style code writes
+/// them: a float (16, 16) mask added to the scores, and a (16, 16) `bias` of ones and zeros compared with 0 for a
+/// Where; then Softmax, the product with the values and a Linear(64, 64). Buffers are not parameters: 4,160.
+[[nodiscard]] std::string mask_buffers_onnx(const write_options& o = {});
+
 /// `blocks` residual blocks on a (1, 4, 8, 8) input: `y = Add(x, Relu(x))`, as shared/repro's slow_residual file.
 [[nodiscard]] std::string residual_chain_onnx(int blocks);
 

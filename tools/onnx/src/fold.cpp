@@ -342,8 +342,11 @@ class folder {
  public:
   folder(::onnx::GraphProto& g, const std::unordered_map<std::string, std::vector<std::int64_t>>& known)
       : g_(g), known_(known) {
+    // Float initializers of more than one element are weights, not shape arithmetic: folding what reads them (an
+    // Identity clone of a parameter) would make a parameter a Constant and lose it from the parameter count.
     for (const tp& t : g.initializer()) {
-      if (auto v = read(t)) values_.emplace(t.name(), std::move(*v));
+      auto v = read(t);
+      if (v && !(v->is_float() && v->size() > 1)) values_.emplace(t.name(), std::move(*v));
     }
   }
 

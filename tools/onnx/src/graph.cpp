@@ -20,17 +20,16 @@
 
 namespace prenet::onnx_import_detail {
 
-namespace {
-
-/// Rounds of ONNX shape inference, each after filling one element-wise gap (fill_shape_gaps).
-constexpr int max_inference_rounds = 256;
-
-/// A name fit for a one-line message: control characters replaced, cut to 60 characters.
 std::string printable(std::string_view s) {
   std::string out(s.substr(0, 60));
   std::replace_if(out.begin(), out.end(), [](char c) { return static_cast<unsigned char>(c) < 0x20; }, '?');
   return "'" + out + (s.size() > 60 ? "...'" : "'");
 }
+
+namespace {
+
+/// Rounds of ONNX shape inference, each after filling one element-wise gap (fill_shape_gaps).
+constexpr int max_inference_rounds = 256;
 
 /// Input slots that hold weights rather than activations, per operator (a graph input used only there is a weight,
 /// as in files exported with export_params=False).
@@ -787,6 +786,65 @@ std::vector<std::int64_t> graph::ints(int id) const {
   std::copy_n(v.raw_data().data(), out.size() * sizeof(std::int64_t), reinterpret_cast<char*>(out.data()));
   return out;
 }
+
+int graph::parameter_root(int id) const {
+  for (int hops = 0; hops < 8 && id >= 0; ++hops) {
+    const tensor& t = at(id);
+    if (t.is_weight) return t.tied_to >= 0 ? t.tied_to : id;
+    if (t.producer < 0) return -1;
+    const node& p = nodes_[static_cast<std::size_t>(t.producer)];
+    if (!is_view_of_input(p.op) || p.op == "Identity") return -1;
+    id = p.input(0);
+  }
+  return -1;
+}
+
+std::int64_t graph::parameter_elements(int root) const {
+  if (root < 0) return 0;
+  const tensor& t = at(root);
+  if (!t.has_shape || t.is_integer()) return 0;
+  const std::int64_t n = t.numel();
+  return n > 1 ? n : 0;
+}
+
+bool graph::reads_parameter(const node& n, std::size_t slot) const {
+  const std::string_view op = n.op;
+  if (op == "Shape" || op == "Size" || is_view_of_input(op)) return false;
+  if (op == "BatchNormalization") return slot <= 2;             // input_mean, input_var: running statistics
+  if (op == "LSTM" || op == "GRU" || op == "RNN") return slot <= 3 || slot == 7;  // not lengths, initial h/c
+  if (op == "Resize" || op == "Upsample") return slot == 0;     // roi, scales, sizes
+  if (op == "Equal" || op == "Less" || op == "LessOrEqual" || op == "Greater" || op == "GreaterOrEqual" ||
+      op == "Not" || op == "And" || op == "Or" || op == "Xor") {
+    return false;
+  }
+  if (op == "Where") return slot != 0;
+  return !is_attention_mask(n, slot);
+}
+
+bool graph::is_attention_mask(const node& n, std::size_t slot) const {
+  if ((n.op != "Add" && n.op != "Sub") || n.inputs.size() != 2 || slot > 1 || n.output(0) < 0) return false;
+  const int t = n.inputs[slot], other = n.inputs[1 - slot];
+  if (t < 0 || other < 0 || at(other).kind != role::main) return false;
+  const int w = parameter_root(t);
+  if (w < 0 || !at(t).has_shape || at(t).dims.size() < 2) return false;
+  const std::vector<std::int64_t>& d = at(t).dims;
+  if (d[d.size() - 1] != d[d.size() - 2] || d.back() < 2) return false;
+  for (const int c : at(n.output(0)).consumers) {
+    const node& next = nodes_[static_cast<std::size_t>(c)];
+    if (next.op == "Softmax") return true;
+    if (next.op != "Add" && next.op != "Sub" && next.op != "Mul" && next.op != "Div" && next.op != "Where" &&
+        next.op != "Cast") {
+      continue;
+    }
+    if (next.output(0) < 0) continue;
+    for (const int c2 : at(next.output(0)).consumers) {
+      if (nodes_[static_cast<std::size_t>(c2)].op == "Softmax") return true;
+    }
+  }
+  return false;
+}
+
+bool graph::is_view_of_input(std::string_view op) { return passes_through(op); }
 
 std::optional<double> graph::scalar(int id) const {
   if (id < 0) return std::nullopt;

@@ -22,6 +22,9 @@ inline constexpr std::int64_t max_tensor_elements = std::int64_t{1} << 36;
 /// Most nodes in a graph (BERT-large exports ~2,800; GPT-3 175B ~9,000).
 inline constexpr int max_nodes = 200'000;
 
+/// A name fit for a one-line message: quoted, control characters replaced, cut to 60 characters.
+[[nodiscard]] std::string printable(std::string_view s);
+
 enum class role : std::uint8_t {
   constant,  ///< an initializer, a weight passed as a graph input, a Constant, or computed from those and shapes
   main,      ///< computed from the main data input: the stream prenet's layers follow
@@ -83,6 +86,24 @@ class graph {
   [[nodiscard]] std::vector<std::int64_t> ints(int id) const;
   /// The scalar value of a constant tensor (initializer or Constant), if it holds one number.
   [[nodiscard]] std::optional<double> scalar(int id) const;
+
+  /// The weight `id` is a view of (through Transpose, Cast, Reshape, Unsqueeze, Squeeze, Expand, Tile; a weight tied
+  /// by value to another is that one), or -1: the tensor whose elements are the parameters.
+  [[nodiscard]] int parameter_root(int id) const;
+  /// Parameters a root holds: its elements if it is a float tensor of more than one element, else 0 (scalar
+  /// constants, integer tables, shapes).
+  [[nodiscard]] std::int64_t parameter_elements(int root) const;
+  /// Whether input `slot` of `n` reads a parameter's values: not BatchNorm's running statistics, a recurrent layer's
+  /// sequence lengths or initial state, Resize's scales, a shape (Shape, Size), a view (which passes it on), an
+  /// operand of a comparison or Where's condition (no gradient flows there: masks), nor an attention mask (below).
+  [[nodiscard]] bool reads_parameter(const node& n, std::size_t slot) const;
+  /// Whether input `slot` of `n` is a constant attention mask: a weight (through views) of trailing dimensions
+  /// (S, S), added to a tensor computed from the data input whose sum goes into a Softmax, directly or through one
+  /// more element-wise node (a registered `mask` buffer; a trainable bias added to the scores is gathered from a
+  /// table, not read directly).
+  [[nodiscard]] bool is_attention_mask(const node& n, std::size_t slot) const;
+  /// Views that pass a tensor on unchanged in value (Identity, Cast, Transpose, Reshape, ... , Expand, Tile).
+  [[nodiscard]] static bool is_view_of_input(std::string_view op);
 
  private:
   void index(const ::onnx::GraphProto& g);

@@ -124,6 +124,7 @@ class placer {
 
   void place(const unit& u, int index) {
     emitted_[static_cast<std::size_t>(index)] = 1;
+    if (u.kind == unit_kind::alias && u.params != 0) throw_parameters(u, 0);
     if (u.kind == unit_kind::alias) {
       if (u.out >= 0 && u.in >= 0) node_of_[static_cast<std::size_t>(u.out)] = node_of_[static_cast<std::size_t>(u.in)];
       return;
@@ -161,11 +162,22 @@ class placer {
     for (std::size_t i = before; i < net_.size(); ++i) placed += net_.nodes()[i].cost().forward_flops;
     if (static_cast<double>(placed) < 0.999 * static_cast<double>(u.matmul_flops)) {
       const node& first = g_.nodes()[static_cast<std::size_t>(u.nodes.front())];
-      throw onnx_error("node '" + first.proto->name().substr(0, 60) + "' (" + u.op + "): its layers count " +
+      throw onnx_error("node " + printable(first.proto->name()) + " (" + u.op + "): its layers count " +
                        std::to_string(placed) + " FLOPs per sample, fewer than the " +
                        std::to_string(u.matmul_flops) + " of its matrix products and convolutions");
     }
     matmul_flops_ += u.matmul_flops;
+    // Invariant: the layers standing for a unit count exactly the parameters it holds (units.hpp, unit::params).
+    std::int64_t params = 0;
+    for (std::size_t i = before; i < net_.size(); ++i) params += net_.nodes()[i].cost().params;
+    if (params != u.params) throw_parameters(u, params);
+  }
+
+  [[noreturn]] void throw_parameters(const unit& u, std::int64_t placed) const {
+    const node& first = g_.nodes()[static_cast<std::size_t>(u.nodes.front())];
+    throw onnx_error("node " + printable(first.proto->name()) + " (" + u.op + "): its layers count " +
+                     std::to_string(placed) + " parameters, but the weights it reads hold " +
+                     std::to_string(u.params) + " (parameter invariant)");
   }
 
   /// Whether prenet accepts `specs` applied in turn from `in`; if not, the rule broken becomes a note.

@@ -38,6 +38,24 @@ onnx_import load_onnx_bytes(std::string_view bytes, const onnx_options& options)
     throw onnx_error(std::string("the data input cannot start a network: ") + e.what());
   }
 
+  // Invariant: the network counts each parameter of the file once (units.hpp, count_file_parameters).
+  const file_parameters reference = count_file_parameters(g, options);
+  std::vector<bool> held(g.tensors().size(), false);
+  for (const unit& u : units) {
+    for (const int w : u.weights) held[static_cast<std::size_t>(w)] = true;
+  }
+  for (const auto& [root, reader] : reference.roots) {
+    if (held[static_cast<std::size_t>(root)]) continue;
+    const node& n = g.nodes()[static_cast<std::size_t>(reader)];
+    throw onnx_error("node " + printable(n.proto->name()) + " (" + printable(n.op) + ") reads weight " +
+                     printable(g.at(root).name) + " (" + std::to_string(g.parameter_elements(root)) +
+                     " parameters), which no predicted layer counts (parameter invariant)");
+  }
+  if (net->params() != reference.total) {
+    throw onnx_error("the imported network counts " + std::to_string(net->params()) + " parameters, the file's "
+                     "weights hold " + std::to_string(reference.total) + " (parameter invariant)");
+  }
+
   std::map<std::string, std::int64_t> unmapped;
   std::map<std::string, std::int64_t> unreached;
   for (std::size_t i = 0; i < units.size(); ++i) {

@@ -32,7 +32,8 @@ bool in_window(std::int64_t v, std::int64_t lo) { return v >= lo && v <= max_win
 class mapper {
  public:
   mapper(const graph& g, const onnx_options& o, std::vector<std::string>& notes)
-      : g_(g), options_(o), notes_(notes), taken_(g.nodes().size(), false), claimed_(g.tensors().size(), false) {}
+      : g_(g), options_(o), notes_(notes), walk_(g, o), taken_(g.nodes().size(), false),
+        claimed_by_(g.tensors().size(), -1) {}
 
   std::vector<unit> run() {
     const auto& nodes = g_.nodes();
@@ -104,77 +105,91 @@ class mapper {
     if (n.inputs[1] == t && is_const(n.inputs[0])) return n.inputs[0];
     return -1;
   }
-  /// The parameter `t` is a view of (through Transpose, Reshape, Expand...; a weight tied to another by value is
-  /// that one), or -1.
-  [[nodiscard]] int weight_root(int t) const {
-    for (int hops = 0; hops < 8 && t >= 0; ++hops) {
-      if (g_.at(t).is_weight) return g_.at(t).tied_to >= 0 ? g_.at(t).tied_to : t;
-      const int p = producer(t);
-      if (p < 0) return -1;
-      const std::string_view op = at(p).op;
-      if (op != "Transpose" && op != "Cast" && op != "Reshape" && op != "Unsqueeze" && op != "Squeeze" &&
-          op != "Expand" && op != "Tile") {
-        return -1;
-      }
-      t = at(p).input(0);
-    }
-    return -1;
-  }
-  /// Elements of the float parameter `t` is a view of; 0 for scalars, shapes and other constants.
-  [[nodiscard]] std::int64_t weight_elements(int t) const {
-    t = weight_root(t);
-    if (t < 0 || !g_.at(t).has_shape || g_.at(t).is_integer()) return 0;
-    const std::int64_t n = g_.at(t).numel();
-    return n > 1 ? n : 0;
-  }
-
   /// A Conv whose bias has a generated name: BatchNorm folded in by an eval-mode export (and unfolded here).
-  [[nodiscard]] bool folded_bias(const node& n) const {
-    const int b = n.input(2);
-    return n.op == "Conv" && b >= 0 && options_.unfold_batchnorm && g_.at(b).name.rfind("onnx::", 0) == 0;
+  [[nodiscard]] bool folded_bias(const node& n) const { return onnx_import_detail::folded_bias(g_, n, options_); }
+
+  /// The parameters unit `self` holds: the roots its nodes read as parameters (directly, or through nodes computed
+  /// from constants only) that no other unit holds. Adds to what it holds already (a merged recurrent layer).
+  void attribute(unit& u, int self) {
+    std::vector<int> roots;
+    for (const int ni : u.nodes) {
+      const node& n = at(ni);
+      for (std::size_t i = 0; i < n.inputs.size(); ++i) {
+        if (n.inputs[i] >= 0 && !is_main(n.inputs[i])) walk_.collect(n.inputs[i], g_.reads_parameter(n, i), roots);
+      }
+    }
+    for (const int r : roots) {
+      const int owner = claimed_by_[static_cast<std::size_t>(r)];
+      if ((owner >= 0 && owner != self) || std::find(u.weights.begin(), u.weights.end(), r) != u.weights.end()) {
+        continue;
+      }
+      u.weights.push_back(r);
+      u.params += walk_.params(r);
+    }
   }
 
   void keep(unit u) {
+    const int self = static_cast<int>(units_.size());
     for (const int n : u.nodes) taken_[static_cast<std::size_t>(n)] = true;
     for (const int n : u.nodes) u.matmul_flops += matmul_flops(g_, at(n));
-    if (u.fallback.kind != layer_kind::opaque) u.fallback = roofline(u);
-    // A weight read by an earlier unit is the same parameter (a tied LM head): a Dense over it adds none.
+    attribute(u, self);
+    // A weight an earlier unit holds is the same parameter. A Dense over it (a tied LM head) adds none; any other
+    // layer would count it again, so the unit takes the roofline, which counts only what it holds.
+    bool shared = false;
     for (const int ni : u.nodes) {
       const node& n = at(ni);
-      const int w = (n.op == "MatMul" || n.op == "Gemm") ? weight_root(n.input(1)) : -1;
-      if (w < 0 || !claimed_[static_cast<std::size_t>(w)]) continue;
-      for (layer_spec& s : u.specs) {
-        if (s.kind == layer_kind::dense) s.tied = 1;
+      for (std::size_t i = 0; i < n.inputs.size(); ++i) {
+        const int t = n.inputs[i];
+        if (t < 0 || is_main(t) || !g_.reads_parameter(n, i)) continue;
+        const int w = g_.parameter_root(t);
+        if (w < 0 || g_.parameter_elements(w) == 0) continue;
+        const int owner = claimed_by_[static_cast<std::size_t>(w)];
+        if (owner < 0 || owner == self) continue;
+        bool tied = false;
+        if ((n.op == "MatMul" || n.op == "Gemm") && i == 1) {
+          for (layer_spec& s : u.specs) {
+            if (s.kind == layer_kind::dense) {
+              s.tied = 1;
+              tied = true;
+            }
+          }
+        }
+        shared = shared || !tied;
       }
     }
-    for (const int ni : u.nodes) {
-      for (const int t : at(ni).inputs) {
-        const int w = weight_root(t);
-        if (w >= 0) claimed_[static_cast<std::size_t>(w)] = true;
+    if (shared && !u.unmapped) {
+      u.unmapped = true;
+      u.op += " (weights shared with an earlier node)";
+      if (++shared_units_ == 1) {
+        notes_.push_back("layers reading weights an earlier layer holds (other than a tied Linear) are predicted by "
+                         "the roofline, so that each parameter is counted once");
       }
     }
+    u.fallback = roofline(u);
+    if (u.unmapped) {
+      if (u.out >= 0 && !g_.at(u.out).has_shape && u.in >= 0 && g_.at(u.in).has_shape) {
+        const shape s = g_.sample_shape(u.in);
+        u.fallback.rank = s.rank;
+        u.fallback.dim0 = s.dims[0];
+        u.fallback.dim1 = s.dims[1];
+        u.fallback.dim2 = s.dims[2];
+        ++assumed_shapes_;
+      }
+      u.specs = {u.fallback};
+    }
+    for (const int w : u.weights) claimed_by_[static_cast<std::size_t>(w)] = self;
     units_.push_back(std::move(u));
   }
 
-  /// The roofline stand-in of a unit: output elements as FLOPs, inputs + outputs as traffic, float weights as params.
+  /// The roofline stand-in of a unit: output elements as FLOPs, inputs + outputs as traffic, the parameters it holds.
   [[nodiscard]] layer_spec roofline(const unit& u) const {
-    std::int64_t elements = 0, params = 0, flops = 0;
-    std::vector<int> counted;  // each parameter once, and none another unit holds
+    std::int64_t elements = 0, flops = 0;
     for (const int ni : u.nodes) {
       const node& n = at(ni);
       flops += matmul_flops(g_, n);
       for (const int t : n.inputs) {
         if (is_main(t) && g_.at(t).has_shape) elements += g_.sample_numel(t);
-        const int w = weight_root(t);
-        if (w < 0 || claimed_[static_cast<std::size_t>(w)] ||
-            std::find(counted.begin(), counted.end(), w) != counted.end()) {
-          continue;
-        }
-        counted.push_back(w);
-        params += weight_elements(w);
       }
-      // A bias folded from BatchNorm stands for BatchNorm's scale and shift: one more parameter per channel.
-      if (folded_bias(n)) params += weight_elements(n.input(2));
       for (const int t : n.outputs) {
         if (is_main(t) && g_.at(t).has_shape) {
           elements += g_.sample_numel(t);
@@ -183,7 +198,7 @@ class mapper {
       }
     }
     const shape out = u.out >= 0 && g_.at(u.out).has_shape ? g_.sample_shape(u.out) : vector_shape(1);
-    return opaque_spec(out, std::max<std::int64_t>(flops, 1), elements, params);
+    return opaque_spec(out, std::max<std::int64_t>(flops, 1), elements, u.params);
   }
 
   unit layer(int n, const layer_spec& s, int in, int out) const {
@@ -196,17 +211,7 @@ class mapper {
     for (const int t : at(n).inputs) {
       if (is_main(t) && producer(t) > producer(u.in)) u.in = t;
     }
-    u.unmapped = true;
-    u.fallback = roofline(u);
-    if (u.out >= 0 && !g_.at(u.out).has_shape && u.in >= 0 && g_.at(u.in).has_shape) {
-      const shape s = g_.sample_shape(u.in);
-      u.fallback.rank = s.rank;
-      u.fallback.dim0 = s.dims[0];
-      u.fallback.dim1 = s.dims[1];
-      u.fallback.dim2 = s.dims[2];
-      ++assumed_shapes_;
-    }
-    u.specs = {u.fallback};
+    u.unmapped = true;  // keep() gives it the roofline layer
     return u;
   }
 
@@ -443,6 +448,9 @@ class mapper {
       u.nodes.push_back(ni);
       u.matmul_flops += matmul_flops(g_, n);
       u.out = n.output(0) >= 0 && !g_.at(n.output(0)).consumers.empty() ? n.output(0) : n.output(1);
+      const int self = static_cast<int>(&u - units_.data());
+      attribute(u, self);
+      for (const int w : u.weights) claimed_by_[static_cast<std::size_t>(w)] = self;
       u.fallback = roofline(u);
       taken_[static_cast<std::size_t>(ni)] = true;
       return u.out >= 0;
@@ -485,6 +493,18 @@ class mapper {
       if (p >= 0 && !taken_[static_cast<std::size_t>(p)] && !computes_main(at(p))) u.nodes.push_back(p);
       u.op = "Gather+Add (added embedding)";
       return u;
+    }
+    // The same lookup after torch.onnx's constant folding evaluated it (GPT-2's wpe(arange(S))): a weight of
+    // generated name holding the S rows used, added to the stream. The same layer, over the rows the file holds.
+    const tensor& w = g_.at(other);
+    if (w.is_weight && w.has_shape && !w.is_integer() && w.name.rfind("onnx::", 0) == 0 && s.rank == 2) {
+      std::vector<std::int64_t> d = w.dims;
+      while (d.size() > 2 && d.front() == 1) d.erase(d.begin());
+      if (d == std::vector<std::int64_t>{s.dims[0], s.dims[1]}) {
+        unit u = layer(ni, embedding_spec(s.dims[0], s.dims[1], true), x, n.output(0));
+        u.op = "Add (folded added embedding)";
+        return u;
+      }
     }
     return unmapped(ni);
   }
@@ -713,10 +733,12 @@ class mapper {
   const graph& g_;
   const onnx_options& options_;
   std::vector<std::string>& notes_;
+  parameter_walk walk_;
   std::vector<bool> taken_;
-  std::vector<bool> claimed_;  ///< per tensor: a parameter some unit kept so far reads
+  std::vector<int> claimed_by_;  ///< per tensor: the unit holding this parameter root, -1 if none yet
   std::vector<unit> units_;
   int unfolded_ = 0;
+  int shared_units_ = 0;
   int assumed_shapes_ = 0;
 };
 
@@ -757,6 +779,73 @@ std::int64_t matmul_flops(const graph& g, const node& n) {
   }
   const double flops = 2 * per * count / static_cast<double>(std::max<std::int64_t>(g.batch(), 1));
   return flops > 9e18 ? std::int64_t{9'000'000'000'000'000'000} : static_cast<std::int64_t>(flops);
+}
+
+bool folded_bias(const graph& g, const node& n, const onnx_options& options) {
+  const int b = n.input(2);
+  return n.op == "Conv" && b >= 0 && options.unfold_batchnorm && g.at(b).name.rfind("onnx::", 0) == 0;
+}
+
+parameter_walk::parameter_walk(const graph& g, const onnx_options& options)
+    : g_(g), folded_(g.tensors().size(), false), walked_(g.nodes().size(), false) {
+  for (const node& n : g.nodes()) {
+    if (folded_bias(g, n, options)) {
+      const int r = g.parameter_root(n.input(2));
+      if (r >= 0) folded_[static_cast<std::size_t>(r)] = true;
+    }
+  }
+}
+
+void parameter_walk::collect(int t, bool use, std::vector<int>& out) {
+  stack_.assign(1, {t, use});
+  while (!stack_.empty()) {
+    const auto [id, reads] = stack_.back();
+    stack_.pop_back();
+    if (id < 0 || g_.at(id).kind == role::main) continue;
+    const int root = g_.parameter_root(id);
+    if (root >= 0) {
+      if (reads) out.push_back(root);
+      continue;
+    }
+    const int p = g_.at(id).producer;
+    if (p < 0 || walked_[static_cast<std::size_t>(p)]) continue;
+    walked_[static_cast<std::size_t>(p)] = true;
+    const node& n = g_.nodes()[static_cast<std::size_t>(p)];
+    for (std::size_t i = 0; i < n.inputs.size(); ++i) {
+      stack_.emplace_back(n.inputs[i], graph::is_view_of_input(n.op) ? reads : g_.reads_parameter(n, i));
+    }
+  }
+}
+
+std::int64_t parameter_walk::params(int r) const {
+  const std::int64_t n = g_.parameter_elements(r);
+  return folded_[static_cast<std::size_t>(r)] ? 2 * n : n;  // bounded: n <= 2^36
+}
+
+file_parameters count_file_parameters(const graph& g, const onnx_options& options) {
+  parameter_walk walk(g, options);
+  file_parameters r;
+  std::vector<bool> seen(g.tensors().size(), false);
+  std::vector<int> roots;
+  for (std::size_t ni = 0; ni < g.nodes().size(); ++ni) {
+    const node& n = g.nodes()[ni];
+    const bool computed = std::any_of(n.outputs.begin(), n.outputs.end(),
+                                      [&](int t) { return t >= 0 && g.at(t).kind != role::constant; });
+    if (!computed) continue;
+    for (std::size_t i = 0; i < n.inputs.size(); ++i) {
+      const int t = n.inputs[i];
+      if (t < 0 || g.at(t).kind == role::main) continue;
+      roots.clear();
+      walk.collect(t, g.reads_parameter(n, i), roots);
+      for (const int root : roots) {
+        if (seen[static_cast<std::size_t>(root)]) continue;
+        seen[static_cast<std::size_t>(root)] = true;
+        r.roots.emplace_back(root, static_cast<int>(ni));
+        r.total += walk.params(root);
+      }
+    }
+  }
+  return r;
 }
 
 std::vector<unit> build_units(const graph& g, const onnx_options& options, std::vector<std::string>& notes) {

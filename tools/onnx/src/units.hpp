@@ -28,7 +28,40 @@ struct unit {
   bool unmapped = false;          ///< specs are the roofline fallback (an `opaque` layer)
   layer_spec fallback{};          ///< the roofline `opaque` layer used if prenet rejects `specs`
   std::int64_t matmul_flops = 0;  ///< per sample: 2 x multiply-adds of its Conv, ConvTranspose, Gemm and MatMul nodes
+  std::vector<int> weights{};     ///< the parameter roots it holds (read first by it: a shared weight counts once)
+  std::int64_t params = 0;        ///< parameters of `weights` (parameter_walk::params): what its layers must count
 };
+
+/// Parameters of the file, the reference of the parameter invariant: each weight root (graph::parameter_root) read
+/// as a parameter (graph::reads_parameter) by a node computed from a data input, directly or through nodes computed
+/// from constants only, counted once; a Conv bias that an eval-mode export folded BatchNorm into counts twice
+/// (BatchNorm's scale and shift, as the importer restores it).
+class parameter_walk {
+ public:
+  parameter_walk(const graph& g, const onnx_options& options);
+  /// Appends to `out` the roots tensor `t` holds or is computed from outside the data input's lineage, where `use`
+  /// says whether its reader reads it as a parameter. Each node outside the lineage is walked once per walker, so
+  /// walking a whole graph is linear in its size.
+  void collect(int t, bool use, std::vector<int>& out);
+  /// Parameters root `r` counts for.
+  [[nodiscard]] std::int64_t params(int r) const;
+
+ private:
+  const graph& g_;
+  std::vector<bool> folded_;  ///< per tensor: a Conv bias with BatchNorm folded in
+  std::vector<bool> walked_;  ///< per node
+  std::vector<std::pair<int, bool>> stack_;
+};
+
+/// A Conv whose bias has a generated name: BatchNorm folded in by an eval-mode export (and unfolded on import).
+[[nodiscard]] bool folded_bias(const graph& g, const node& n, const onnx_options& options);
+
+struct file_parameters {
+  std::int64_t total = 0;
+  std::vector<std::pair<int, int>> roots;  ///< (weight root, the first node reading it)
+};
+/// The reference: every parameter some node reads, each once.
+[[nodiscard]] file_parameters count_file_parameters(const graph& g, const onnx_options& options);
 
 /// Per-sample FLOPs (2 x multiply-adds) of node `n` if it is a Conv, ConvTranspose, Gemm or MatMul with known shapes,
 /// else 0: what the operator must cost, whatever prenet maps it to.

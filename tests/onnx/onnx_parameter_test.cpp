@@ -1,0 +1,109 @@
+// SPDX-License-Identifier: MIT
+// The parameter invariant (docs/onnx.md): an imported network counts each weight of the file once, BatchNorm's
+// running statistics not at all, and a file whose weights the network would lose or count twice is refused.
+#include <string>
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <prenet/onnx/load_onnx.hpp>
+
+#include "model_writer.hpp"
+
+namespace {
+
+using prenet::load_onnx_bytes;
+using prenet::onnx_error;
+using testing::HasSubstr;
+using testing::Not;
+
+std::string error_of(const std::string& bytes) {
+  try {
+    (void)load_onnx_bytes(bytes);
+  } catch (const onnx_error& e) {
+    return e.what();
+  }
+  ADD_FAILURE() << "no onnx_error";
+  return "";
+}
+
+bool has_unmapped(const prenet::onnx_import& r, const std::string& op) {
+  for (const auto& u : r.unmapped) {
+    if (u.op_type == op) return true;
+  }
+  return false;
+}
+
+/// GPT-2's tied head: the token table read by the embedding and by the head is one parameter, whether the head
+/// reads it through a Transpose (no constant folding) or directly (Gemm transB), as an initializer or a graph input.
+TEST(OnnxParameters, TiedHeadCountsTheTableOnce) {
+  constexpr std::int64_t pytorch = 1000 * 64 + 64 * 64 + 64;
+  for (const bool gemm : {false, true}) {
+    for (const bool inputs : {false, true}) {
+      SCOPED_TRACE(testing::Message() << "gemm head " << gemm << ", weights as inputs " << inputs);
+      const prenet::onnx_import r =
+          load_onnx_bytes(prenet::onnx_test::tied_lm_onnx(gemm, {.batch = 2, .weights_as_inputs = inputs}));
+      EXPECT_EQ(r.network.params(), pytorch);
+      // The head is still a Dense layer (tied: no parameters of its own), not the roofline.
+      EXPECT_TRUE(r.unmapped.empty());
+      EXPECT_GE(r.network.forward_flops(), r.matmul_flops);
+      // Its matrix product is still counted: 2 x 16 tokens x 64 x 1000 per sample.
+      EXPECT_GE(r.matmul_flops, 2 * 16 * 64 * 1000);
+    }
+  }
+}
+
+/// A Conv applied twice with the same weights counts them once (the second application is predicted by the
+/// roofline, with no parameters of its own); BatchNorm1d's running mean and variance are not parameters.
+TEST(OnnxParameters, SharedConvAndBatchNormStatistics) {
+  const prenet::onnx_import r = load_onnx_bytes(prenet::onnx_test::shared_weights_onnx({.batch = 4}));
+  EXPECT_EQ(r.network.params(), 8 * 8 * 9 + 8 + 2 * 8);
+  EXPECT_TRUE(has_unmapped(r, "Conv (weights shared with an earlier node)"));
+  EXPECT_TRUE(has_unmapped(r, "BatchNormalization"));  // rank-1 features: roofline, 2 x 8 parameters
+  // The second Conv's work is still predicted: both convolutions' FLOPs are in the network.
+  EXPECT_EQ(r.matmul_flops, 2 * (2 * 8 * 16 * 16 * 8 * 9));
+  EXPECT_GE(r.network.forward_flops(), r.matmul_flops);
+}
+
+/// Registered mask buffers (a float mask added to the attention scores, a 0/1 `bias` compared for a Where) are in the
+/// file as weights but are not parameters: no gradient reaches them.
+TEST(OnnxParameters, MaskBuffersAreNotParameters) {
+  for (const bool inputs : {false, true}) {
+    SCOPED_TRACE(inputs ? "weights as graph inputs" : "weights as initializers");
+    const prenet::onnx_import r =
+        load_onnx_bytes(prenet::onnx_test::mask_buffers_onnx({.batch = 2, .weights_as_inputs = inputs}));
+    EXPECT_EQ(r.network.params(), 64 * 64 + 64);
+  }
+}
+
+/// Weights on a path the network does not predict (a second input's own branch) are lost: refused, naming the node.
+TEST(OnnxParameters, LostWeightsAreRefused) {
+  const std::string e = error_of(prenet::onnx_test::side_branch_onnx({.batch = 2}));
+  EXPECT_THAT(e, HasSubstr("reads weight 'fc_b.weight' (512 parameters), which no predicted layer counts "
+                           "(parameter invariant)"));
+  EXPECT_THAT(e, HasSubstr("node 'Gemm_"));
+  EXPECT_THAT(e, Not(HasSubstr("\n")));
+}
+
+/// A mapping that would count more parameters than the file holds (prenet's layernorm has a shift the file does not)
+/// is refused, naming the node, rather than predicted with 64 parameters too many.
+TEST(OnnxParameters, DoubleCountedWeightsAreRefused) {
+  const std::string e = error_of(prenet::onnx_test::layernorm_scale_only_onnx({.batch = 2}));
+  EXPECT_THAT(e, HasSubstr("node 'LayerNormalization_"));
+  EXPECT_THAT(e, HasSubstr("its layers count 128 parameters, but the weights it reads hold 64 (parameter invariant)"));
+}
+
+/// The models of onnx_import_test hold the invariant in every layout the writer has (a training-mode export keeps
+/// BatchNorm's statistics, export_params=False makes the weights graph inputs).
+TEST(OnnxParameters, WriterModelsInEveryLayout) {
+  for (const bool inputs : {false, true}) {
+    for (const bool dropout : {false, true}) {
+      const prenet::onnx_test::write_options o{.batch = 2, .weights_as_inputs = inputs, .dropout = dropout};
+      EXPECT_EQ(load_onnx_bytes(prenet::onnx_test::resnet50_onnx(o)).network.params(), 25'557'032);
+      EXPECT_EQ(load_onnx_bytes(prenet::onnx_test::vgg16_onnx(o)).network.params(), 138'357'544);
+      EXPECT_EQ(load_onnx_bytes(prenet::onnx_test::lstm_onnx(o)).network.params(), 924'170);
+    }
+  }
+}
+
+}  // namespace
