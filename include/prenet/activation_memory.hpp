@@ -71,7 +71,8 @@ template <class Ints>
 /// A layer's extra saved tensors (attention probabilities, masks, indices) are freed after its own backward.
 /// Under checkpointing (`ck` blocks) a checkpointed block keeps only its input, saved by its first node, from
 /// forward to backward; what its layers save is not alive after the forward pass (the total leaves it out) and is
-/// made again when the block runs again in backward (find_backward_peak).
+/// made again when the block runs again in backward (find_backward_peak). Under `selective` an eager attention
+/// layer keeps no S x S tensors (core_saved_elements): they exist during its own backward only.
 template <class Ints>
 constexpr std::int64_t record_saved(std::span<const layer_node> nodes, dtype t, std::int64_t batch,
                                     memory_walk<Ints> w, checkpointing ck = checkpointing::none) noexcept {
@@ -118,7 +119,10 @@ constexpr std::int64_t record_saved(std::span<const layer_node> nodes, dtype t, 
     }
     if (c.saves_input != 0 && w.first_saver[in] == 0) w.first_saver[in] = static_cast<std::int64_t>(i);
     if (c.saves_output != 0 && w.first_saver[cur] == 0) w.first_saver[cur] = static_cast<std::int64_t>(i);
-    const std::int64_t extra = sat_mul(sat_add(sat_mul(c.saved_elements, elem), c.saved_fixed_bytes), batch);
+    // Selective recomputation keeps no S x S tensors of an eager attention core (find_backward_peak brings them
+    // back during the layer's own backward).
+    const std::int64_t kept = c.saved_elements - (ck == checkpointing::selective ? core_saved_elements(n.spec, n.input) : 0);
+    const std::int64_t extra = sat_mul(sat_add(sat_mul(kept, elem), c.saved_fixed_bytes), batch);
     w.drop_raw[i] = sat_add(w.drop_raw[i], extra);
     w.drop_block[i] = sat_add(w.drop_block[i], allocator_block(extra));
   }
@@ -196,8 +200,11 @@ constexpr backward_peak find_backward_peak(std::span<const layer_node> nodes, dt
       grad_block = sat_add(grad_block, allocator_block(g));
     }
     const auto pair = n.cost().aliases_input != 0 ? std::array<std::int64_t, 2>{0, 0} : gradient_pair(n, batch, elem);
-    const std::int64_t ws_raw = sat_add(pair[0], pair[1]);
-    const std::int64_t ws_block = sat_add(allocator_block(pair[0]), allocator_block(pair[1]));
+    // Selective recomputation: the attention core's S x S tensors, made again, are alive during its backward.
+    const std::int64_t core =
+        ck == checkpointing::selective ? sat_mul(sat_mul(core_saved_elements(n.spec, n.input), elem), batch) : 0;
+    const std::int64_t ws_raw = sat_add(sat_add(pair[0], pair[1]), core);
+    const std::int64_t ws_block = sat_add(sat_add(allocator_block(pair[0]), allocator_block(pair[1])), allocator_block(core));
     const std::int64_t live = sat_add(sat_add(act_block, grad_block), ws_block);
     if (live > best_total) {
       best_total = live;

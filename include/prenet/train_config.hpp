@@ -19,8 +19,11 @@ namespace prenet {
 enum class checkpointing : std::uint8_t {
   none,    ///< every saved tensor kept from forward to backward
   blocks,  ///< each repeated block (transformer layer) keeps its input only and runs its forward again in backward
+  /// Selective recomputation (Korthikanti et al. 2022, Megatron-LM): only the eager attention core (Q K^T, scaling,
+  /// mask, softmax, P V) is recomputed in backward; its S x S tensors are not kept from forward.
+  selective,
 };
-BOOST_DESCRIBE_ENUM(checkpointing, none, blocks)
+BOOST_DESCRIBE_ENUM(checkpointing, none, blocks, selective)
 
 /// Which projections LoRA adapts (PEFT's target_modules).
 enum class lora_targets : std::uint8_t {
@@ -30,9 +33,14 @@ enum class lora_targets : std::uint8_t {
 };
 BOOST_DESCRIBE_ENUM(lora_targets, q_v, qkvo, all_linear)
 
-/// The CLI's spellings: "none", "blocks".
+/// The CLI's spellings: "none", "blocks", "selective".
 [[nodiscard]] constexpr std::string_view name(checkpointing c) noexcept {
-  return c == checkpointing::blocks ? "blocks" : "none";
+  switch (c) {
+    case checkpointing::none: return "none";
+    case checkpointing::blocks: return "blocks";
+    case checkpointing::selective: return "selective";
+  }
+  return "?";
 }
 /// The CLI's spellings: "q,v", "qkvo", "all-linear".
 [[nodiscard]] constexpr std::string_view name(lora_targets t) noexcept {

@@ -195,6 +195,24 @@ template <class Node>
 
 }  // namespace detail
 
+/// Whether selective recomputation (checkpointing::selective) recomputes a layer's attention core: an eager
+/// attention layer's (a fused kernel keeps no S x S tensors and already recomputes them).
+[[nodiscard]] constexpr bool recomputes_core(const layer_spec& s) noexcept {
+  return s.kind == layer_kind::multihead_attention && !fused(impl_of(s));
+}
+/// The S x S elements per sample the eager core saves (the probabilities, heads x S x S_kv), which selective
+/// recomputation does not keep from forward and makes again during the layer's backward.
+[[nodiscard]] constexpr std::int64_t core_saved_elements(const layer_spec& s, const shape& in) noexcept {
+  return recomputes_core(s) ? s.heads * in[0] * (s.kv_seq == 0 ? in[0] : s.kv_seq) : 0;
+}
+/// Forward FLOPs per sample of the eager attention core, with attention_cost's constants: Q K^T and P V (4 S S_kv E),
+/// the scaling (S E), softmax (5 per score) and the causal mask (1 per score).
+[[nodiscard]] constexpr std::int64_t core_forward_flops(const layer_spec& s, const shape& in) noexcept {
+  if (!recomputes_core(s)) return 0;
+  const std::int64_t seq = in[0], kv = s.kv_seq == 0 ? seq : s.kv_seq, scores = s.heads * seq * kv;
+  return 4 * seq * kv * s.in_features + seq * s.in_features + (5 + s.causal) * scores;
+}
+
 /// Longest block (in layers) checkpointing looks for.
 inline constexpr std::size_t max_block_layers = 128;
 
@@ -241,6 +259,10 @@ template <class Node>
                                                      std::int64_t batch = 1) noexcept {
   if (c == checkpointing::none) return 0;
   std::int64_t sum = 0;
+  if (c == checkpointing::selective) {
+    for (const Node& n : nodes) sum += core_forward_flops(n.spec, n.input);
+    return sum * batch;
+  }
   for_each_block_run(nodes, [&](std::size_t first, std::size_t layers, std::size_t count) {
     std::int64_t block = 0;
     for (std::size_t j = first; j < first + layers; ++j) block += nodes[j].cost().forward_flops;
@@ -296,6 +318,12 @@ constexpr void check_training_setup(std::span<const Node> nodes, const train_con
   }
   if (cfg.checkpoint == checkpointing::blocks) {
     detail::require(has_blocks(nodes), "Checkpoint: the model must have repeated blocks (Repeat of a Residual block)");
+  }
+  if (cfg.checkpoint == checkpointing::selective) {
+    bool any = false;
+    for (const Node& n : nodes) any = any || recomputes_core(n.spec);
+    detail::require(any, "Checkpoint: selective must have an eager attention layer to recompute (sdpa kernels "
+                         "already recompute their core)");
   }
 }
 

@@ -582,6 +582,8 @@ TEST(CliTrainingSetup, BadInputIsOneLineAndExitTwo) {
       {"--model", "gpt2", "--grad-accum", "x"},
       {"--model", "vgg16", "--checkpoint", "blocks"},
       {"--model", "gpt2", "--checkpoint", "all"},
+      {"--model", "vgg16", "--checkpoint", "selective"},
+      {"--model", "gpt2", "--attention", "sdpa-flash", "--checkpoint", "selective"},
       {"--model", "gpt2", "--lora-targets", "qkvo"},
       {"--model", "gpt2", "--lora", "8", "--lora-targets", "q"},
       {"--model", "vgg16", "--lora", "8"},

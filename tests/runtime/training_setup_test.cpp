@@ -208,6 +208,38 @@ TEST(Checkpoint, KeepsBlockInputsAndOneBlock) {
   EXPECT_LT(b.total().value, a.total().value);
 }
 
+TEST(Checkpoint, SelectiveRecomputesTheEagerAttentionCore) {
+  constexpr std::int64_t s = 128, e = 768, h = 12, layers = 12, batch = 2;
+  const runtime_network net = zoo("gpt2", s);
+  // Per causal self-attention layer: Q K^T and P V (4 S^2 E), scaling (S E), softmax (5 per score), mask (1).
+  const std::int64_t core = 4 * s * s * e + s * e + 6 * h * s * s;
+  EXPECT_EQ(recompute_flops(net.nodes(), checkpointing::selective, batch), batch * layers * core);
+  const train_config none{.batch = batch, .optimizer = optimizer::adam, .framework = 0_B};
+  train_config selective = none;
+  selective.checkpoint = checkpointing::selective;
+  const prediction a = predict(net.nodes(), devices::a100_80gb, none), b = predict(net.nodes(), devices::a100_80gb, selective);
+  EXPECT_EQ(b.forward, a.forward);
+  EXPECT_GT(b.recompute.count(), 0);
+  EXPECT_NEAR(b.backward.count() - a.backward.count(), b.recompute.count(), 1e-9);
+  // Memory: after forward, exactly the S x S probabilities of every layer (heads x S x S fp32 a sample) are gone.
+  detail::dynamic_walk w1(net), w2(net);
+  const std::int64_t kept_none = detail::record_saved(net.nodes(), dtype::fp32, batch, w1.walk());
+  const std::int64_t kept_selective =
+      detail::record_saved(net.nodes(), dtype::fp32, batch, w2.walk(), checkpointing::selective);
+  EXPECT_EQ(kept_none - kept_selective, layers * h * s * s * 4 * batch);
+  // At the peak (LoRA keeps it early in backward, where the saved tensors are) less is alive; at seq 1024, where
+  // the probabilities outweigh the caching allocator's 2 MiB rounding of each layer's saved tensors.
+  train_config lora_none = none, lora_selective = selective;
+  lora_none.lora_rank = lora_selective.lora_rank = 8;
+  const runtime_network long_net = zoo("gpt2", 1024);
+  const memory_breakdown ma = training_memory(long_net, lora_none), mb = training_memory(long_net, lora_selective);
+  ASSERT_EQ(mb.phase, memory_phase::backward);
+  EXPECT_LT(mb.total().value, ma.total().value);
+  // A fused core keeps no S x S tensors and recomputes them already: nothing to select.
+  EXPECT_THROW((void)predict(with_attention(net, attention_impl::sdpa_flash).nodes(), devices::a100_80gb, selective),
+               shape_error);
+}
+
 // --- rules ---------------------------------------------------------------------------------------------------------
 
 TEST(TrainingSetup, BadConfigurationsThrowNamingTheRule) {

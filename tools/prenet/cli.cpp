@@ -62,9 +62,10 @@ training setup (training only; docs/llm.md):
   --grad-accum N      N micro-batches of --batch per optimizer step (default 1). An iteration is one optimizer step:
                       N forward + backward passes, then one update; epochs count iterations of batch x N samples;
                       the gradients stay alive across the micro-batches
-  --checkpoint none|blocks
+  --checkpoint none|blocks|selective
                       blocks: activation checkpointing of the model's repeated blocks (transformer layers): each keeps
-                      only its input and runs its forward again in backward
+                      only its input and runs its forward again in backward; selective: only the eager attention
+                      core (Q K^T, softmax, P V) runs again, its S x S tensors not kept (Korthikanti et al. 2022)
   --lora R [--lora-targets q,v|qkvo|all-linear]
                       LoRA of rank R: the base model frozen (no weight gradients or optimizer state), adapters A (R x in)
                       and B (out x R) on attention's q and v (default, as PEFT for LLaMA), on q, k, v and o, or on every

@@ -21,7 +21,7 @@ constexpr std::array precisions{precision::pytorch_default, precision::fp32, pre
                                 precision::amp_bf16, precision::fp16, precision::bf16};
 constexpr std::array attention_impls{attention_impl::eager, attention_impl::sdpa_flash,
                                      attention_impl::sdpa_mem_efficient};
-constexpr std::array checkpointings{checkpointing::none, checkpointing::blocks};
+constexpr std::array checkpointings{checkpointing::none, checkpointing::blocks, checkpointing::selective};
 constexpr std::array lora_target_sets{lora_targets::q_v, lora_targets::qkvo, lora_targets::all_linear};
 /// --dtype, the older flag: the element type of every tensor, which --precision fp32, fp16 and bf16 mean.
 constexpr std::array dtype_precisions{precision::fp32, precision::fp16, precision::bf16};

@@ -129,6 +129,18 @@ constexpr void fused_attention(kernel_list& out, const layer_node& n, pass p, co
   out.push(k);
 }
 
+/// The eager attention core's forward: Q K^T, scaling, softmax, dropout (in training), P V.
+constexpr void eager_core_forward(kernel_list& out, const layer_node& n, const pass_context& c) noexcept {
+  const layer_spec& s = n.spec;
+  const std::int64_t b = c.batch, seq = n.input[0], e = s.in_features, h = s.heads > 0 ? s.heads : 1;
+  const std::int64_t kv = s.kv_seq == 0 ? seq : s.kv_seq, d = e / h, eb = c.element_bytes, scores = b * h * seq * kv;
+  out.push(sized(gemm_kernel(b * h, seq, kv, d), eb));                          // Q K^T
+  out.push(sized(elementwise_kernel(elementwise_op::mul_scalar, scores), eb));  // scaling
+  out.push(sized(rows_kernel(kernel_family::softmax, b * h * seq, kv), eb));
+  if (c.training) out.push(sized(elementwise_kernel(elementwise_op::mul, scores), eb));  // dropout on probabilities
+  out.push(sized(gemm_kernel(b * h, seq, d, kv), eb));                          // P V
+}
+
 constexpr void attention(kernel_list& out, const layer_node& n, pass p, const pass_context& c) noexcept {
   const layer_spec& s = n.spec;
   const std::int64_t b = c.batch, seq = n.input[0], e = s.in_features, h = s.heads > 0 ? s.heads : 1;
@@ -154,11 +166,7 @@ constexpr void attention(kernel_list& out, const layer_node& n, pass p, const pa
   if (fused(impl_of(s))) {
     fused_attention(out, n, p, c);
   } else if (p == pass::forward) {
-    out.push(sized(gemm_kernel(b * h, seq, kv, d), eb));                          // Q K^T
-    out.push(sized(elementwise_kernel(elementwise_op::mul_scalar, scores), eb));  // scaling
-    out.push(sized(rows_kernel(kernel_family::softmax, b * h * seq, kv), eb));
-    if (c.training) out.push(sized(elementwise_kernel(elementwise_op::mul, scores), eb));  // dropout on probabilities
-    out.push(sized(gemm_kernel(b * h, seq, d, kv), eb));                          // P V
+    eager_core_forward(out, n, c);
   } else {
     out.push(sized(gemm_kernel(b * h, seq, kv, d), eb));  // dP = dC V^T
     out.push(sized(gemm_kernel(b * h, kv, d, seq), eb));  // dV = P^T dC
@@ -188,6 +196,14 @@ constexpr void recurrent(kernel_list& out, const layer_node& n, pass p, const pa
 }
 
 }  // namespace detail
+
+/// The kernels selective recomputation runs again in `n`'s backward: its eager attention core's forward (none for
+/// other layers; training_setup.hpp's recomputes_core).
+[[nodiscard]] constexpr kernel_list core_recompute_kernels(const layer_node& n, const pass_context& c) noexcept {
+  kernel_list out;
+  if (recomputes_core(n.spec)) detail::eager_core_forward(out, n, c);
+  return out;
+}
 
 /// Kernels of one pass of `n`'s LoRA adapters (none without): up to 4 adapters of 6 kernels.
 [[nodiscard]] constexpr kernel_list lora_kernels(const layer_node& n, pass p, const pass_context& c) noexcept {
