@@ -82,7 +82,10 @@ std::string as_text(const model_settings& s, const device_spec& d, const run_est
   const bool accum = r.grad_accum > 1;
   t += fmt::format("  forward          {:12.3f} ms{}\n", r.forward_ms, accum ? "   (one micro-batch)" : "");
   t += fmt::format("  backward         {:12.3f} ms{}{}\n", r.backward_ms, accum ? "   (one micro-batch)" : "",
-                   r.recompute_ms > 0 ? fmt::format("   (recomputing checkpointed blocks: {:.3f} ms)", r.recompute_ms)
+                   r.recompute_ms > 0 ? fmt::format("   (recomputing {}: {:.3f} ms)",
+                                                  s.checkpoint == checkpointing::selective ? "attention cores"
+                                                                                           : "checkpointed blocks",
+                                                  r.recompute_ms)
                                       : "");
   t += fmt::format("  optimizer        {:12.3f} ms{}\n", r.optimizer_ms, accum ? "   (once per iteration)" : "");
   t += fmt::format("  iteration        {:12.3f} ms   (80% interval {:.3f} - {:.3f} ms)\n", r.iteration_ms,
