@@ -11,6 +11,8 @@
 #include <prenet/detail/propagate.hpp>
 #include <prenet/detail/saturating.hpp>
 #include <prenet/layer_node.hpp>
+#include <prenet/train_config.hpp>
+#include <prenet/training_setup.hpp>
 #include <prenet/units.hpp>
 
 namespace prenet {
@@ -45,22 +47,44 @@ namespace detail {
 /// Every container holds nodes.size() zero-initialised entries. `input_tensor`, when not empty, makes the nodes a graph
 /// (runtime_network::input_tensors()): node i reads the tensor node input_tensor[i] allocated, instead of the chain's
 /// stream with its Residual markers.
+/// `block` (filled by record_saved under checkpointing): for each node of a checkpointed block, the block's first
+/// node + 1; 0 elsewhere.
 template <class Ints>
 struct memory_walk {
   Ints& tensor_bytes;
   Ints& first_saver;
   Ints& drop_raw;
   Ints& drop_block;
+  Ints& block;
   std::span<const std::int64_t> input_tensor{};
 };
+
+/// Whether node i lies inside a checkpointed block after its first node: what it saves exists only while the block
+/// runs again in backward.
+template <class Ints>
+[[nodiscard]] constexpr bool recomputed(const memory_walk<Ints>& w, std::size_t i) noexcept {
+  return w.block[i] != 0 && w.block[i] != static_cast<std::int64_t>(i) + 1;
+}
 
 /// Walks the nodes assigning tensor ids (views, in-place layers and markers keep their input's id) and records which
 /// tensors are saved; a tensor saved by several layers is counted once and freed after the earliest of them.
 /// A layer's extra saved tensors (attention probabilities, masks, indices) are freed after its own backward.
+/// Under checkpointing (`ck` blocks) a checkpointed block keeps only its input, saved by its first node, from
+/// forward to backward; what its layers save is not alive after the forward pass (the total leaves it out) and is
+/// made again when the block runs again in backward (find_backward_peak). Under `selective` an eager attention
+/// layer keeps no S x S tensors (core_saved_elements): they exist during its own backward only.
 template <class Ints>
 constexpr std::int64_t record_saved(std::span<const layer_node> nodes, dtype t, std::int64_t batch,
-                                    memory_walk<Ints> w) noexcept {
+                                    memory_walk<Ints> w, checkpointing ck = checkpointing::none) noexcept {
   const std::int64_t elem = element_bytes(t);
+  if (ck == checkpointing::blocks) {
+    for_each_block_run(nodes, [&w](std::size_t first, std::size_t layers, std::size_t count) {
+      for (std::size_t b = 0; b < count; ++b) {
+        const std::size_t start = first + b * layers;
+        for (std::size_t j = start; j < start + layers; ++j) w.block[j] = static_cast<std::int64_t>(start) + 1;
+      }
+    });
+  }
   std::size_t cur = 0;
   std::array<std::size_t, max_residual_depth> skip_stack{};
   std::size_t depth = 0;
@@ -77,6 +101,9 @@ constexpr std::int64_t record_saved(std::span<const layer_node> nodes, dtype t, 
         continue;
       case layer_kind::residual_begin:
         if (depth < skip_stack.size()) skip_stack[depth++] = cur;
+        // A checkpointed block starts here: the checkpoint keeps its input until the block's backward is done.
+        if (w.block[i] == static_cast<std::int64_t>(i) + 1 && w.first_saver[cur] == 0)
+          w.first_saver[cur] = static_cast<std::int64_t>(i);
         continue;
       case layer_kind::residual_shortcut:
         cur = depth > 0 ? skip_stack[depth - 1] : cur;
@@ -92,7 +119,10 @@ constexpr std::int64_t record_saved(std::span<const layer_node> nodes, dtype t, 
     }
     if (c.saves_input != 0 && w.first_saver[in] == 0) w.first_saver[in] = static_cast<std::int64_t>(i);
     if (c.saves_output != 0 && w.first_saver[cur] == 0) w.first_saver[cur] = static_cast<std::int64_t>(i);
-    const std::int64_t extra = sat_mul(sat_add(sat_mul(c.saved_elements, elem), c.saved_fixed_bytes), batch);
+    // Selective recomputation keeps no S x S tensors of an eager attention core (find_backward_peak brings them
+    // back during the layer's own backward).
+    const std::int64_t kept = c.saved_elements - (ck == checkpointing::selective ? core_saved_elements(n.spec, n.input) : 0);
+    const std::int64_t extra = sat_mul(sat_add(sat_mul(kept, elem), c.saved_fixed_bytes), batch);
     w.drop_raw[i] = sat_add(w.drop_raw[i], extra);
     w.drop_block[i] = sat_add(w.drop_block[i], allocator_block(extra));
   }
@@ -104,7 +134,9 @@ constexpr std::int64_t record_saved(std::span<const layer_node> nodes, dtype t, 
     w.drop_raw[at] = sat_add(w.drop_raw[at], b);
     w.drop_block[at] = sat_add(w.drop_block[at], allocator_block(b));
   }
-  for (std::size_t i = 0; i < nodes.size(); ++i) total = sat_add(total, w.drop_raw[i]);
+  for (std::size_t i = 0; i < nodes.size(); ++i) {
+    if (!recomputed(w, i)) total = sat_add(total, w.drop_raw[i]);
+  }
   return total;
 }
 
@@ -122,16 +154,31 @@ constexpr std::int64_t record_saved(std::span<const layer_node> nodes, dtype t, 
 
 /// Sweeps the backward pass from the last layer to the first. At layer i the saved tensors whose first saver is
 /// after i are gone, the gradients of layers i..N-1 exist, and d(output), d(input) of layer i are alive.
-/// Activations are of type `t`, parameter gradients of `grad_t` (fp32 under autocast, as the weights).
+/// Activations are of type `t`, parameter gradients of `grad_t` (fp32 under autocast, as the weights); gradients
+/// are those of trained parameters (trainable_params). `ck` blocks: when the sweep reaches a checkpointed block, the
+/// block runs again and what its layers save is alive until their backward (record_saved). `gradients_held`
+/// (gradient accumulation): every gradient exists from the start, kept from the step's earlier micro-batches.
 template <class Ints>
 constexpr backward_peak find_backward_peak(std::span<const layer_node> nodes, dtype t, std::int64_t batch,
-                                           memory_walk<Ints> w, dtype grad_t) noexcept {
+                                           memory_walk<Ints> w, dtype grad_t,
+                                           checkpointing ck = checkpointing::none,
+                                           bool gradients_held = false) noexcept {
   const std::int64_t elem = element_bytes(t);
   const std::int64_t grad_elem = element_bytes(grad_t);
   backward_peak best{};
-  best.saved_bytes = record_saved(nodes, t, batch, w);
+  best.saved_bytes = record_saved(nodes, t, batch, w, ck);
   std::int64_t act_raw = best.saved_bytes, act_block = 0, grad_raw = 0, grad_block = 0;
-  for (std::size_t i = 0; i < nodes.size(); ++i) act_block = sat_add(act_block, w.drop_block[i]);
+  for (std::size_t i = 0; i < nodes.size(); ++i) {
+    if (!recomputed(w, i)) act_block = sat_add(act_block, w.drop_block[i]);
+  }
+  if (gradients_held) {
+    for (const layer_node& n : nodes) {
+      if (!has_backward(n)) continue;
+      const std::int64_t g = sat_mul(n.cost().trainable_params, grad_elem);
+      grad_raw = sat_add(grad_raw, g);
+      grad_block = sat_add(grad_block, allocator_block(g));
+    }
+  }
   std::int64_t best_total = -1;
   for (std::size_t i = nodes.size(); i-- > 1;) {
     const layer_node& n = nodes[i];
@@ -139,13 +186,25 @@ constexpr backward_peak find_backward_peak(std::span<const layer_node> nodes, dt
       act_raw = sat_sub(act_raw, w.drop_raw[i + 1]);
       act_block = sat_sub(act_block, w.drop_block[i + 1]);
     }
+    if (w.block[i] != 0 && (i + 1 == nodes.size() || w.block[i + 1] != w.block[i])) {
+      // The last layer of a checkpointed block: the block's forward runs again, its saved tensors are back.
+      for (std::size_t j = i; recomputed(w, j); --j) {
+        act_raw = sat_add(act_raw, w.drop_raw[j]);
+        act_block = sat_add(act_block, w.drop_block[j]);
+      }
+    }
     if (!has_backward(n)) continue;
-    const std::int64_t g = sat_mul(n.cost().params, grad_elem);
-    grad_raw = sat_add(grad_raw, g);
-    grad_block = sat_add(grad_block, allocator_block(g));
+    if (!gradients_held) {
+      const std::int64_t g = sat_mul(n.cost().trainable_params, grad_elem);
+      grad_raw = sat_add(grad_raw, g);
+      grad_block = sat_add(grad_block, allocator_block(g));
+    }
     const auto pair = n.cost().aliases_input != 0 ? std::array<std::int64_t, 2>{0, 0} : gradient_pair(n, batch, elem);
-    const std::int64_t ws_raw = sat_add(pair[0], pair[1]);
-    const std::int64_t ws_block = sat_add(allocator_block(pair[0]), allocator_block(pair[1]));
+    // Selective recomputation: the attention core's S x S tensors, made again, are alive during its backward.
+    const std::int64_t core =
+        ck == checkpointing::selective ? sat_mul(sat_mul(core_saved_elements(n.spec, n.input), elem), batch) : 0;
+    const std::int64_t ws_raw = sat_add(sat_add(pair[0], pair[1]), core);
+    const std::int64_t ws_block = sat_add(sat_add(allocator_block(pair[0]), allocator_block(pair[1])), allocator_block(core));
     const std::int64_t live = sat_add(sat_add(act_block, grad_block), ws_block);
     if (live > best_total) {
       best_total = live;

@@ -11,7 +11,8 @@ namespace prenet {
 /// Per-sample cost of one layer at a given input shape. Everything except `params` scales linearly with batch.
 /// FLOPs count a multiply-add as 2; the per-element constants of non-matmul layers are in docs/flops.md.
 struct layer_cost {
-  std::int64_t params = 0;             ///< trainable parameters (elements)
+  std::int64_t params = 0;             ///< parameters (elements), frozen ones included
+  std::int64_t trainable_params = 0;   ///< those that get gradients (layer_node::cost(): all but a frozen base's)
   std::int64_t macs = 0;               ///< multiply-accumulates of the matmul/convolution part of the forward pass
   std::int64_t forward_flops = 0;      ///< per sample
   std::int64_t backward_flops = 0;     ///< per sample, including `input_grad_flops`
@@ -24,7 +25,7 @@ struct layer_cost {
   std::int64_t aliases_input = 0;      ///< output is a view of the input or written in place: no new tensor
 };
 BOOST_DESCRIBE_STRUCT(layer_cost, (),
-                      (params, macs, forward_flops, backward_flops, input_grad_flops, co, saves_input, saves_output,
+                      (params, trainable_params, macs, forward_flops, backward_flops, input_grad_flops, co, saves_input, saves_output,
                        saved_elements, saved_fixed_bytes, aliases_input))
 
 }  // namespace prenet

@@ -28,7 +28,7 @@ namespace detail {
 /// calibrated context: a configuration with its own `framework` allowance gets the analytical estimate alone.
 template <class Ints>
 [[nodiscard]] constexpr memory_breakdown calibrated(std::span<const layer_node> nodes, const train_config& cfg,
-                                                    memory_walk<Ints> w) noexcept {
+                                                    memory_walk<Ints> w) {
   const analytic_memory a = analytic(nodes, cfg, w, predictors::generated::memory.context);
   memory_breakdown m = a.parts;
   if (cfg.framework) return m;  // an explicit allowance asks for the analytical estimate with it
@@ -41,9 +41,11 @@ template <class Ints>
 
 }  // namespace detail
 
-/// Peak training-step memory of a compile-time network; constant-evaluable.
+/// Peak training-step memory of a compile-time network; constant-evaluable. With gradient accumulation, the peak of
+/// a later micro-batch (the earlier ones' gradients held); throws shape_error when `cfg` breaks a rule of
+/// training_setup.hpp.
 template <std::size_t N>
-[[nodiscard]] constexpr memory_breakdown training_memory(const network<N>& net, const train_config& cfg) noexcept {
+[[nodiscard]] constexpr memory_breakdown training_memory(const network<N>& net, const train_config& cfg) {
   detail::fixed_walk<N> s;
   return detail::calibrated(net.nodes(), cfg, s.walk());
 }
@@ -64,7 +66,7 @@ template <class Net>
 
 /// The analytical estimate alone (no learned correction), e.g. to compare with the calibrated one.
 template <std::size_t N>
-[[nodiscard]] constexpr memory_breakdown analytic_training_memory(const network<N>& net, const train_config& cfg) noexcept {
+[[nodiscard]] constexpr memory_breakdown analytic_training_memory(const network<N>& net, const train_config& cfg) {
   detail::fixed_walk<N> s;
   return detail::analytic(net.nodes(), cfg, s.walk(), framework_bytes(cfg)).parts;
 }

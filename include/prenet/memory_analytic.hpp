@@ -19,6 +19,7 @@
 #include <prenet/predictors/memory_model.hpp>
 #include <prenet/runtime_network.hpp>
 #include <prenet/train_config.hpp>
+#include <prenet/training_setup.hpp>
 #include <prenet/units.hpp>
 
 namespace prenet {
@@ -65,41 +66,47 @@ struct analytic_memory {
   predictors::memory_inputs inputs;
 };
 
-/// The analytical estimate; `calibrated_framework` is the allowance used when the configuration sets none.
+/// The analytical estimate of nodes whose training roles (LoRA) are set; see analytic().
 template <class Ints>
-[[nodiscard]] constexpr analytic_memory analytic(std::span<const layer_node> nodes, const train_config& cfg,
-                                                       memory_walk<Ints> w, bytes calibrated_framework) noexcept {
+[[nodiscard]] constexpr analytic_memory analytic_set_up(std::span<const layer_node> nodes, const train_config& cfg,
+                                                        memory_walk<Ints> w, bytes calibrated_framework) noexcept {
   const std::int64_t elem = element_bytes(parameter_dtype(cfg.precision));
   // Autocast's half copies of the weights: made in forward and saved by the layers that use them until their
   // backward, so they are alive at the backward peak (not during the update).
   const std::int64_t cast_elem = autocasts(cfg.precision) ? element_bytes(activation_dtype(cfg.precision)) : 0;
-  std::int64_t w_raw = 0, w_block = 0, cast_raw = 0, cast_block = 0, layers = 0;
+  // Every weight is stored; gradients, optimizer state and the update's temporaries exist for the trained ones only
+  // (all of them unless LoRA froze the base).
+  std::int64_t w_raw = 0, w_block = 0, t_raw = 0, t_block = 0, cast_raw = 0, cast_block = 0, layers = 0;
   for (const layer_node& n : nodes) {
-    const std::int64_t b = sat_mul(n.cost().params, elem);
+    const layer_cost c = n.cost();
+    const std::int64_t b = sat_mul(c.params, elem);
     w_raw = sat_add(w_raw, b);
     w_block = sat_add(w_block, allocator_block(b));
-    const std::int64_t c = sat_mul(n.cost().params, cast_elem);
-    cast_raw = sat_add(cast_raw, c);
-    cast_block = sat_add(cast_block, allocator_block(c));
+    const std::int64_t tb = sat_mul(c.trainable_params, elem);
+    t_raw = sat_add(t_raw, tb);
+    t_block = sat_add(t_block, allocator_block(tb));
+    const std::int64_t cb = sat_mul(c.params, cast_elem);
+    cast_raw = sat_add(cast_raw, cb);
+    cast_block = sat_add(cast_block, allocator_block(cb));
     layers += has_backward(n) ? 1 : 0;
   }
   const std::int64_t states = state_tensors_per_param(cfg.optimizer);
   const std::int64_t temps = update_temporaries_per_param(cfg.optimizer);
-  const backward_peak bw =
-      find_backward_peak(nodes, activation_dtype(cfg.precision), cfg.batch, w, parameter_dtype(cfg.precision));
+  const backward_peak bw = find_backward_peak(nodes, activation_dtype(cfg.precision), cfg.batch, w,
+                                              parameter_dtype(cfg.precision), cfg.checkpoint, cfg.grad_accum > 1);
   // The update: all gradients plus the temporaries, no activations.
-  const std::int64_t step_raw = sat_mul(w_raw, 1 + temps), step_block = sat_mul(w_block, 1 + temps);
+  const std::int64_t step_raw = sat_mul(t_raw, 1 + temps), step_block = sat_mul(t_block, 1 + temps);
   const bool update = cfg.optimizer != optimizer::none && step_block > sat_add(bw.total(), cast_block);
 
   memory_breakdown m{};
   m.weights = bytes{w_raw};
-  m.optimizer_state = bytes{sat_mul(w_raw, states)};
+  m.optimizer_state = bytes{sat_mul(t_raw, states)};
   std::int64_t raw_sum = sat_add(w_raw, m.optimizer_state.value);
-  std::int64_t block_sum = sat_add(w_block, sat_mul(w_block, states));
+  std::int64_t block_sum = sat_add(w_block, sat_mul(t_block, states));
   if (update) {
     m.phase = memory_phase::optimizer_step;
-    m.gradients = bytes{w_raw};
-    m.workspace = bytes{sat_mul(w_raw, temps)};
+    m.gradients = bytes{t_raw};
+    m.workspace = bytes{sat_mul(t_raw, temps)};
     raw_sum = sat_add(raw_sum, step_raw);
     block_sum = sat_add(block_sum, step_block);
   } else {
@@ -125,18 +132,30 @@ template <class Ints>
            .analytic_bytes = block_sum}};
 }
 
+/// The analytical estimate; `calibrated_framework` is the allowance used when the configuration sets none. Throws
+/// shape_error when `cfg` breaks a rule of training_setup.hpp; applies its LoRA to a copy of the nodes.
+template <class Ints>
+[[nodiscard]] constexpr analytic_memory analytic(std::span<const layer_node> nodes, const train_config& cfg,
+                                                 memory_walk<Ints> w, bytes calibrated_framework) {
+  check_training_setup(nodes, cfg);
+  if (cfg.lora_rank == 0) return analytic_set_up(nodes, cfg, w, calibrated_framework);
+  std::vector<layer_node> adapted(nodes.begin(), nodes.end());
+  apply_lora(std::span<layer_node>(adapted), cfg);
+  return analytic_set_up(adapted, cfg, w, calibrated_framework);
+}
+
 template <std::size_t N>
 struct fixed_walk {
-  std::array<std::int64_t, N> a{}, b{}, c{}, d{};
-  constexpr memory_walk<std::array<std::int64_t, N>> walk() noexcept { return {a, b, c, d}; }
+  std::array<std::int64_t, N> a{}, b{}, c{}, d{}, e{};
+  constexpr memory_walk<std::array<std::int64_t, N>> walk() noexcept { return {a, b, c, d, e}; }
 };
 struct dynamic_walk {
   /// A walk over `net`'s nodes, following its edges when it is a graph.
   explicit dynamic_walk(const runtime_network& net)
-      : a(net.size(), 0), b(net.size(), 0), c(net.size(), 0), d(net.size(), 0),
+      : a(net.size(), 0), b(net.size(), 0), c(net.size(), 0), d(net.size(), 0), e(net.size(), 0),
         edges(net.is_graph() ? net.input_tensors() : std::vector<std::int64_t>{}) {}
-  std::vector<std::int64_t> a, b, c, d, edges;
-  memory_walk<std::vector<std::int64_t>> walk() noexcept { return {a, b, c, d, edges}; }
+  std::vector<std::int64_t> a, b, c, d, e, edges;
+  memory_walk<std::vector<std::int64_t>> walk() noexcept { return {a, b, c, d, e, edges}; }
 };
 
 }  // namespace detail

@@ -32,6 +32,8 @@ struct network {
   [[nodiscard]] constexpr const shape& output_shape() const noexcept { return layers.back().output; }
   /// Trainable parameters, as PyTorch counts them.
   [[nodiscard]] constexpr std::int64_t params() const noexcept { return prenet::params(nodes()); }
+  /// Parameters that get gradients (all of them unless a setup such as LoRA froze some: with_lora).
+  [[nodiscard]] constexpr std::int64_t trainable_params() const noexcept { return prenet::trainable_params(nodes()); }
   [[nodiscard]] constexpr std::int64_t macs(std::int64_t batch = 1) const noexcept {
     return prenet::macs(nodes(), batch);
   }
@@ -104,6 +106,14 @@ template <Block A, std::size_t K>
 template <std::size_t K, std::size_t L>
 [[nodiscard]] constexpr chain<K + L> operator|(const chain<K>& a, const chain<L>& b) {
   return {detail::concat(a.specs, b.specs)};
+}
+
+/// `net` with the LoRA of `cfg` set on its layers (base frozen, adapters on the targets; unchanged without
+/// cfg.lora_rank): `static_assert(with_lora(models::llama_2_7b, {.lora_rank = 8}).trainable_params() == 4'194'304);`
+template <std::size_t N>
+[[nodiscard]] constexpr network<N> with_lora(network<N> net, const train_config& cfg) noexcept {
+  apply_lora(std::span<layer_node>(net.layers), cfg);
+  return net;
 }
 
 }  // namespace prenet

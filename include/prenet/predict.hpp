@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <span>
 #include <string_view>
+#include <vector>
 
 #include <prenet/device_spec.hpp>
 #include <prenet/layer_node.hpp>
@@ -17,6 +18,7 @@
 #include <prenet/predictors/network_time.hpp>
 #include <prenet/totals.hpp>
 #include <prenet/train_config.hpp>
+#include <prenet/training_setup.hpp>
 
 namespace prenet {
 
@@ -27,23 +29,30 @@ using seconds = std::chrono::duration<double>;
 /// or inference (forward only, dropout off, no autograd).
 enum class run_mode : std::uint8_t { train, inference };
 
+/// One iteration is one optimizer step: `grad_accum` micro-batches of `batch` samples, each a forward and a backward
+/// pass, then one update. `forward` and `backward` are one micro-batch's; `optimizer` is the step's one update.
 struct prediction {
-  milliseconds forward{};
-  milliseconds backward{};
-  milliseconds optimizer{};  ///< the parameter update (roofline over parameters, gradients and optimizer state)
-  milliseconds iteration{};  ///< forward + backward + optimizer
+  milliseconds forward{};    ///< one micro-batch's forward pass
+  milliseconds backward{};   ///< one micro-batch's backward pass, `recompute` included
+  milliseconds recompute{};  ///< the part of `backward` that checkpointing spends running blocks' forward again
+  milliseconds optimizer{};  ///< the parameter update, once per step (roofline over parameters, gradients and state)
+  milliseconds iteration{};  ///< one optimizer step: grad_accum x (forward + backward) + optimizer
   milliseconds iteration_low{};   ///< the 80% interval around `iteration`: 10th percentile of what runs measure
   milliseconds iteration_high{};  ///< 90th percentile (predictors::interval_spread, docs/validation.md)
-  std::int64_t batch = 1;
+  std::int64_t batch = 1;       ///< samples per micro-batch
+  std::int64_t grad_accum = 1;  ///< micro-batches per optimizer step
   double roofline_share = 0;   ///< fraction of the iteration predicted by the roofline fallback
   bool out_of_domain = false;  ///< a kernel's shape lies outside its learned model's training data
   bool unseen_device = false;  ///< a learned model has no training rows from this device
   bool runnable = true;        ///< false: PyTorch refuses the precision on this device (see precision_note)
   std::string_view precision_note;  ///< what the device runs instead of the precision asked for; empty when as asked
 
-  /// Time of one pass over `samples` samples: ceil(samples / batch) iterations (PreNeT eq. 13).
+  /// One micro-batch's forward and backward pass.
+  [[nodiscard]] constexpr milliseconds micro_batch() const noexcept { return forward + backward; }
+  /// Time of one pass over `samples` samples: ceil(samples / (batch x grad_accum)) optimizer steps (PreNeT eq. 13
+  /// with accumulation).
   [[nodiscard]] constexpr seconds epoch(std::int64_t samples) const noexcept {
-    const std::int64_t iterations = (samples + batch - 1) / batch;
+    const std::int64_t iterations = steps_per_epoch(samples, {.batch = batch, .grad_accum = grad_accum});
     return seconds(iteration.count() * static_cast<double>(iterations) / 1e3);
   }
 };
@@ -68,49 +77,73 @@ namespace predictors {
 }
 }  // namespace predictors
 
-/// Predicted time of one iteration of `nodes` on `device` with `cfg` (batch, optimizer, precision), from the
-/// embedded predictors unless `kp` names others (see predictors::kernel_predictors).
-[[nodiscard]] constexpr prediction predict(std::span<const layer_node> nodes, const device_spec& device,
-                                           const train_config& cfg, run_mode mode = run_mode::train,
-                                           const predictors::kernel_predictors& kp =
-                                               predictors::embedded_predictors) noexcept {
+namespace detail {
+/// predict() on nodes whose training roles (LoRA) are already set.
+[[nodiscard]] constexpr prediction predict_set_up(std::span<const layer_node> nodes, const device_spec& device,
+                                                  const train_config& cfg, run_mode mode,
+                                                  const predictors::kernel_predictors& kp) noexcept {
   const bool train = mode == run_mode::train;
   const precision_plan how = plan(cfg.precision, device);
-  const predictors::network_estimate e =
-      predictors::estimate_network(nodes, device, predictors::pass_of(how, cfg.batch, train), train, kp);
-  prediction p{.forward = milliseconds(e.forward_ms), .backward = milliseconds(e.backward_ms), .batch = cfg.batch,
-               .runnable = how.runnable, .precision_note = how.note};
-  double roofline_ms = e.roofline_ms;
-  const std::int64_t n_params = params(nodes);
+  const predictors::pass_context pass = predictors::pass_of(how, cfg.batch, train);
+  const predictors::network_estimate e = predictors::estimate_network(nodes, device, pass, train, kp);
+  const predictors::network_estimate re =
+      predictors::estimate_recompute(nodes, device, pass, train ? cfg.checkpoint : checkpointing::none, kp);
+  prediction p{.forward = milliseconds(e.forward_ms), .backward = milliseconds(e.backward_ms + re.forward_ms),
+               .recompute = milliseconds(re.forward_ms), .batch = cfg.batch,
+               .grad_accum = train ? cfg.grad_accum : 1, .runnable = how.runnable, .precision_note = how.note};
+  const auto micro = static_cast<double>(p.grad_accum);
+  double roofline_ms = micro * (e.roofline_ms + re.roofline_ms);
+  const std::int64_t n_params = params(nodes), n_trained = trainable_params(nodes);
   if (how.autocast && n_params > 0) {
+    // Every weight is cast in each micro-batch's forward (autocast's cache lives for one forward); backward casts
+    // the gradients of the trained ones.
     const double cast_ms = predictors::estimate(predictors::autocast_cast_kernel(n_params), device, kp).time_ms;
     p.forward += milliseconds(cast_ms);
-    if (train) p.backward += milliseconds(cast_ms);
-    roofline_ms += train ? 2 * cast_ms : cast_ms;
+    roofline_ms += micro * cast_ms;
+    if (train && n_trained > 0) {
+      const double back_ms = predictors::estimate(predictors::autocast_cast_kernel(n_trained), device, kp).time_ms;
+      p.backward += milliseconds(back_ms);
+      roofline_ms += micro * back_ms;
+    }
   }
-  if (train && cfg.optimizer != optimizer::none) {
+  if (train && cfg.optimizer != optimizer::none) {  // once per step, over the trained parameters
     double step_ms =
-        predictors::estimate(predictors::update_kernel(n_params, cfg.optimizer, how.parameter_bytes), device, kp).time_ms;
-    if (how.grad_scaler && n_params > 0)
-      step_ms += predictors::estimate(predictors::grad_scaler_kernel(n_params), device, kp).time_ms;
+        predictors::estimate(predictors::update_kernel(n_trained, cfg.optimizer, how.parameter_bytes), device, kp).time_ms;
+    if (how.grad_scaler && n_trained > 0)
+      step_ms += predictors::estimate(predictors::grad_scaler_kernel(n_trained), device, kp).time_ms;
     p.optimizer = milliseconds(step_ms);
     roofline_ms += step_ms;
   }
-  p.iteration = p.forward + p.backward + p.optimizer;
+  p.iteration = milliseconds(micro * p.micro_batch().count()) + p.optimizer;
   const predictors::interval_spread spread = !how.calibrated() ? e.unseen_device ? predictors::generated::fp32_unseen_device
                                                                                  : predictors::generated::fp32_seen_device
                                                                : kp.precision->held_out;
   p.iteration_low = milliseconds(spread.low(p.iteration.count()));
   p.iteration_high = milliseconds(spread.high(p.iteration.count()));
   p.roofline_share = p.iteration.count() > 0 ? roofline_ms / p.iteration.count() : 0;
-  p.out_of_domain = e.out_of_domain;
-  p.unseen_device = e.unseen_device;
+  p.out_of_domain = e.out_of_domain || re.out_of_domain;
+  p.unseen_device = e.unseen_device || re.unseen_device;
   return p;
+}
+}  // namespace detail
+
+/// Predicted time of one iteration (one optimizer step) of `nodes` on `device` with `cfg` (batch, optimizer,
+/// precision, accumulation, checkpointing, LoRA), from the embedded predictors unless `kp` names others (see
+/// predictors::kernel_predictors). Throws shape_error when `cfg` breaks a rule of training_setup.hpp (in a constant
+/// expression: a compile error naming it).
+[[nodiscard]] constexpr prediction predict(std::span<const layer_node> nodes, const device_spec& device,
+                                           const train_config& cfg, run_mode mode = run_mode::train,
+                                           const predictors::kernel_predictors& kp = predictors::embedded_predictors) {
+  check_training_setup(nodes, cfg);
+  if (cfg.lora_rank == 0) return detail::predict_set_up(nodes, device, cfg, mode, kp);
+  std::vector<layer_node> adapted(nodes.begin(), nodes.end());
+  apply_lora(std::span<layer_node>(adapted), cfg);
+  return detail::predict_set_up(adapted, device, cfg, mode, kp);
 }
 
 template <std::size_t N>
 [[nodiscard]] constexpr prediction predict(const network<N>& net, const device_spec& device, const train_config& cfg,
-                                           run_mode mode = run_mode::train) noexcept {
+                                           run_mode mode = run_mode::train) {
   return predict(net.nodes(), device, cfg, mode);
 }
 

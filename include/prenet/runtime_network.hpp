@@ -80,6 +80,11 @@ class runtime_network {
     for (layer_node& n : nodes_) set_impl(n.spec, a);
     return *this;
   }
+  /// Sets the LoRA of `cfg` on the layers (training_setup.hpp's apply_lora; nothing without cfg.lora_rank).
+  runtime_network& set_lora(const train_config& cfg) noexcept {
+    apply_lora(std::span<layer_node>(nodes_), cfg);
+    return *this;
+  }
   /// Throws unless every Residual opened has been closed; call once the network is complete.
   void finish() const { state_.finish(); }
 
@@ -107,6 +112,7 @@ class runtime_network {
     return out;
   }
   [[nodiscard]] std::int64_t params() const noexcept { return prenet::params(nodes()); }
+  [[nodiscard]] std::int64_t trainable_params() const noexcept { return prenet::trainable_params(nodes()); }
   [[nodiscard]] std::int64_t macs(std::int64_t batch = 1) const noexcept { return prenet::macs(nodes(), batch); }
   [[nodiscard]] std::int64_t forward_flops(std::int64_t batch = 1) const noexcept {
     return prenet::forward_flops(nodes(), batch);

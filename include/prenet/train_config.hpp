@@ -1,9 +1,13 @@
 // SPDX-License-Identifier: MIT
-// prenet::train_config: what a training step is run with (batch, precision, optimizer, framework allowance).
+// prenet::train_config: what a training step is run with (batch, precision, optimizer, framework allowance,
+// gradient accumulation, activation checkpointing, LoRA). The rules these settings follow are in training_setup.hpp.
 #pragma once
 
 #include <cstdint>
 #include <optional>
+#include <string_view>
+
+#include <boost/describe/enum.hpp>
 
 #include <prenet/optimizer.hpp>
 #include <prenet/precision.hpp>
@@ -11,8 +15,45 @@
 
 namespace prenet {
 
+/// Activation checkpointing (torch.utils.checkpoint, Hugging Face gradient_checkpointing_enable()).
+enum class checkpointing : std::uint8_t {
+  none,    ///< every saved tensor kept from forward to backward
+  blocks,  ///< each repeated block (transformer layer) keeps its input only and runs its forward again in backward
+  /// Selective recomputation (Korthikanti et al. 2022, Megatron-LM): only the eager attention core (Q K^T, scaling,
+  /// mask, softmax, P V) is recomputed in backward; its S x S tensors are not kept from forward.
+  selective,
+};
+BOOST_DESCRIBE_ENUM(checkpointing, none, blocks, selective)
+
+/// Which projections LoRA adapts (PEFT's target_modules).
+enum class lora_targets : std::uint8_t {
+  q_v,         ///< "q,v": attention's query and value projections (PEFT's default for LLaMA)
+  qkvo,        ///< "qkvo": query, key, value and output projections
+  all_linear,  ///< "all-linear": every linear layer but the output head (attention, gated MLP, Dense)
+};
+BOOST_DESCRIBE_ENUM(lora_targets, q_v, qkvo, all_linear)
+
+/// The CLI's spellings: "none", "blocks", "selective".
+[[nodiscard]] constexpr std::string_view name(checkpointing c) noexcept {
+  switch (c) {
+    case checkpointing::none: return "none";
+    case checkpointing::blocks: return "blocks";
+    case checkpointing::selective: return "selective";
+  }
+  return "?";
+}
+/// The CLI's spellings: "q,v", "qkvo", "all-linear".
+[[nodiscard]] constexpr std::string_view name(lora_targets t) noexcept {
+  switch (t) {
+    case lora_targets::q_v: return "q,v";
+    case lora_targets::qkvo: return "qkvo";
+    case lora_targets::all_linear: return "all-linear";
+  }
+  return "?";
+}
+
 struct train_config {
-  std::int64_t batch = 1;
+  std::int64_t batch = 1;  ///< samples per micro-batch (one forward and backward)
   prenet::optimizer optimizer = prenet::optimizer::sgd;
   /// How the step's math and tensors run (precision.hpp): stock PyTorch by default, TF32, AMP or all-half.
   prenet::precision precision = prenet::precision::pytorch_default;
@@ -20,6 +61,15 @@ struct train_config {
   /// pools). Unset: the value calibrated on measured peaks (predictors::generated::memory.context) plus the learned
   /// correction; set: this allowance and the analytical estimate alone (0_B counts the tensors alone).
   std::optional<bytes> framework{};
+  /// Gradient accumulation: micro-batches of `batch` samples per optimizer step (>= 1). An iteration is one
+  /// optimizer step: grad_accum forward and backward passes, then one update.
+  std::int64_t grad_accum = 1;
+  /// Activation checkpointing of the model's repeated blocks.
+  checkpointing checkpoint = checkpointing::none;
+  /// LoRA rank r (Hu et al. 2021): 0 trains every parameter; r >= 1 freezes the base model and trains an adapter
+  /// A (r x in), B (out x r) beside every projection `lora_targets` names.
+  std::int64_t lora_rank = 0;
+  prenet::lora_targets lora_targets = prenet::lora_targets::q_v;
 };
 
 }  // namespace prenet

@@ -511,3 +511,100 @@ std::string bad_case_name(const testing::TestParamInfo<args>& info) { return "ca
 INSTANTIATE_TEST_SUITE_P(Cases, BadInput, testing::ValuesIn(bad_inputs), bad_case_name);
 
 }  // namespace
+
+// --- training setups: --grad-accum, --checkpoint, --lora ------------------------------------------------------------
+namespace training_setup {
+
+TEST(CliTrainingSetup, LoraTrainableParamsAsPeftPrints) {
+  const json j = parsed(run({"predict", "--model", "llama-2-7b", "--device", "h100", "--precision", "amp-bf16",
+                             "--lora", "8", "--json"}));
+  EXPECT_EQ(j["params"].get<std::int64_t>(), 6'742'609'920);
+  EXPECT_EQ(j["trainable_params"].get<std::int64_t>(), 4'194'304);
+  EXPECT_EQ(j["lora_rank"], 8);
+  EXPECT_EQ(j["lora_targets"], "q,v");
+  const json all = parsed(run({"predict", "--model", "llama-2-7b", "--device", "h100", "--lora", "8",
+                               "--lora-targets", "all-linear", "--json"}));
+  EXPECT_EQ(all["trainable_params"].get<std::int64_t>(), 19'988'480);
+  const json full = parsed(run({"predict", "--model", "llama-2-7b", "--device", "h100", "--json"}));
+  EXPECT_EQ(full["trainable_params"], full["params"]);
+  EXPECT_EQ(full["lora_targets"], "none");
+  EXPECT_LT(j["optimizer_ms"].get<double>(), full["optimizer_ms"].get<double>());
+}
+
+TEST(CliTrainingSetup, AnIterationIsOneOptimizerStep) {
+  const auto predict = [](const char* accum) {
+    return parsed(run({"predict", "--model", "gpt2", "--device", "a100-80gb", "--batch", "4", "--optimizer", "adam",
+                       "--precision", "amp-fp16", "--checkpoint", "blocks", "--grad-accum", accum, "--json"}));
+  };
+  const json one = predict("1"), four = predict("4");
+  const double micro = four["micro_batch_ms"], opt = four["optimizer_ms"], it = four["iteration_ms"];
+  EXPECT_NEAR(micro, four["forward_ms"].get<double>() + four["backward_ms"].get<double>(), 1e-9 * micro);
+  EXPECT_NEAR(it, 4 * micro + opt, 1e-9 * it);
+  EXPECT_EQ(four["optimizer_ms"], one["optimizer_ms"]);
+  EXPECT_EQ(four["forward_ms"], one["forward_ms"]);
+  EXPECT_GT(four["recompute_ms"].get<double>(), 0);
+  EXPECT_EQ(four["grad_accum"], 4);
+  EXPECT_EQ(four["checkpoint"], "blocks");
+  EXPECT_EQ(four["samples_per_iteration"], 16);
+  const std::int64_t samples = four["samples"];
+  EXPECT_EQ(four["iterations_per_epoch"].get<std::int64_t>(), (samples + 15) / 16);
+  EXPECT_EQ(four["flops_per_iteration"].get<std::int64_t>(), 4 * one["flops_per_iteration"].get<std::int64_t>());
+  const process_result text = run({"predict", "--model", "gpt2", "--device", "a100-80gb", "--batch", "4",
+                                   "--grad-accum", "8"});
+  EXPECT_NE(text.out.find("an iteration is one optimizer step: 8 micro-batches of 4 (32 samples) + one update"),
+            std::string::npos)
+      << text.out;
+}
+
+TEST(CliTrainingSetup, MemoryHoldsGradientsAcrossMicroBatches) {
+  const auto memory = [](const char* accum) {
+    return parsed(run({"memory", "--model", "bert-base", "--seq", "128", "--device", "a100-80gb", "--batch", "8",
+                       "--grad-accum", accum, "--json"}));
+  };
+  const json one = memory("1"), two = memory("2");
+  const std::int64_t params = prenet::models::find_model("bert-base")->build(128).params();
+  EXPECT_EQ(two["breakdown"]["gradients_bytes"].get<std::int64_t>(), 4 * params);
+  EXPECT_LT(one["breakdown"]["gradients_bytes"].get<std::int64_t>(), 4 * params);
+  EXPECT_EQ(two["grad_accum"], 2);
+  const json ck = parsed(run({"memory", "--model", "gpt2", "--device", "a100-80gb", "--batch", "8", "--checkpoint",
+                              "blocks", "--lora", "8", "--json"}));
+  const json plain = parsed(run({"memory", "--model", "gpt2", "--device", "a100-80gb", "--batch", "8", "--lora", "8",
+                                 "--json"}));
+  EXPECT_LT(ck["breakdown"]["activations_bytes"].get<std::int64_t>(),
+            plain["breakdown"]["activations_bytes"].get<std::int64_t>() / 4);
+}
+
+TEST(CliTrainingSetup, BadInputIsOneLineAndExitTwo) {
+  const std::vector<std::vector<std::string>> bad{
+      {"--model", "gpt2", "--lora", "0"},
+      {"--model", "gpt2", "--lora", "769"},  // larger than every projection's 768 features
+      {"--model", "gpt2", "--grad-accum", "0"},
+      {"--model", "gpt2", "--grad-accum", "x"},
+      {"--model", "vgg16", "--checkpoint", "blocks"},
+      {"--model", "gpt2", "--checkpoint", "all"},
+      {"--model", "vgg16", "--checkpoint", "selective"},
+      {"--model", "gpt2", "--attention", "sdpa-flash", "--checkpoint", "selective"},
+      {"--model", "gpt2", "--lora-targets", "qkvo"},
+      {"--model", "gpt2", "--lora", "8", "--lora-targets", "q"},
+      {"--model", "vgg16", "--lora", "8"},
+      {"--model", "gpt2", "--mode", "inference", "--grad-accum", "2"},
+      {"--model", "gpt2", "--mode", "inference", "--lora", "2"},
+      {"--model", "gpt2", "--mode", "inference", "--checkpoint", "blocks"},
+  };
+  for (const char* command : {"predict", "memory", "compare"}) {
+    for (const std::vector<std::string>& flags : bad) {
+      std::vector<std::string> args{command};
+      if (std::string_view(command) != "compare") args.insert(args.end(), {"--device", "h100"});
+      args.insert(args.end(), flags.begin(), flags.end());
+      const process_result r = run(args);
+      std::string all;
+      for (const std::string& a : args) all += a + " ";
+      EXPECT_EQ(r.exit_code, 2) << all;
+      EXPECT_EQ(r.out, "") << all;
+      EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << all << r.err;
+      EXPECT_EQ(r.err.rfind("prenet: ", 0), 0U) << all << r.err;
+    }
+  }
+}
+
+}  // namespace training_setup

@@ -22,17 +22,17 @@ constexpr std::string_view usage = R"(usage: prenet <command> [options]
 commands:
   predict --model NAME|--onnx FILE --device ID|--device-file FILE [--batch N] [--seq N | --image N]
           [--optimizer none|sgd|momentum|adam|adamw|rmsprop|adagrad] [--mode train|inference]
-          [--samples N] [--precision P] [--attention A] [--max-batch] [--layers] [--json]
+          [--samples N] [--precision P] [--attention A] [training setup] [--max-batch] [--layers] [--json]
       iteration time (forward, backward, optimizer), epoch time, FLOPs, memory; --layers adds the per-layer table
   compare --model NAME|--onnx FILE [--batch N[,N...]] [--devices ID[,ID...]] [--device-file FILE ...]
           [--price ID=USD[,...]] [--prices FILE] [--samples N] [--epochs N] [--sort time|cost] [--all | --fits-only]
-          [--top K] [--seq N | --image N] [--optimizer ...] [--mode ...] [--precision P] [--attention A] [--max-batch]
-          [--json]
+          [--top K] [--seq N | --image N] [--optimizer ...] [--mode ...] [--precision P] [--attention A]
+          [training setup] [--max-batch] [--json]
       one table across devices (default: every GPU in the catalogue) for a job of --epochs passes over --samples:
       hours and dollars, cheapest first when prices are known, only what fits unless --all; ends with the cheapest
       and the fastest configuration that fits; each --device-file (may be repeated) adds that GPU
   memory --model NAME|--onnx FILE --device ID|--device-file FILE [--batch N] [--max-batch] [--seq N | --image N]
-          [--optimizer ...] [--mode ...] [--precision P] [--attention A] [--json]
+          [--optimizer ...] [--mode ...] [--precision P] [--attention A] [training setup] [--json]
       peak device memory as nvidia-smi shows it, by part; whether it fits, by how much not, the largest batch
   devices [--json | --markdown] [--device ID | --device-file FILE]
       the device catalogue (ids for --device): data-sheet peaks (dense tensor TFLOPS), bandwidth, memory, power;
@@ -57,6 +57,19 @@ attention A, how every attention layer's core runs (docs/attention.md):
   sdpa-flash          scaled_dot_product_attention's flash kernel: one fused kernel a pass, no S x S tensors; on a
                       GPU before sm80 (no BF16 tensor cores) or on fp32 tensors it runs sdpa-mem-efficient instead
   sdpa-mem-efficient  the memory-efficient fused kernel; fused kernels are timed by their roofline
+
+training setup (training only; docs/llm.md):
+  --grad-accum N      N micro-batches of --batch per optimizer step (default 1). An iteration is one optimizer step:
+                      N forward + backward passes, then one update; epochs count iterations of batch x N samples;
+                      the gradients stay alive across the micro-batches
+  --checkpoint none|blocks|selective
+                      blocks: activation checkpointing of the model's repeated blocks (transformer layers): each keeps
+                      only its input and runs its forward again in backward; selective: only the eager attention
+                      core (Q K^T, softmax, P V) runs again, its S x S tensors not kept (Korthikanti et al. 2022)
+  --lora R [--lora-targets q,v|qkvo|all-linear]
+                      LoRA of rank R: the base model frozen (no weight gradients or optimizer state), adapters A (R x in)
+                      and B (out x R) on attention's q and v (default, as PEFT for LLaMA), on q, k, v and o, or on every
+                      linear layer but the head; params counts base and adapters, trainable params the adapters
 
 defaults: --batch 1, --mode train, --optimizer sgd (none for inference), --precision default, --attention eager,
 the model's own image side or context length, --samples = ImageNet-1k's 1,281,167 images or WikiText-103's 103,227,021 tokens

@@ -209,6 +209,7 @@ std::string as_json(const model_settings& s, std::int64_t epochs, const comparis
   j["precision"] = name(s.precision);
   j["dtype"] = name(activation_dtype(s.precision));
   j["attention"] = name(s.attention);
+  add_setup_json(j, s);
   j["samples"] = s.samples;
   j["epochs"] = epochs;
   j["sort"] = c.sort == sort_key::time ? "time" : "cost";
@@ -250,9 +251,9 @@ std::string choice_text(const compare_row& r) {
 }
 
 std::string as_text(const model_settings& s, std::int64_t epochs, const comparison& c) {
-  std::string t = fmt::format("{}: {}, {} {}, {}, optimizer {}; job: {} epoch{} of {} samples; sorted by {}\n",
+  std::string t = fmt::format("{}: {}, {} {}, {}, optimizer {}{}; job: {} epoch{} of {} samples; sorted by {}\n",
                               s.model->name, name(s.mode), size_flag(*s.model), s.size, name(s.precision),
-                              name(s.optimizer), group_digits(epochs), epochs == 1 ? "" : "s",
+                              name(s.optimizer), setup_text(s), group_digits(epochs), epochs == 1 ? "" : "s",
                               group_digits(s.samples), c.sort == sort_key::time ? "time" : "cost");
   std::size_t id_width = std::string_view("device").size();
   for (const std::vector<compare_row>* group : {&c.fitting, &c.not_fitting}) {

@@ -45,7 +45,7 @@ memory_estimate estimate_memory(const runtime_network& net, const device_spec& d
     throw usage_error("--batch " + std::to_string(batch) + " is too large for this model (its FLOP or byte counts " +
                       "would overflow 64 bits)");
   }
-  const train_config cfg{.batch = batch, .optimizer = s.optimizer, .precision = s.precision};
+  const train_config cfg = config_of(s, batch);
   memory_estimate m;
   if (s.mode == run_mode::train) {
     m.parts = training_memory(net, device, cfg);
@@ -62,7 +62,7 @@ run_estimate estimate(const runtime_network& net, const device_spec& device, con
                       std::int64_t batch, bool with_layers) {
   const memory_estimate m = estimate_memory(net, device, s, batch);  // first: it also refuses an overflowing batch
   const bool train = s.mode == run_mode::train;
-  const train_config cfg{.batch = batch, .optimizer = s.optimizer, .precision = s.precision};
+  const train_config cfg = config_of(s, batch);
   const prediction p = predict(net.nodes(), device, cfg, s.mode);
   if (!p.runnable) {
     throw usage_error(std::string(device.id) + " cannot run --precision " + std::string(name(s.precision)) + ": " +
@@ -71,16 +71,20 @@ run_estimate estimate(const runtime_network& net, const device_spec& device, con
 
   run_estimate r;
   r.batch = batch;
+  r.grad_accum = p.grad_accum;
   r.forward_ms = p.forward.count();
   r.backward_ms = p.backward.count();
+  r.recompute_ms = p.recompute.count();
+  r.micro_batch_ms = p.micro_batch().count();
   r.optimizer_ms = p.optimizer.count();
   r.iteration_ms = p.iteration.count();
   r.iteration_ms_low = p.iteration_low.count();
   r.iteration_ms_high = p.iteration_high.count();
-  r.iterations_per_epoch = (s.samples + batch - 1) / batch;
+  r.iterations_per_epoch = steps_per_epoch(s.samples, cfg);
   r.epoch_s = p.epoch(s.samples).count();
   r.params = net.params();
-  r.flops_per_iteration = net.forward_flops(batch) + (train ? net.backward_flops(batch) : 0);
+  r.trainable_params = train ? net.trainable_params() : 0;
+  r.flops_per_iteration = train ? training_step_flops(net.nodes(), cfg) : net.forward_flops(batch);
   r.memory_bytes = m.bytes;
   r.memory = m.parts;
   r.memory_out_of_domain = m.out_of_domain;
@@ -96,7 +100,7 @@ run_estimate estimate(const runtime_network& net, const device_spec& device, con
 }
 
 std::int64_t largest_fitting_batch(const runtime_network& net, const device_spec& device, const model_settings& s) {
-  const train_config cfg{.optimizer = s.optimizer, .precision = s.precision};
+  const train_config cfg = config_of(s, 1);
   return s.mode == run_mode::train ? prenet::max_batch(net, device, cfg, cli::max_batch)
                                    : max_inference_batch(net.nodes(), device, cfg, cli::max_batch);
 }

@@ -24,18 +24,25 @@ struct layer_row {
   std::string_view predictor;   ///< the embedded model behind most of the layer's time, "roofline", or "none"
 };
 
+/// An iteration is one optimizer step: grad_accum micro-batches of `batch` samples (forward and backward each),
+/// then one update. forward_ms and backward_ms are one micro-batch's.
 struct run_estimate {
-  std::int64_t batch = 1;
+  std::int64_t batch = 1;       ///< samples per micro-batch
+  std::int64_t grad_accum = 1;  ///< micro-batches per iteration (optimizer step)
   double forward_ms = 0;
-  double backward_ms = 0;
+  double backward_ms = 0;       ///< recompute_ms included
+  double recompute_ms = 0;      ///< checkpointed blocks' forward run again in backward
+  double micro_batch_ms = 0;    ///< forward_ms + backward_ms
   double optimizer_ms = 0;
-  double iteration_ms = 0;
+  double iteration_ms = 0;      ///< grad_accum x micro_batch_ms + optimizer_ms
   double iteration_ms_low = 0;   ///< the 80% interval around iteration_ms (predictors/interval.hpp)
   double iteration_ms_high = 0;
-  std::int64_t iterations_per_epoch = 0;  ///< ceil(samples / batch)
+  std::int64_t iterations_per_epoch = 0;  ///< optimizer steps: ceil(samples / (batch x grad_accum))
   double epoch_s = 0;
-  std::int64_t params = 0;
-  std::int64_t flops_per_iteration = 0;  ///< forward (+ backward when training) FLOPs; the update is not counted
+  std::int64_t params = 0;               ///< every parameter (LoRA: base and adapters)
+  std::int64_t trainable_params = 0;     ///< those that get gradients (LoRA: the adapters)
+  std::int64_t flops_per_iteration = 0;  ///< forward (+ backward and recompute when training) FLOPs of the step's
+                                         ///< micro-batches; the update is not counted
   std::int64_t memory_bytes = 0;         ///< training_memory total, or the inference estimate (see README)
   memory_breakdown memory{};             ///< the peak by part (training_memory or inference_memory_breakdown)
   bool memory_out_of_domain = false;     ///< the memory calibration extrapolates (model or device unmeasured)

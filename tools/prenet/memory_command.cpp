@@ -67,6 +67,7 @@ std::string as_json(const model_settings& s, const device_spec& d, const memory_
   j["precision"] = name(s.precision);
   j["dtype"] = name(activation_dtype(s.precision));
   j["attention"] = name(s.attention);
+  add_setup_json(j, s);
   j["memory_bytes"] = r.memory_bytes;
   j["device_memory_bytes"] = d.memory.value;
   j["fits_in_memory"] = r.memory_bytes <= d.memory.value;
@@ -87,8 +88,9 @@ std::string as_json(const model_settings& s, const device_spec& d, const memory_
 }
 
 std::string as_text(const model_settings& s, const device_spec& d, const memory_report& r) {
-  std::string t = fmt::format("{} on {} ({}): {}, batch {}, {} {}, {}, optimizer {}\n", s.model->name, d.id, d.name,
-                              name(s.mode), r.batch, size_flag(*s.model), s.size, name(s.precision), name(s.optimizer));
+  std::string t = fmt::format("{} on {} ({}): {}, batch {}, {} {}, {}, optimizer {}{}\n", s.model->name, d.id, d.name,
+                              name(s.mode), r.batch, size_flag(*s.model), s.size, name(s.precision), name(s.optimizer),
+                              setup_text(s));
   const memory_breakdown& m = r.parts;
   const auto line = [](std::string_view what, bytes b, std::string_view note = "") {
     return fmt::format("  {:<17}{:>12}{}\n", what, gib(b.value), note);
@@ -100,7 +102,8 @@ std::string as_text(const model_settings& s, const device_spec& d, const memory_
     t += line("framework", m.framework, "   (CUDA context, library handles)");
   } else {
     t += line("weights", m.weights);
-    t += line("gradients", m.gradients, "   (alive at the peak)");
+    t += line("gradients", m.gradients,
+              s.grad_accum > 1 ? "   (alive at the peak; all held across the micro-batches)" : "   (alive at the peak)");
     t += line("optimizer state", m.optimizer_state);
     t += line("activations", m.activations, "   (saved tensors alive at the peak)");
     t += line("workspace", m.workspace,

@@ -29,12 +29,15 @@ std::string as_json(const model_settings& s, const device_spec& d, const run_est
   j["mode"] = name(s.mode);
   j["forward_ms"] = r.forward_ms;
   j["backward_ms"] = r.backward_ms;
+  j["recompute_ms"] = r.recompute_ms;
+  j["micro_batch_ms"] = r.micro_batch_ms;
   j["optimizer_ms"] = r.optimizer_ms;
   j["iteration_ms"] = r.iteration_ms;
   j["iteration_ms_low"] = r.iteration_ms_low;
   j["iteration_ms_high"] = r.iteration_ms_high;
   j["epoch_s"] = r.epoch_s;
   j["params"] = r.params;
+  j["trainable_params"] = r.trainable_params;
   j["flops_per_iteration"] = r.flops_per_iteration;
   j["memory_bytes"] = r.memory_bytes;
   j["layers"] = nlohmann::ordered_json::array();
@@ -50,6 +53,8 @@ std::string as_json(const model_settings& s, const device_spec& d, const run_est
   j["precision"] = name(s.precision);
   j["dtype"] = name(activation_dtype(s.precision));
   j["attention"] = name(s.attention);
+  add_setup_json(j, s);
+  j["samples_per_iteration"] = r.batch * r.grad_accum;
   j["samples"] = s.samples;
   j["iterations_per_epoch"] = r.iterations_per_epoch;
   j["device_memory_bytes"] = d.memory.value;
@@ -68,21 +73,42 @@ std::string as_json(const model_settings& s, const device_spec& d, const run_est
 /// The summary (one screen); with `with_layers`, the per-layer table below it.
 std::string as_text(const model_settings& s, const device_spec& d, const run_estimate& r,
                     std::optional<std::int64_t> max_batch, bool with_layers, std::int64_t layer_count) {
-  std::string t = fmt::format("{} on {} ({}): {}, batch {}, {} {}, {}, optimizer {}\n", s.model->name, d.id, d.name,
-                              name(s.mode), r.batch, size_flag(*s.model), s.size, name(s.precision), name(s.optimizer));
+  std::string t = fmt::format("{} on {} ({}): {}, batch {}, {} {}, {}, optimizer {}{}\n", s.model->name, d.id, d.name,
+                              name(s.mode), r.batch, size_flag(*s.model), s.size, name(s.precision), name(s.optimizer),
+                              setup_text(s));
   if (!r.precision_note.empty()) t += fmt::format("  precision: {} ({} asked)\n", r.precision_note, name(s.precision));
   if (const std::string_view note = plan(s.attention, d, s.precision).note; !note.empty())
     t += fmt::format("  attention: {} ({} asked)\n", note, name(s.attention));
-  t += fmt::format("  forward          {:12.3f} ms\n", r.forward_ms);
-  t += fmt::format("  backward         {:12.3f} ms\n", r.backward_ms);
-  t += fmt::format("  optimizer        {:12.3f} ms\n", r.optimizer_ms);
+  const bool accum = r.grad_accum > 1;
+  t += fmt::format("  forward          {:12.3f} ms{}\n", r.forward_ms, accum ? "   (one micro-batch)" : "");
+  t += fmt::format("  backward         {:12.3f} ms{}{}\n", r.backward_ms, accum ? "   (one micro-batch)" : "",
+                   r.recompute_ms > 0 ? fmt::format("   (recomputing {}: {:.3f} ms)",
+                                                  s.checkpoint == checkpointing::selective ? "attention cores"
+                                                                                           : "checkpointed blocks",
+                                                  r.recompute_ms)
+                                      : "");
+  t += fmt::format("  optimizer        {:12.3f} ms{}\n", r.optimizer_ms, accum ? "   (once per iteration)" : "");
   t += fmt::format("  iteration        {:12.3f} ms   (80% interval {:.3f} - {:.3f} ms)\n", r.iteration_ms,
                    r.iteration_ms_low, r.iteration_ms_high);
-  t += fmt::format("  epoch            {:12.1f} s   ({} samples = {} iterations)\n", r.epoch_s,
-                   group_digits(s.samples), group_digits(r.iterations_per_epoch));
+  if (accum) {
+    t += fmt::format("                                   an iteration is one optimizer step: {} micro-batches of {} "
+                     "({} samples) + one update\n",
+                     r.grad_accum, r.batch, group_digits(r.batch * r.grad_accum));
+  }
+  t += fmt::format("  epoch            {:12.1f} s   ({} samples = {} iterations{})\n", r.epoch_s,
+                   group_digits(s.samples), group_digits(r.iterations_per_epoch), accum ? " (optimizer steps)" : "");
   t += fmt::format("  params           {:>15}\n", group_digits(r.params));
+  if (s.mode == run_mode::train && r.trainable_params != r.params) {
+    t += fmt::format("  trainable params {:>15}   ({:.4f}%: LoRA adapters; the base is frozen)\n",
+                     group_digits(r.trainable_params),
+                     100.0 * static_cast<double>(r.trainable_params) / static_cast<double>(r.params));
+  }
   t += fmt::format("  FLOPs/iteration  {:15.4g}   ({})\n", static_cast<double>(r.flops_per_iteration),
-                   s.mode == run_mode::train ? "forward + backward" : "forward");
+                   s.mode != run_mode::train ? "forward"
+                   : accum || r.recompute_ms > 0
+                       ? fmt::format("forward + backward{} of {} micro-batch{}", r.recompute_ms > 0 ? " + recompute" : "",
+                                     r.grad_accum, r.grad_accum == 1 ? "" : "es")
+                       : "forward + backward");
   t += fmt::format("  memory           {:>15}   (device: {}; {})\n", gib(r.memory_bytes), gib(d.memory.value),
                    r.memory_bytes <= d.memory.value ? "fits" : "DOES NOT FIT");
   if (max_batch) {

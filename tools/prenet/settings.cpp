@@ -21,6 +21,8 @@ constexpr std::array precisions{precision::pytorch_default, precision::fp32, pre
                                 precision::amp_bf16, precision::fp16, precision::bf16};
 constexpr std::array attention_impls{attention_impl::eager, attention_impl::sdpa_flash,
                                      attention_impl::sdpa_mem_efficient};
+constexpr std::array checkpointings{checkpointing::none, checkpointing::blocks, checkpointing::selective};
+constexpr std::array lora_target_sets{lora_targets::q_v, lora_targets::qkvo, lora_targets::all_linear};
 /// --dtype, the older flag: the element type of every tensor, which --precision fp32, fp16 and bf16 mean.
 constexpr std::array dtype_precisions{precision::fp32, precision::fp16, precision::bf16};
 
@@ -49,6 +51,14 @@ std::string_view name(prenet::dtype t) noexcept {
     case dtype::bf16: return "bf16";
   }
   return "fp32";
+}
+
+std::string setup_text(const model_settings& s) {
+  std::string t;
+  if (s.grad_accum > 1) t += ", grad-accum " + std::to_string(s.grad_accum);
+  if (s.checkpoint != checkpointing::none) t += ", checkpoint " + std::string(name(s.checkpoint));
+  if (s.lora_rank > 0) t += ", LoRA r " + std::to_string(s.lora_rank) + " (" + std::string(name(s.lora_targets)) + ")";
+  return t;
 }
 
 std::string_view size_flag(const models::zoo_entry& e) noexcept {
@@ -129,6 +139,24 @@ model_settings read_model_settings(const arguments& args) {
     s.attention = read_choice("attention", *a, attention_impls);
   }
 
+  const bool train = s.mode == run_mode::train;
+  if (const std::optional<std::string_view> n = args.value("grad-accum")) {
+    if (!train) throw usage_error("--grad-accum applies to training only (--mode inference has no optimizer step)");
+    s.grad_accum = parse_integer("grad-accum", *n, 1, max_grad_accum);
+  }
+  if (const std::optional<std::string_view> c = args.value("checkpoint")) {
+    s.checkpoint = read_choice("checkpoint", *c, checkpointings);
+    if (!train && s.checkpoint != checkpointing::none)
+      throw usage_error("--checkpoint applies to training only (--mode inference saves nothing for backward)");
+  }
+  const std::optional<std::string_view> lora = args.value("lora"), targets = args.value("lora-targets");
+  if (targets && !lora) throw usage_error("--lora-targets needs --lora R (the adapters' rank)");
+  if (lora) {
+    if (!train) throw usage_error("--lora applies to training only (--mode inference trains no adapters)");
+    s.lora_rank = parse_integer("lora", *lora, 1, max_lora_rank);
+    if (targets) s.lora_targets = read_choice("lora-targets", *targets, lora_target_sets);
+  }
+
   if (const std::optional<std::string_view> n = args.value("samples")) {
     s.samples = parse_integer("samples", *n, 1, max_samples);
   } else {
@@ -137,14 +165,35 @@ model_settings read_model_settings(const arguments& args) {
   return s;
 }
 
-runtime_network build_network(const model_settings& s) {
-  if (s.onnx) return with_attention(network_of(*s.onnx), s.attention);
+namespace {
+/// `net` after checking the settings' training setup against it (training_setup.hpp's rules).
+runtime_network checked(runtime_network net, const model_settings& s) {
   try {
-    return with_attention(s.model->build(s.size), s.attention);
+    check_training_setup(net.nodes(), config_of(s, 1));
   } catch (const shape_error& e) {
-    throw usage_error(std::string(s.model->name) + " cannot take --" + std::string(size_flag(*s.model)) + " " +
-                      std::to_string(s.size) + ": " + e.what());
+    throw usage_error(std::string(e.what()) + " (" + std::string(s.model->name) + ")");
   }
+  net.set_lora(config_of(s, 1));
+  return net;
+}
+}  // namespace
+
+train_config config_of(const model_settings& s, std::int64_t batch) noexcept {
+  return {.batch = batch, .optimizer = s.optimizer, .precision = s.precision, .grad_accum = s.grad_accum,
+          .checkpoint = s.checkpoint, .lora_rank = s.lora_rank, .lora_targets = s.lora_targets};
+}
+
+runtime_network build_network(const model_settings& s) {
+  if (s.onnx) return checked(with_attention(network_of(*s.onnx), s.attention), s);
+  const auto build = [&s] {
+    try {
+      return with_attention(s.model->build(s.size), s.attention);
+    } catch (const shape_error& e) {
+      throw usage_error(std::string(s.model->name) + " cannot take --" + std::string(size_flag(*s.model)) + " " +
+                        std::to_string(s.size) + ": " + e.what());
+    }
+  };
+  return checked(build(), s);
 }
 
 const device_spec& read_device(std::string_view id) {

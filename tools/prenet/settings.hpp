@@ -5,6 +5,7 @@
 #include <array>
 #include <cstdint>
 #include <memory>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -14,6 +15,8 @@
 #include <prenet/optimizer.hpp>
 #include <prenet/predict.hpp>
 #include <prenet/runtime_network.hpp>
+#include <prenet/train_config.hpp>
+#include <prenet/training_setup.hpp>
 #include <prenet/units.hpp>
 
 #include "arguments.hpp"
@@ -39,13 +42,32 @@ struct model_settings {
   prenet::optimizer optimizer = prenet::optimizer::sgd;
   prenet::precision precision = prenet::precision::pytorch_default;
   attention_impl attention = attention_impl::eager;  ///< --attention: how every attention layer's core runs
+  std::int64_t grad_accum = 1;                       ///< --grad-accum: micro-batches per optimizer step
+  checkpointing checkpoint = checkpointing::none;    ///< --checkpoint
+  std::int64_t lora_rank = 0;                        ///< --lora R (0: full training)
+  prenet::lora_targets lora_targets = prenet::lora_targets::q_v;  ///< --lora-targets
   std::int64_t samples = 0;  ///< per epoch
   std::shared_ptr<const onnx_model> onnx;  ///< --onnx FILE: the imported model (`model` then points at its entry)
 };
 
 /// The flags read_model_settings reads (its --samples is each command's own: memory has none).
-inline constexpr std::array<flag_spec, 9> model_flags{
-    {{"model"}, {"onnx"}, {"seq"}, {"image"}, {"optimizer"}, {"mode"}, {"precision"}, {"dtype"}, {"attention"}}};
+inline constexpr std::array<flag_spec, 13> model_flags{{{"model"},
+                                                        {"onnx"},
+                                                        {"seq"},
+                                                        {"image"},
+                                                        {"optimizer"},
+                                                        {"mode"},
+                                                        {"precision"},
+                                                        {"dtype"},
+                                                        {"attention"},
+                                                        {"grad-accum"},
+                                                        {"checkpoint"},
+                                                        {"lora"},
+                                                        {"lora-targets"}}};
+
+/// Largest --grad-accum and --lora (far beyond any real run; keeps every count exact in 64 bits).
+inline constexpr std::int64_t max_grad_accum = 65'536;
+inline constexpr std::int64_t max_lora_rank = 65'536;
 
 /// A command's flags: the model flags followed by its own.
 template <std::size_t N>
@@ -58,11 +80,16 @@ template <std::size_t N>
 }
 
 /// Reads --model (or --onnx FILE), --seq/--image, --mode, --optimizer, --precision (or its alias --dtype),
-/// --attention and --samples; throws usage_error on bad input.
+/// --attention, --grad-accum, --checkpoint, --lora, --lora-targets and --samples; throws usage_error on bad input.
 [[nodiscard]] model_settings read_model_settings(const arguments& args);
 
-/// The model at the settings' size, its attention layers run as --attention says; a shape the model cannot take becomes a usage_error naming model and size.
+/// The model at the settings' size, its attention layers run as --attention says; a shape the model cannot take,
+/// or a training setup it cannot have (--lora rank beyond a target's features, --checkpoint blocks without blocks),
+/// becomes a usage_error naming the model.
 [[nodiscard]] runtime_network build_network(const model_settings& s);
+
+/// The train_config of the settings at `batch` (LoRA, checkpointing and accumulation included).
+[[nodiscard]] train_config config_of(const model_settings& s, std::int64_t batch) noexcept;
 
 /// --batch's default: 1, or the batch an --onnx file fixes.
 [[nodiscard]] std::int64_t default_batch(const model_settings& s);
@@ -90,6 +117,19 @@ struct single_run {
   runtime_network network;
 };
 [[nodiscard]] single_run read_single_run(const arguments& args);
+
+/// The training setup in words for the text outputs' header, e.g. ", grad-accum 4, checkpoint blocks, LoRA r 16
+/// (q,v)"; "" when it is plain training (no accumulation, checkpointing or LoRA).
+[[nodiscard]] std::string setup_text(const model_settings& s);
+
+/// The training setup's JSON keys: grad_accum, checkpoint, lora_rank (0: none), lora_targets ("none" without LoRA).
+template <class Json>
+void add_setup_json(Json& j, const model_settings& s) {
+  j["grad_accum"] = s.grad_accum;
+  j["checkpoint"] = name(s.checkpoint);
+  j["lora_rank"] = s.lora_rank;
+  j["lora_targets"] = s.lora_rank > 0 ? name(s.lora_targets) : std::string_view("none");
+}
 
 /// Printable names: "train"/"inference", "fp32"/"fp16"/"bf16", "image"/"seq".
 [[nodiscard]] std::string_view name(run_mode m) noexcept;

@@ -63,15 +63,43 @@ namespace detail {
   return k;
 }
 
-/// Forward GEMM x (rows x in) . W (in x out) and, for backward, dX = dY . W^T and dW = X^T . dY.
+/// Forward GEMM x (rows x in) . W (in x out) and, for backward, dX = dY . W^T and dW = X^T . dY (none when the
+/// weight is frozen: `weight_grad` false).
 constexpr void linear(kernel_list& out, pass p, std::int64_t rows, std::int64_t in, std::int64_t outf, bool input_grad,
-                      std::int64_t eb, std::int64_t repeat = 1) noexcept {
+                      bool weight_grad, std::int64_t eb, std::int64_t repeat = 1) noexcept {
   if (p == pass::forward) {
     out.push(sized(gemm_kernel(1, rows, outf, in), eb, repeat));
     return;
   }
   if (input_grad) out.push(sized(gemm_kernel(1, rows, in, outf), eb, repeat));
-  out.push(sized(gemm_kernel(1, in, outf, rows), eb, repeat));
+  if (weight_grad) out.push(sized(gemm_kernel(1, in, outf, rows), eb, repeat));
+}
+
+/// The kernels of `n`'s LoRA adapters (training_setup.hpp's lora_adapter, kernel by kernel): forward x A^T, h B^T,
+/// the scale and the sum into the base output; backward dB, d(h), the scale, dA and, with `c.input_grad`, d(x)
+/// and its sum into the base's.
+constexpr void lora_adapters(kernel_list& out, const layer_node& n, pass p, const pass_context& c) noexcept {
+  const std::int64_t r = n.role.lora_rank, b = c.batch, eb = c.element_bytes;
+  if (r <= 0 || n.role.lora_projections == 0) return;
+  for_each_projection(n.spec, n.input, [&](const projection_shape& x) {
+    if ((n.role.lora_projections & x.id) == 0) return;
+    const std::int64_t rows = b * x.rows;
+    if (p == pass::forward) {
+      out.push(sized(gemm_kernel(1, rows, r, x.in), eb));
+      out.push(sized(gemm_kernel(1, rows, x.out, r), eb));
+      out.push(sized(elementwise_kernel(elementwise_op::mul_scalar, rows * x.out), eb));
+      out.push(sized(elementwise_kernel(elementwise_op::add, rows * x.out), eb));
+      return;
+    }
+    out.push(sized(gemm_kernel(1, r, x.out, rows), eb));  // dB
+    out.push(sized(elementwise_kernel(elementwise_op::mul_scalar, rows * x.out), eb));
+    out.push(sized(gemm_kernel(1, rows, r, x.out), eb));  // d(h)
+    out.push(sized(gemm_kernel(1, x.in, r, rows), eb));   // dA
+    if (c.input_grad) {
+      out.push(sized(gemm_kernel(1, rows, x.in, r), eb));  // d(x)
+      out.push(sized(elementwise_kernel(elementwise_op::add, rows * x.in), eb));
+    }
+  });
 }
 
 /// Score pairs a fused kernel computes per head: causal self-attention skips the tiles above the diagonal
@@ -101,16 +129,28 @@ constexpr void fused_attention(kernel_list& out, const layer_node& n, pass p, co
   out.push(k);
 }
 
+/// The eager attention core's forward: Q K^T, scaling, softmax, dropout (in training), P V.
+constexpr void eager_core_forward(kernel_list& out, const layer_node& n, const pass_context& c) noexcept {
+  const layer_spec& s = n.spec;
+  const std::int64_t b = c.batch, seq = n.input[0], e = s.in_features, h = s.heads > 0 ? s.heads : 1;
+  const std::int64_t kv = s.kv_seq == 0 ? seq : s.kv_seq, d = e / h, eb = c.element_bytes, scores = b * h * seq * kv;
+  out.push(sized(gemm_kernel(b * h, seq, kv, d), eb));                          // Q K^T
+  out.push(sized(elementwise_kernel(elementwise_op::mul_scalar, scores), eb));  // scaling
+  out.push(sized(rows_kernel(kernel_family::softmax, b * h * seq, kv), eb));
+  if (c.training) out.push(sized(elementwise_kernel(elementwise_op::mul, scores), eb));  // dropout on probabilities
+  out.push(sized(gemm_kernel(b * h, seq, d, kv), eb));                          // P V
+}
+
 constexpr void attention(kernel_list& out, const layer_node& n, pass p, const pass_context& c) noexcept {
   const layer_spec& s = n.spec;
   const std::int64_t b = c.batch, seq = n.input[0], e = s.in_features, h = s.heads > 0 ? s.heads : 1;
   const std::int64_t kv = s.kv_seq == 0 ? seq : s.kv_seq, d = e / h, eb = c.element_bytes;
   const std::int64_t ke = prenet::detail::kv_width(s);  // num_kv_heads x head_dim
   const bool self = s.kv_seq == 0;
-  const bool grad_in = c.input_grad;
-  linear(out, p, b * seq, e, e, grad_in, eb);                    // q projection
-  linear(out, p, b * kv, s.kdim > 0 ? s.kdim : e, ke, grad_in && self, eb);  // k projection (kdim 0 = embed_dim)
-  linear(out, p, b * kv, s.vdim > 0 ? s.vdim : e, ke, grad_in && self, eb);  // v projection
+  const bool grad_in = c.input_grad, wg = !n.role.frozen;
+  linear(out, p, b * seq, e, e, grad_in, wg, eb);                    // q projection
+  linear(out, p, b * kv, s.kdim > 0 ? s.kdim : e, ke, grad_in && self, wg, eb);  // k projection (kdim 0 = embed_dim)
+  linear(out, p, b * kv, s.vdim > 0 ? s.vdim : e, ke, grad_in && self, wg, eb);  // v projection
   if (s.positional != 0) {  // rotary embedding of q and k: x cos + rotate_half(x) sin (its transpose backward)
     const std::int64_t qk = b * (seq * e + kv * ke);
     out.push(memory_kernel(0, 2 * qk * eb));                                    // rotate_half: a copy
@@ -126,11 +166,7 @@ constexpr void attention(kernel_list& out, const layer_node& n, pass p, const pa
   if (fused(impl_of(s))) {
     fused_attention(out, n, p, c);
   } else if (p == pass::forward) {
-    out.push(sized(gemm_kernel(b * h, seq, kv, d), eb));                          // Q K^T
-    out.push(sized(elementwise_kernel(elementwise_op::mul_scalar, scores), eb));  // scaling
-    out.push(sized(rows_kernel(kernel_family::softmax, b * h * seq, kv), eb));
-    if (c.training) out.push(sized(elementwise_kernel(elementwise_op::mul, scores), eb));  // dropout on probabilities
-    out.push(sized(gemm_kernel(b * h, seq, d, kv), eb));                          // P V
+    eager_core_forward(out, n, c);
   } else {
     out.push(sized(gemm_kernel(b * h, seq, kv, d), eb));  // dP = dC V^T
     out.push(sized(gemm_kernel(b * h, kv, d, seq), eb));  // dV = P^T dC
@@ -140,7 +176,7 @@ constexpr void attention(kernel_list& out, const layer_node& n, pass p, const pa
     out.push(sized(gemm_kernel(b * h, seq, d, kv), eb));  // dQ = dS K
     out.push(sized(gemm_kernel(b * h, kv, d, seq), eb));  // dK = dS^T Q
   }
-  linear(out, p, b * seq, e, e, true, eb);  // output projection
+  linear(out, p, b * seq, e, e, true, wg, eb);  // output projection
 }
 
 constexpr void recurrent(kernel_list& out, const layer_node& n, pass p, const pass_context& c) noexcept {
@@ -148,31 +184,48 @@ constexpr void recurrent(kernel_list& out, const layer_node& n, pass p, const pa
   const std::int64_t g = s.kind == layer_kind::lstm ? 4 : s.kind == layer_kind::gru ? 3 : 1;
   const std::int64_t b = c.batch, t = n.input[0], h = s.out_features, dirs = 1 + s.bidirectional;
   const std::int64_t eb = c.element_bytes;
+  const bool wg = !n.role.frozen;
   for (std::int64_t l = 0; l < (s.num_layers > 1 ? 2 : 1); ++l) {
     // Layer 0 reads the input; layers 1.. read the previous layer's (dirs * h) output and are alike: repeat them.
     const std::int64_t x = l == 0 ? n.input[1] : h * dirs;
     const std::int64_t layers = l == 0 ? dirs : dirs * (s.num_layers - 1);
-    linear(out, p, b * t, x, g * h, l > 0 || c.input_grad, eb, layers);  // input projection, all steps at once
-    linear(out, p, b, h, g * h, true, eb, layers * t);                   // recurrent GEMM, one per step
+    linear(out, p, b * t, x, g * h, l > 0 || c.input_grad, wg, eb, layers);  // input projection, all steps at once
+    linear(out, p, b, h, g * h, true, wg, eb, layers * t);                  // recurrent GEMM, one per step
     out.push(sized(elementwise_kernel(elementwise_op::mul, b * g * h), eb, layers * t));  // gate nonlinearities
   }
 }
 
 }  // namespace detail
 
-/// Kernels of one pass of layer `n` (shapes per sample; `c.batch` samples).
+/// The kernels selective recomputation runs again in `n`'s backward: its eager attention core's forward (none for
+/// other layers; training_setup.hpp's recomputes_core).
+[[nodiscard]] constexpr kernel_list core_recompute_kernels(const layer_node& n, const pass_context& c) noexcept {
+  kernel_list out;
+  if (recomputes_core(n.spec)) detail::eager_core_forward(out, n, c);
+  return out;
+}
+
+/// Kernels of one pass of `n`'s LoRA adapters (none without): up to 4 adapters of 6 kernels.
+[[nodiscard]] constexpr kernel_list lora_kernels(const layer_node& n, pass p, const pass_context& c) noexcept {
+  kernel_list out;
+  detail::lora_adapters(out, n, p, c);
+  return out;
+}
+
+/// Kernels of one pass of layer `n` (shapes per sample; `c.batch` samples), its LoRA adapters aside (lora_kernels).
 [[nodiscard]] constexpr kernel_list layer_kernels(const layer_node& n, pass p, const pass_context& c) noexcept {
   kernel_list out;
   const layer_spec& s = n.spec;
   const std::int64_t b = c.batch, eb = c.element_bytes;
   const std::int64_t in_elems = b * n.input.numel(), out_elems = b * n.output.numel();
   const bool fwd = p == pass::forward;
+  const bool wg = !n.role.frozen;  // a frozen layer computes no gradient of its own parameters
   using detail::sized;
   switch (s.kind) {
     case layer_kind::dense: {
       const std::int64_t in = n.input.last();  // the spec's in_features may be 0 (inferred)
-      detail::linear(out, p, in_elems / in, in, s.out_features, c.input_grad, eb);
-      if (!fwd && s.bias) out.push(memory_kernel(out_elems, out_elems * eb));  // bias gradient: a column sum
+      detail::linear(out, p, in_elems / in, in, s.out_features, c.input_grad, wg, eb);
+      if (!fwd && s.bias && wg) out.push(memory_kernel(out_elems, out_elems * eb));  // bias gradient: a column sum
       break;
     }
     case layer_kind::conv2d: {
@@ -185,7 +238,7 @@ constexpr void recurrent(kernel_list& out, const layer_node& n, pass p, const pa
       } else {
         // Data and weight gradients each do the forward's FLOPs over the same tensors: predicted as a forward.
         if (c.input_grad) out.push(k);
-        out.push(k);
+        if (wg) out.push(k);
       }
       break;
     }
@@ -202,30 +255,30 @@ constexpr void recurrent(kernel_list& out, const layer_node& n, pass p, const pa
       const std::int64_t width = n.input.last();
       const kernel k = sized(rows_kernel(kernel_family::layernorm, in_elems / width, width), eb);
       out.push(k);
-      if (!fwd) out.push(k);  // backward: d(input), then d(gamma) and d(beta): two passes over the rows
+      if (!fwd && wg) out.push(k);  // backward: d(input), then d(gamma) and d(beta): two passes over the rows
       break;
     }
     case layer_kind::rmsnorm: {  // the layer-norm row kernel (one reduction per row), without the mean
       const std::int64_t width = n.input.last();
       const kernel k = sized(rows_kernel(kernel_family::layernorm, in_elems / width, width), eb);
       out.push(k);
-      if (!fwd) out.push(k);  // backward: d(input), then d(weight)
+      if (!fwd && wg) out.push(k);  // backward: d(input), then d(weight)
       break;
     }
     case layer_kind::gated_mlp: {
       const std::int64_t hidden = n.input.last(), rows = in_elems / hidden, inner = rows * s.out_features;
       if (fwd) {
-        detail::linear(out, p, rows, hidden, s.out_features, c.input_grad, eb, 2);  // gate and up projections
+        detail::linear(out, p, rows, hidden, s.out_features, c.input_grad, wg, eb, 2);  // gate and up projections
         out.push(sized(elementwise_kernel(elementwise_op::tanh, inner), eb));     // SiLU (one transcendental)
         out.push(sized(elementwise_kernel(elementwise_op::mul, inner), eb));      // gate * up
-        detail::linear(out, p, rows, s.out_features, hidden, true, eb);           // down projection
+        detail::linear(out, p, rows, s.out_features, hidden, true, wg, eb);           // down projection
       } else {
-        detail::linear(out, p, rows, s.out_features, hidden, true, eb);           // down projection
+        detail::linear(out, p, rows, s.out_features, hidden, true, wg, eb);           // down projection
         out.push(sized(elementwise_kernel(elementwise_op::mul, inner), eb, 2));   // d(gate), d(up) of the product
         out.push(sized(elementwise_kernel(elementwise_op::mul, inner), eb));      // SiLU backward
-        detail::linear(out, p, rows, hidden, s.out_features, c.input_grad, eb, 2);  // gate and up projections
+        detail::linear(out, p, rows, hidden, s.out_features, c.input_grad, wg, eb, 2);  // gate and up projections
         if (c.input_grad) out.push(sized(elementwise_kernel(elementwise_op::add, in_elems), eb));  // their d(input)s
-        if (s.bias) out.push(memory_kernel(2 * inner + in_elems, (2 * inner + in_elems) * eb));   // bias gradients
+        if (s.bias && wg) out.push(memory_kernel(2 * inner + in_elems, (2 * inner + in_elems) * eb));  // bias gradients
       }
       break;
     }
@@ -233,7 +286,7 @@ constexpr void recurrent(kernel_list& out, const layer_node& n, pass p, const pa
       if (fwd) {
         out.push(memory_kernel(0, 2 * out_elems * eb + 8 * b * n.output[0]));  // gather rows by index
         if (s.additive) out.push(sized(elementwise_kernel(elementwise_op::add, out_elems), eb));
-      } else {
+      } else if (wg) {  // the whole backward is the table's gradient
         out.push(memory_kernel(0, s.num_embeddings * s.out_features * eb));  // zero the table's gradient
         out.push(memory_kernel(out_elems, 2 * out_elems * eb));              // scatter-add rows
       }
@@ -282,7 +335,7 @@ constexpr void recurrent(kernel_list& out, const layer_node& n, pass p, const pa
   return out;
 }
 
-/// Calls `f(pass, kernel)` for every kernel `n` runs in forward and, when `with_backward`, backward, each as the
+/// Calls `f(pass, kernel)` for every kernel `n` (and its LoRA adapters) runs in forward and, when `with_backward`, backward, each as the
 /// pass runs it (c.run: math mode and element size). The one walk over a layer's kernels: layer_time.hpp's
 /// estimates and the precision trainer both use it.
 template <class F>
@@ -290,6 +343,9 @@ constexpr void for_each_kernel(const layer_node& n, const pass_context& c, bool 
   for (const pass p : {pass::forward, pass::backward}) {
     if (p == pass::backward && !with_backward) break;
     for (const kernel& k : layer_kernels(n, p, c)) f(p, c.run(k));
+    if (n.role.lora_rank > 0) {
+      for (const kernel& k : lora_kernels(n, p, c)) f(p, c.run(k));
+    }
   }
 }
 

@@ -43,7 +43,9 @@ struct layer_estimate {
                                                       const kernel_predictors& kp = embedded_predictors) noexcept {
   // A loop rather than a pointer test (see kernel_time.hpp's estimate).
   // The bench measured attention eager (nn.MultiheadAttention): a fused core is estimated from its kernels.
-  const bool as_benched = n.spec.kind != layer_kind::multihead_attention || !fused(impl_of(n.spec));
+  // So did it every layer fully trained: a frozen one or one with LoRA adapters is estimated from its kernels too.
+  const bool as_benched =
+      (n.spec.kind != layer_kind::multihead_attention || !fused(impl_of(n.spec))) && n.role == training_role{};
   for (const layer_model* m : generated::layer_models) {
     if (as_benched && m->covers(n.spec.kind) && m->model.trained_on(d.id))
       return estimate_layer(*m, n, d, c, with_backward);

@@ -10,6 +10,7 @@
 #include <prenet/device_spec.hpp>
 #include <prenet/layer_node.hpp>
 #include <prenet/predictors/layer_time.hpp>
+#include <prenet/training_setup.hpp>
 
 namespace prenet::predictors {
 
@@ -30,7 +31,7 @@ constexpr void for_each_layer_pass(std::span<const layer_node> nodes, bool with_
   bool trainable_before = false;
   for (std::size_t i = 0; i < nodes.size(); ++i) {
     const layer_node& n = nodes[i];
-    const bool trainable = n.cost().params > 0;
+    const bool trainable = n.cost().trainable_params > 0;
     f(i, n, trainable_before, with_backward && (trainable_before || trainable));
     trainable_before = trainable_before || trainable;
   }
@@ -80,6 +81,52 @@ constexpr void for_each_layer_estimate(std::span<const layer_node> nodes, const 
     out.roofline_ms += e.roofline_ms;
     out.out_of_domain = out.out_of_domain || e.out_of_domain;
     out.unseen_device = out.unseen_device || e.unseen_device;
+  });
+  return out;
+}
+
+/// Time activation checkpointing `ck` adds to the backward pass of `nodes`: one more forward of every checkpointed
+/// block (training_setup.hpp's for_each_block_run), each block's layers estimated once (the blocks of a run are
+/// alike); under `selective`, one more forward of every eager attention core (core_recompute_kernels). The
+/// `out.forward_ms` holds it; the backward fields stay 0.
+[[nodiscard]] constexpr network_estimate estimate_recompute(std::span<const layer_node> nodes, const device_spec& d,
+                                                            const pass_context& c, checkpointing ck,
+                                                            const kernel_predictors& kp = embedded_predictors) noexcept {
+  network_estimate out;
+  if (ck == checkpointing::none) return out;
+  if (ck == checkpointing::selective) {
+    std::size_t last = nodes.size();  // the zoo repeats one attention layer: estimate its core once
+    network_estimate last_core;
+    for (std::size_t i = 0; i < nodes.size(); ++i) {
+      const layer_node& n = nodes[i];
+      if (!recomputes_core(n.spec)) continue;
+      if (last == nodes.size() || !(nodes[last] == n)) {
+        last_core = {};
+        for (const kernel& k : core_recompute_kernels(n, c)) {
+          const kernel_estimate e = estimate(c.run(k), d, kp);
+          last_core.forward_ms += e.time_ms;
+          if (e.predictor == roofline_name) last_core.roofline_ms += e.time_ms;
+          last_core.out_of_domain = last_core.out_of_domain || e.out_of_domain;
+          last_core.unseen_device = last_core.unseen_device || e.unseen_device;
+        }
+        last = i;
+      }
+      out.forward_ms += last_core.forward_ms;
+      out.roofline_ms += last_core.roofline_ms;
+      out.out_of_domain = out.out_of_domain || last_core.out_of_domain;
+      out.unseen_device = out.unseen_device || last_core.unseen_device;
+    }
+    return out;
+  }
+  for_each_block_run(nodes, [&](std::size_t first, std::size_t layers, std::size_t count) {
+    for (std::size_t j = first; j < first + layers; ++j) {
+      const layer_estimate e = estimate_layer(nodes[j], d, c, false, kp);
+      const auto times = static_cast<double>(count);
+      out.forward_ms += times * e.forward_ms;
+      out.roofline_ms += times * e.roofline_ms;
+      out.out_of_domain = out.out_of_domain || e.out_of_domain;
+      out.unseen_device = out.unseen_device || e.unseen_device;
+    }
   });
   return out;
 }

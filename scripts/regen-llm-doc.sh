@@ -1,0 +1,50 @@
+#!/bin/sh
+# Rewrites the generated part of docs/llm.md (between its BEGIN/END markers) from the prenet CLI: the issue-16
+# example, LLaMA-3-8B fine-tuned with LoRA r 16 in amp-bf16 with activation checkpointing at seq 2048, on one H100
+# and one A100-80GB. Usage: scripts/regen-llm-doc.sh [--check] [path/to/prenet] (default: build/tools/prenet).
+# --check rewrites nothing: it exits 1 (with the diff) when the doc differs from what the CLI prints, else prints
+# "identical". The ctest cli.llm_doc_current runs --check, so it fails until this script has been run after a change
+# to the predictions.
+set -eu
+root=$(cd "$(dirname "$0")/.." && pwd)
+check=0
+if [ "${1:-}" = "--check" ]; then check=1; shift; fi
+cli=${1:-"$root/build/tools/prenet"}
+doc="$root/docs/llm.md"
+[ -x "$cli" ] || { echo "regen-llm-doc: no prenet executable at $cli (build the prenet-cli target)" >&2; exit 2; }
+begin="<!-- BEGIN scripts/regen-llm-doc.sh -->"
+end="<!-- END scripts/regen-llm-doc.sh -->"
+section=$(mktemp)
+out=$(mktemp)
+trap 'rm -f "$section" "$out"' EXIT
+
+# The job: LLaMA-3-8B, LoRA r 16 on q and v (PEFT's default), AdamW, amp-bf16, every decoder layer checkpointed,
+# 2048-token sequences; a billion tokens is ceil(10^9 / 2048) = 488,282 sequences.
+setup="--model llama-3-8b --seq 2048 --precision amp-bf16 --optimizer adamw --lora 16 --checkpoint blocks"
+run() {
+  printf '```console\n$ prenet %s\n' "$*"
+  # shellcheck disable=SC2086 # the flags are split on purpose
+  "$cli" "$@"
+  printf '```\n\n'
+}
+{
+  # shellcheck disable=SC2086
+  run compare $setup --devices h100,a100-80gb --batch 1,8,32 --samples 488282 --max-batch --all
+  # shellcheck disable=SC2086
+  run predict $setup --device h100 --batch 8
+  # shellcheck disable=SC2086
+  run memory $setup --device a100-80gb --batch 32
+} >"$section"
+
+awk -v section="$section" -v begin="$begin" -v end="$end" '
+  $0 == begin { print; while ((getline line < section) > 0) print line; skip = 1; next }
+  $0 == end { skip = 0 }
+  !skip { print }
+' "$doc" >"$out"
+grep -qF "$end" "$out" || { echo "regen-llm-doc: markers missing in $doc" >&2; exit 2; }
+if [ "$check" = 1 ]; then
+  diff "$doc" "$out" && echo identical
+  exit
+fi
+cp "$out" "$doc"
+echo "docs/llm.md: $(wc -l <"$section") generated lines from $cli"

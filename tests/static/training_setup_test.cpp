@@ -1,0 +1,31 @@
+// SPDX-License-Identifier: MIT
+// Training setups at compile time: LoRA's trainable parameters (PEFT's count for LLaMA-2-7B), gradient
+// accumulation and checkpointing in constant expressions.
+#include <prenet/models/llama.hpp>
+#include <prenet/prenet.hpp>
+
+namespace {
+
+using namespace prenet;
+
+// PEFT, LoraConfig(r=8) on meta-llama/Llama-2-7b-hf (q_proj, v_proj): "trainable params: 4,194,304 || all params:
+// 6,742,609,920".
+static_assert(with_lora(models::llama_2_7b, {.lora_rank = 8}).trainable_params() == 4'194'304);
+static_assert(with_lora(models::llama_2_7b, {.lora_rank = 8}).params() == 6'742'609'920);
+static_assert(models::llama_2_7b.trainable_params() == models::llama_2_7b.params());
+
+// A small residual stack: two identical blocks to checkpoint.
+constexpr auto stack = Input<32, 64>{} | Repeat<2, Residual<Sequential<LayerNorm<64>, MultiheadAttention<64, 4>>>>{} |
+                       Dense<10>{};
+constexpr train_config plain{.batch = 4, .optimizer = optimizer::adam};
+constexpr train_config accumulated{.batch = 4, .optimizer = optimizer::adam, .grad_accum = 3};
+constexpr train_config checkpointed{.batch = 4, .optimizer = optimizer::adam, .checkpoint = checkpointing::blocks};
+
+static_assert(training_step_flops(stack.nodes(), accumulated) == 3 * training_step_flops(stack.nodes(), plain));
+// Recompute: one more forward of both blocks (everything but the input and the head).
+static_assert(training_step_flops(stack.nodes(), checkpointed) - training_step_flops(stack.nodes(), plain) ==
+              4 * (stack.forward_flops() - stack.layers[stack.size() - 1].cost().forward_flops));
+static_assert(predict(stack, devices::h100, accumulated).iteration > predict(stack, devices::h100, plain).iteration);
+static_assert(training_memory(stack, checkpointed).activations <= training_memory(stack, plain).activations);
+
+}  // namespace
