@@ -25,6 +25,14 @@ inline constexpr std::array<std::string_view, kernel_feature_count> kernel_featu
     "log2_ct_compute_s", "log2_ct_memory_s", "log2_intensity", "log2_intensity_over_ridge", "log2_waves",
     "last_wave_fill", "log2_working_set_over_l2"};
 
+/// The position of a column in kernel_feature_names (kernel_feature_count when there is none).
+[[nodiscard]] constexpr std::size_t kernel_feature_index(std::string_view name) noexcept {
+  for (std::size_t i = 0; i < kernel_feature_count; ++i) {
+    if (kernel_feature_names[i] == name) return i;
+  }
+  return kernel_feature_count;
+}
+
 /// Index of the first device column: columns before it describe the kernel, the rest the device.
 inline constexpr std::size_t first_device_feature = 14;
 

@@ -2,6 +2,7 @@
 // The time of one kernel on one device: the embedded learned model of its family, or the roofline fallback.
 #pragma once
 
+#include <array>
 #include <span>
 #include <string_view>
 
@@ -72,7 +73,36 @@ inline constexpr kernel_predictors embedded_predictors{generated::all, &generate
   return kn;
 }
 
-/// Time of `kn` (run kn.repeat times) on `d`, in IEEE FP32: the learned model of its family, or the roofline.
+/// A convolution as the matrix product cuDNN's implicit-GEMM kernels run: per image, (output pixels x input
+/// channels . kernel area) times (input channels . kernel area x output channels).
+[[nodiscard]] constexpr kernel implicit_gemm(const kernel& conv) noexcept {
+  kernel g = conv;
+  g.family = kernel_family::gemm;
+  g.m = conv.out_image() * conv.out_image();
+  g.k = conv.m * conv.k * conv.k;
+  g.image = 0;
+  g.stride = 1;
+  g.padding = 0;
+  return g;
+}
+
+/// Whether a convolution model's training rows include the window of the convolution whose features are `x`: its
+/// kernel size, stride and padding. NeuSight's convolutions are all 3x3, stride 1, padding 1; a 1x1 projection, a
+/// 7x7 stem or a strided 3x3 lies outside, and a tree cannot extrapolate to it.
+[[nodiscard]] constexpr bool window_trained(const embedded_model& conv_model,
+                                            const std::array<float, kernel_feature_count>& x) noexcept {
+  for (const std::string_view column : {std::string_view{"log2_k"}, std::string_view{"stride"},
+                                        std::string_view{"padding"}}) {
+    const std::size_t i = kernel_feature_index(column);
+    if (i >= conv_model.domain_min.size()) continue;
+    if (x[i] < conv_model.domain_min[i] || x[i] > conv_model.domain_max[i]) return false;
+  }
+  return true;
+}
+
+/// Time of `kn` (run kn.repeat times) on `d`, in IEEE FP32: the learned model of its family, or the roofline. A
+/// convolution whose window its model has no rows for (window_trained) is predicted as its implicit GEMM by the GEMM
+/// model, whose rows span the matrix shapes convolutions reduce to (docs/predictors.md measures what it changed).
 [[nodiscard]] constexpr kernel_estimate estimate_fp32(const kernel& kn, const device_spec& d,
                                                      const kernel_predictors& p = embedded_predictors) noexcept {
   const auto times = static_cast<double>(kn.repeat);
@@ -84,6 +114,17 @@ inline constexpr kernel_predictors embedded_predictors{generated::all, &generate
     for (const kernel_model* m : p.kernels) {
       if (m->family != kn.family) continue;
       const auto x = kernel_model::inputs(kn, d);
+      if (kn.family == kernel_family::conv2d && !window_trained(m->model, x)) {
+        for (const kernel_model* g : p.kernels) {
+          if (g->family != kernel_family::gemm) continue;
+          const kernel mm = implicit_gemm(kn);
+          const auto gx = kernel_model::inputs(mm, d);
+          return {.time_ms = g->time_ms(gx, mm, d) * times,
+                  .predictor = g->model.name,
+                  .out_of_domain = g->model.out_of_domain(gx),
+                  .unseen_device = !g->model.trained_on(d.id)};
+        }
+      }
       return {.time_ms = m->time_ms(x, kn, d) * times,
               .predictor = m->model.name,
               .out_of_domain = m->model.out_of_domain(x),
