@@ -17,9 +17,8 @@ import sys
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-# Exports whose import is still wrong: LLaMA's grouped-query repeat_interleave (K/V products lose their shape) and
-# Swin's shifted windows (relative position tables, rolled windows): issue 14, open.
-KNOWN_GAPS = {"llama_style", "swin_t"}
+# Exports whose import is still wrong (none today; docs/onnx.md says what each export's options are for).
+KNOWN_GAPS = set()
 
 
 def main():

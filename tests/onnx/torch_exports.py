@@ -163,7 +163,11 @@ class LstmLm(nn.Module):
 #   table, which only the values tell apart from an untied head: exported with its parameters.
 # - vgg19_bn's convolutions have a bias before each BatchNorm; an eval-mode export folds BatchNorm into the bias, and
 #   the file no longer says whether the convolution had one: exported in training mode, which keeps BatchNorm.
-EXPORT_OPTIONS = {"gpt2_style": {"export_params": True}, "vgg19_bn": {"training": True}}
+# - swin_t adds to each window's scores a bias gathered from a trainable (169, heads) table by a constant index; constant
+#   folding evaluates the gather into a (heads, 49, 49) tensor the size of the scores, which no longer says how large the
+#   table is (nor that it is a parameter rather than a mask): exported without constant folding, which keeps the table.
+EXPORT_OPTIONS = {"gpt2_style": {"export_params": True}, "vgg19_bn": {"training": True},
+                  "swin_t": {"constant_folding": False}}
 
 
 def tokens(batch, seq):
@@ -217,6 +221,7 @@ def main():
                 mod.train()
             torch.onnx.export(mod, (x,), os.path.join(out, name + ".onnx"),
                               export_params=options.get("export_params", False), opset_version=14,
+                              do_constant_folding=options.get("constant_folding", True),
                               training=torch.onnx.TrainingMode.TRAINING if options.get("training")
                               else torch.onnx.TrainingMode.EVAL,
                               input_names=["input"], output_names=["output"])
