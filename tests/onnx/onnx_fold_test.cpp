@@ -188,6 +188,30 @@ TEST(OnnxFold, SplitOfRepeatsFoldsIntoOneConstantPerOutput) {
   EXPECT_EQ(bad.folded("f"), (ints{7, 8}));
 }
 
+/// Swin's window padding: F.pad's pads (pairs from the last axis) reversed into ONNX's order, Reshape(-1, 2) ->
+/// Slice(step -1) -> Transpose -> Reshape(-1): the Transpose of a known value folds too.
+TEST(OnnxFold, TransposeOfAKnownValue) {
+  graph_builder m;
+  const std::string pairs = m.node("Reshape", {m.constant("pads", {0, 0, 0, 5, 0, 6}), m.constant("to", {-1, 2})},
+                                   "pairs");
+  const std::string rev = m.node("Slice", {pairs, m.constant("s", {-1}), m.constant("e", {-100}), m.constant("a", {0}),
+                                           m.constant("st", {-1})}, "rev");
+  const std::string t = m.node("Transpose", {rev}, "t");
+  ::onnx::AttributeProto& perm = *m.g.mutable_node(m.g.node_size() - 1)->add_attribute();
+  perm.set_name("perm");
+  perm.set_type(::onnx::AttributeProto::INTS);
+  perm.add_ints(1);
+  perm.add_ints(0);
+  const std::string flat = m.node("Reshape", {t, m.constant("minus1", {-1})}, "flat");
+  const std::string reversed = m.node("Transpose", {m.constant("grid", {1, 2, 3, 4, 5, 6})}, "reversed");
+  EXPECT_EQ(fold_shape_arithmetic(m.g, {}, {}), 5);
+  ints dims;
+  EXPECT_EQ(m.folded(t, &dims), (ints{0, 0, 0, 6, 5, 0}));
+  EXPECT_EQ(dims, (ints{2, 3}));
+  EXPECT_EQ(m.folded(flat), (ints{0, 0, 0, 6, 5, 0}));
+  EXPECT_EQ(m.folded(reversed), (ints{1, 2, 3, 4, 5, 6}));  // 1-D: the default permutation is itself
+}
+
 /// Slice of a shape: x.shape[1:-1], a reversed shape (negative step from the end), and clamped bounds.
 TEST(OnnxFold, SliceOfAShape) {
   constexpr std::int64_t lowest = std::numeric_limits<std::int64_t>::min();

@@ -70,6 +70,12 @@ bool only_weight_uses(const uses_map& uses, const std::string& name, int depth) 
   return true;
 }
 
+/// A graph input no node reads (exporters other than PyTorch's keep them): neither the data input nor a weight.
+bool unused(const uses_map& uses, const std::string& name) {
+  const auto it = uses.find(name);
+  return it == uses.end() || it->second.empty();
+}
+
 bool is_integer_type(std::int32_t t) {
   using tp = ::onnx::TensorProto;
   return t == tp::INT64 || t == tp::INT32 || t == tp::INT16 || t == tp::INT8 || t == tp::UINT8 || t == tp::UINT16 ||
@@ -392,7 +398,7 @@ graph::graph(std::string_view bytes, const onnx_options& options) {
   // Data inputs get concrete dimensions before shape inference: the batch, and --seq-like values for the rest.
   bool first = true;
   for (::onnx::ValueInfoProto& in : *g.mutable_input()) {
-    if (initializers.count(in.name()) != 0 || only_weight_uses(uses, in.name(), 0)) continue;
+    if (initializers.count(in.name()) != 0 || unused(uses, in.name()) || only_weight_uses(uses, in.name(), 0)) continue;
     if (!in.type().has_tensor_type() || !in.type().tensor_type().has_shape()) {
       throw onnx_error("data input " + printable(in.name()) + " has no shape");
     }
@@ -707,7 +713,7 @@ void graph::classify(const ::onnx::GraphProto& g, const onnx_options& options) {
   }
   for (const ::onnx::ValueInfoProto& v : g.input()) {
     tensor& t = tensors_[static_cast<std::size_t>(ids_.at(v.name()))];
-    if (initializers.count(v.name()) != 0) continue;
+    if (initializers.count(v.name()) != 0 || unused(uses, v.name())) continue;  // an unused input: neither role
     if (only_weight_uses(uses, v.name(), 0)) {
       t.is_weight = true;
       continue;
