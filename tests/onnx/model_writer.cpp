@@ -438,6 +438,23 @@ std::string repeat_interleave_onnx(bool pytorch, const write_options& o) {
   return m.bytes();
 }
 
+std::string packed_attention_onnx(const write_options& o) {
+  builder m(o, 13);
+  const std::string x = m.input("input", ::onnx::TensorProto::FLOAT, {-1, 16, 64});
+  m.node("Split", {linear(m, x, "qkv", 64, 192), m.ints({64, 64, 64})}, {b::a("axis", 2)}, 3);
+  std::vector<std::string> qkv;
+  for (int k = 0; k < 3; ++k) qkv.push_back(m.last_output(k));
+  for (std::string& t : qkv) {
+    t = m.node("Transpose", {m.node("Reshape", {t, m.ints({0, 16, 4, 16})})}, {b::as("perm", {0, 2, 1, 3})});
+  }
+  const std::string kt = m.node("Transpose", {qkv[1]}, {b::as("perm", {0, 1, 3, 2})});
+  const std::string scores = m.node("Div", {m.node("MatMul", {qkv[0], kt}), m.scalar(4.0F)});
+  const std::string probs = m.node("Softmax", {scores}, {b::a("axis", -1)});
+  const std::string y = m.node("Transpose", {m.node("MatMul", {probs, qkv[2]})}, {b::as("perm", {0, 2, 1, 3})});
+  m.output(linear(m, m.node("Reshape", {y, m.ints({0, 16, 64})}), "proj", 64, 64));
+  return m.bytes();
+}
+
 std::string mask_buffers_onnx(const write_options& o) {
   builder m(o, 13);
   const std::string x = m.input("input", ::onnx::TensorProto::FLOAT, {-1, 16, 64});

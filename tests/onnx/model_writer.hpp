@@ -57,6 +57,9 @@ struct write_options {
 /// producer "pytorch" where `pytorch` (else the writer's). Matrix products per sample: 2 x 8 x 32 x (32 + 16 + 32)
 /// for the projections and 2 x 2 x 4 x 8 x 8 x 8 for attention: 49,152 FLOPs.
 [[nodiscard]] std::string repeat_interleave_onnx(bool pytorch, const write_options& o);
+/// Self-attention over 16 tokens of width 64 with 4 heads whose Q, K and V come from one packed Linear(64, 192) cut
+/// by a Split (GPT-2-style `qkv(x).split(64, dim=2)`), then the output Linear(64, 64): 16,640 parameters.
+[[nodiscard]] std::string packed_attention_onnx(const write_options& o = {});
 /// Linear(64, 64), then a rotary position embedding over 16 tokens: Cos and Sin of positions x an `inv_freq` buffer
 /// (32), as a registered buffer is written with export_params=True; then Linear(64, 64). PyTorch's parameters: 8,320.
 [[nodiscard]] std::string rotary_buffer_onnx(const write_options& o = {});
