@@ -5,9 +5,10 @@
 usage: /usr/bin/python3 tests/onnx/check_torch_exports.py PRENET_BIN EXPORT_DIR [--markdown]
 Exports every model of torch_exports.py into EXPORT_DIR once (kept between runs), imports each with the CLI and checks:
 parameters equal sum(p.numel()), the importer's Conv/Gemm/MatMul FLOPs are within 2% of the TorchDispatchMode count,
-and prenet's forward FLOPs are at least 98% of it. Models listed in KNOWN_GAPS are reported, not failed (docs/onnx.md
-says why); a known gap that now passes is reported too, so the list only shrinks. Exit 0 ok, 1 a failure, 77 no torch.
---markdown prints docs/onnx.md's coverage table.
+and prenet's forward FLOPs are at least 98% of it; for the exports of DSL_TWINS, the imported training step's time and
+memory equal `prenet predict --model NAME`'s within 1%. Models listed in KNOWN_GAPS are reported, not failed
+(docs/onnx.md says why); a known gap that now passes is reported too, so the list only shrinks. Exit 0 ok, 1 a failure,
+77 no torch. --markdown prints docs/onnx.md's coverage and twin tables.
 """
 import hashlib
 import json
@@ -17,9 +18,33 @@ import sys
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-# Exports whose import is still wrong: LLaMA's grouped-query repeat_interleave (K/V products lose their shape) and
-# Swin's shifted windows (relative position tables, rolled windows): issue 14, open.
-KNOWN_GAPS = {"llama_style", "swin_t"}
+# Exports whose import is still wrong (none today; docs/onnx.md says what each export's options are for).
+KNOWN_GAPS = set()
+# Exports of the same architecture as a model of prenet's DSL (`prenet predict --model NAME`, extra arguments): the
+# imported training step's time and memory must equal the DSL's within 1% on every device checked.
+DSL_TWINS = {"twin_vgg16": ("vgg16", []), "twin_resnet50": ("resnet50", []), "twin_gpt2": ("gpt2", ["--seq", "128"])}
+TWIN_DEVICES = ("v100", "a100-40gb", "t4")
+TWIN_TOLERANCE = 0.01
+
+
+def predict_json(prenet, args):
+    r = subprocess.run([prenet, "predict", *args, "--mode", "train", "--json"], capture_output=True, text=True)
+    if r.returncode != 0:
+        raise RuntimeError(f"prenet predict {' '.join(args)}: exit {r.returncode}: {r.stderr.strip()[:160]}")
+    return json.loads(r.stdout)
+
+
+def check_twin(prenet, path, batch, model, extra):
+    """(rows for the markdown table, problems): the import's training step against the DSL's, per device."""
+    rows, problems = [], []
+    for device in TWIN_DEVICES:
+        a = predict_json(prenet, ["--onnx", path, "--device", device])
+        b = predict_json(prenet, ["--model", model, "--batch", str(batch), "--device", device, *extra])
+        for key in ("iteration_ms", "memory_bytes"):
+            if abs(a[key] - b[key]) > TWIN_TOLERANCE * abs(b[key]):
+                problems.append(f"{device} {key} {a[key]:.6g} vs the DSL's {b[key]:.6g}")
+        rows.append((device, a["iteration_ms"], b["iteration_ms"], a["memory_bytes"], b["memory_bytes"]))
+    return rows, problems
 
 
 def main():
@@ -42,7 +67,7 @@ def main():
         with open(stamp, "w") as f:
             f.write(source)
     manifest = json.load(open(manifest_path))
-    failures, rows = [], []
+    failures, rows, twin_rows = [], [], []
     for name, ref in manifest.items():
         if "error" in ref:
             rows.append((name, "export failed", "", "", "", ""))
@@ -69,6 +94,14 @@ def main():
                 problems.append(f"Conv/Gemm/MatMul FLOPs {ratio:.3f} x PyTorch's")
             if total < 0.98:
                 problems.append(f"forward FLOPs {total:.3f} x PyTorch's matrix products")
+            if name in DSL_TWINS:
+                model, extra = DSL_TWINS[name]
+                try:
+                    t_rows, t_problems = check_twin(prenet, os.path.join(out, name + ".onnx"), batch, model, extra)
+                    twin_rows += [(name, model, *row) for row in t_rows]
+                    problems += [f"DSL twin {model}: {p}" for p in t_problems]
+                except RuntimeError as e:
+                    problems.append(str(e))
             ok, problem = not problems, "; ".join(problems)
         if name in KNOWN_GAPS:
             print(f"{name}: known gap{': ' + problem if problem else ' now passes: remove it from KNOWN_GAPS'}")
@@ -89,6 +122,10 @@ def main():
         print("|---|---|---|---|---|---|")
         for row in rows:
             print("| " + " | ".join(str(c) for c in row) + " |")
+        print("\n| export | DSL model | device | train step (ms) import / DSL | memory (MiB) import / DSL |")
+        print("|---|---|---|---|---|")
+        for name, model, device, ta, tb, ma, mb in twin_rows:
+            print(f"| {name} | {model} | {device} | {ta:.3f} / {tb:.3f} | {ma / 2**20:,.1f} / {mb / 2**20:,.1f} |")
     for f in failures:
         print("FAIL", f)
     return 1 if failures else 0

@@ -122,6 +122,7 @@ class builder {
   std::string last_output(int k) const { return g_->node(g_->node_size() - 1).output(k); }
 
   void output(const std::string& name) { g_->add_output()->set_name(name); }
+  void producer(const std::string& name) { m_.set_producer_name(name); }
   std::string bytes() const { return m_.SerializeAsString(); }
   const write_options& options() const { return o_; }
 
@@ -173,8 +174,12 @@ std::string linear(builder& m, const std::string& x, const std::string& name, st
   return m.node("Add", {m.weight(name + ".bias", {out}), y});
 }
 
+/// What follows a LayerNorm's scale: the bias weight (nn.LayerNorm), nothing (bias=False), or a scalar constant.
+enum class ln_shift : std::uint8_t { bias, none, scalar };
+
 /// PyTorch <= 1.13's LayerNorm over the last axis.
-std::string layernorm(builder& m, const std::string& x, const std::string& name, std::int64_t d) {
+std::string layernorm(builder& m, const std::string& x, const std::string& name, std::int64_t d,
+                      ln_shift shift = ln_shift::bias) {
   const std::string mean = m.node("ReduceMean", {x}, {b::as("axes", {-1})});
   const std::string centered = m.node("Sub", {x, mean});
   const std::string sq = m.node("Pow", {centered, m.scalar(2.0F)});
@@ -183,7 +188,8 @@ std::string layernorm(builder& m, const std::string& x, const std::string& name,
   const std::string den = m.node("Sqrt", {eps});
   const std::string norm = m.node("Div", {centered, den});
   const std::string scaled = m.node("Mul", {norm, m.weight(name + ".weight", {d})});
-  return m.node("Add", {scaled, m.weight(name + ".bias", {d})});
+  if (shift == ln_shift::none) return scaled;
+  return m.node("Add", {scaled, shift == ln_shift::bias ? m.weight(name + ".bias", {d}) : m.scalar(0.5F)});
 }
 
 /// x * 0.5 * (1 + erf(x / sqrt 2)), as torch.onnx exports nn.GELU before opset 20.
@@ -375,6 +381,77 @@ std::string layernorm_scale_only_onnx(const write_options& o) {
   builder m(o, 17);
   const std::string x = m.input("input", ::onnx::TensorProto::FLOAT, {-1, 10, 64});
   m.output(m.node("LayerNormalization", {x, m.weight("ln.weight", {64})}, {b::a("axis", -1)}));
+  return m.bytes();
+}
+
+std::string layernorm_scale_only_decomposed_onnx(const write_options& o) {
+  builder m(o, 13);
+  const std::string x = m.input("input", ::onnx::TensorProto::FLOAT, {-1, 10, 64});
+  m.output(linear(m, layernorm(m, x, "ln", 64, ln_shift::none), "fc", 64, 64));
+  return m.bytes();
+}
+
+std::string layernorm_scalar_shift_onnx(const write_options& o) {
+  builder m(o, 13);
+  const std::string x = m.input("input", ::onnx::TensorProto::FLOAT, {-1, 10, 64});
+  m.output(layernorm(m, x, "ln", 64, ln_shift::scalar));
+  return m.bytes();
+}
+
+std::string rotary_buffer_onnx(const write_options& o) {
+  builder m(o, 13);
+  const std::string x = linear(m, m.input("input", ::onnx::TensorProto::FLOAT, {-1, 16, 64}), "q", 64, 64);
+  // angles[s, k] = s * inv_freq[k], duplicated to the width: PyTorch's rotary embedding tables.
+  const std::string pos = m.node("Cast", {m.node("Range", {m.ints({0}, true), m.ints({16}, true), m.ints({1}, true)})},
+                                 {b::a("to", ::onnx::TensorProto::FLOAT)});
+  const std::string ang = m.node("Mul", {m.node("Unsqueeze", {pos, m.ints({1})}), m.weight("inv_freq", {32})});
+  const std::string both = m.node("Concat", {ang, ang}, {b::a("axis", -1)});
+  const std::string rot = m.node("Add", {m.node("Mul", {x, m.node("Cos", {both})}), m.node("Mul", {x, m.node("Sin", {both})})});
+  m.output(linear(m, rot, "proj", 64, 64));
+  return m.bytes();
+}
+
+std::string repeat_interleave_onnx(bool pytorch, const write_options& o) {
+  builder m(o, 13);
+  if (pytorch) m.producer("pytorch");
+  const std::int64_t b = o.batch;
+  const std::string x = m.input("input", ::onnx::TensorProto::FLOAT, {b, 8, 32});
+  const auto heads = [&](const std::string& name, std::int64_t n) {
+    const std::string y = m.node("MatMul", {x, m.weight("onnx::MatMul_" + name, {32, n * 8})});
+    return m.node("Transpose", {m.node("Reshape", {y, m.ints({b, 8, n, 8})})}, {b::as("perm", {0, 2, 1, 3})});
+  };
+  const std::string q = heads("q", 4), k = heads("k", 2);
+  // k.repeat_interleave(2, dim=1) as torch.onnx 1.13 writes it: per K/V head, Unsqueeze(2) -> Expand -> Reshape whose
+  // 0s mean "as before the Unsqueeze" (ONNX's reading copies the unsqueezed tensor's dims instead).
+  m.node("Split", {k, m.ints({1, 1})}, {b::a("axis", 1)}, 2);
+  const std::string k0 = m.last_output(0), k1 = m.last_output(1);
+  std::vector<std::string> parts;
+  for (const std::string& part : {k0, k1}) {
+    const std::string e = m.node("Expand", {m.node("Unsqueeze", {part, m.ints({2})}), m.ints({1, 1, 2, 1, 1})});
+    parts.push_back(m.node("Reshape", {e, m.ints({b, -1, 0, 0})}));
+  }
+  const std::string kk = m.node("Concat", {parts[0], parts[1]}, {b::a("axis", 1)});
+  const std::string scores = m.node("MatMul", {q, m.node("Transpose", {kk}, {b::as("perm", {0, 1, 3, 2})})});
+  const std::string probs = m.node("Softmax", {scores}, {b::a("axis", -1)});
+  const std::string y = m.node("Transpose", {m.node("MatMul", {probs, kk})}, {b::as("perm", {0, 2, 1, 3})});
+  m.output(m.node("MatMul", {m.node("Reshape", {y, m.ints({b, 8, 32})}), m.weight("onnx::MatMul_o", {32, 32})}));
+  return m.bytes();
+}
+
+std::string packed_attention_onnx(const write_options& o) {
+  builder m(o, 13);
+  const std::string x = m.input("input", ::onnx::TensorProto::FLOAT, {-1, 16, 64});
+  m.node("Split", {linear(m, x, "qkv", 64, 192), m.ints({64, 64, 64})}, {b::a("axis", 2)}, 3);
+  std::vector<std::string> qkv;
+  for (int k = 0; k < 3; ++k) qkv.push_back(m.last_output(k));
+  for (std::string& t : qkv) {
+    t = m.node("Transpose", {m.node("Reshape", {t, m.ints({0, 16, 4, 16})})}, {b::as("perm", {0, 2, 1, 3})});
+  }
+  const std::string kt = m.node("Transpose", {qkv[1]}, {b::as("perm", {0, 1, 3, 2})});
+  const std::string scores = m.node("Div", {m.node("MatMul", {qkv[0], kt}), m.scalar(4.0F)});
+  const std::string probs = m.node("Softmax", {scores}, {b::a("axis", -1)});
+  const std::string y = m.node("Transpose", {m.node("MatMul", {probs, qkv[2]})}, {b::as("perm", {0, 2, 1, 3})});
+  m.output(linear(m, m.node("Reshape", {y, m.ints({0, 16, 64})}), "proj", 64, 64));
   return m.bytes();
 }
 

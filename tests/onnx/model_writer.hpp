@@ -44,8 +44,25 @@ struct write_options {
 /// path from an input to an output that prenet does not predict (the parameter invariant must refuse the file).
 [[nodiscard]] std::string side_branch_onnx(const write_options& o = {});
 /// LayerNormalization(64) with a scale and no bias (torch's LayerNorm(bias=False)): 64 parameters, where prenet's
-/// affine layernorm holds 128 (the parameter invariant must refuse the file rather than count 64 too many).
+/// affine layernorm holds 128.
 [[nodiscard]] std::string layernorm_scale_only_onnx(const write_options& o = {});
+/// The same as PyTorch <= 1.13 decomposes it (ReduceMean ... Div, Mul by the scale, no Add), then Linear(64, 64):
+/// 64 + 4,160 parameters.
+[[nodiscard]] std::string layernorm_scale_only_decomposed_onnx(const write_options& o = {});
+/// A decomposed LayerNorm whose scale (64) is followed by the Add of a scalar constant: prenet's affine layernorm
+/// would count 128 parameters where the file holds 64 (the parameter invariant must refuse it).
+[[nodiscard]] std::string layernorm_scalar_shift_onnx(const write_options& o = {});
+/// Grouped-query attention over 8 tokens of width 32 (4 query heads, 2 K/V heads of 8, no biases; the batch must be
+/// fixed), K repeated for the queries by `repeat_interleave(2, dim=1)` as torch.onnx 1.13 writes it, and the file's
+/// producer "pytorch" where `pytorch` (else the writer's). Matrix products per sample: 2 x 8 x 32 x (32 + 16 + 32)
+/// for the projections and 2 x 2 x 4 x 8 x 8 x 8 for attention: 49,152 FLOPs.
+[[nodiscard]] std::string repeat_interleave_onnx(bool pytorch, const write_options& o);
+/// Self-attention over 16 tokens of width 64 with 4 heads whose Q, K and V come from one packed Linear(64, 192) cut
+/// by a Split (GPT-2-style `qkv(x).split(64, dim=2)`), then the output Linear(64, 64): 16,640 parameters.
+[[nodiscard]] std::string packed_attention_onnx(const write_options& o = {});
+/// Linear(64, 64), then a rotary position embedding over 16 tokens: Cos and Sin of positions x an `inv_freq` buffer
+/// (32), as a registered buffer is written with export_params=True; then Linear(64, 64). PyTorch's parameters: 8,320.
+[[nodiscard]] std::string rotary_buffer_onnx(const write_options& o = {});
 
 /// Self-attention scores over 16 tokens of width 64 masked by two registered buffers, as minGPT-style code writes
 /// them: a float (16, 16) mask added to the scores, and a (16, 16) `bias` of ones and zeros compared with 0 for a

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // fold_shape_arithmetic (tools/onnx/src/fold.cpp): the shape arithmetic PyTorch exports compute from Shape, evaluated
 // into Constants on small graphs whose answers are worked out by hand.
+#include <algorithm>
 #include <cstdint>
 #include <limits>
 #include <string>
@@ -117,15 +118,98 @@ TEST(OnnxFold, ShapeGatherUnsqueezeConcatBecomesTheReshapeTarget) {
   EXPECT_EQ(fold_shape_arithmetic(m.g, shapes{{"x", {2, 16, 64}}}, {}), 0);
 }
 
-/// Without x's shape nothing folds; nodes in `skip` are left alone.
+/// Without x's shape nothing folds; nodes named (by their output) in `skip` are left alone.
 TEST(OnnxFold, UnknownShapesAndSkippedNodesStay) {
   graph_builder m;
   m.node("Shape", {"x"}, "shape");
   EXPECT_EQ(fold_shape_arithmetic(m.g, {}, {}), 0);
   EXPECT_EQ(m.producer("shape").op_type(), "Shape");
-  EXPECT_EQ(fold_shape_arithmetic(m.g, shapes{{"x", {3}}}, {0}), 0);
+  EXPECT_EQ(fold_shape_arithmetic(m.g, shapes{{"x", {3}}}, {"shape"}), 0);
   EXPECT_EQ(fold_shape_arithmetic(m.g, shapes{{"x", {3}}}, {}), 1);
   EXPECT_EQ(m.folded("shape"), (ints{3}));
+}
+
+/// repeat_interleave(2, dim=1) over 2 heads as torch.onnx 1.13 writes it: the repeats Expand-ed to one per head, then
+/// Split into one value per head, each concatenated into an Expand target. A Split folds into one Constant per output,
+/// placed where the Split was (so the graph stays in order), and what reads them folds in the same pass.
+TEST(OnnxFold, SplitOfRepeatsFoldsIntoOneConstantPerOutput) {
+  graph_builder m;
+  const std::string reps = m.node("Expand", {m.constant("two", {2}, true), m.constant("heads", {2})}, "reps");
+  const std::string sizes = m.constant("sizes", {1, 1});
+  ::onnx::NodeProto& split = *m.g.add_node();
+  split.set_op_type("Split");
+  split.set_name("split");
+  split.add_input(reps);
+  split.add_input(sizes);
+  split.add_output("r0");
+  split.add_output("r1");
+  const std::string t0 = m.node("Concat", {m.constant("lead", {2, 1}), "r0", m.constant("tail", {-1, -1})}, "t0",
+                                "axis", 0);
+  const std::string t1 = m.node("Concat", {m.constant("lead1", {2, 1}), "r1", m.constant("tail1", {64, 32})}, "t1",
+                                "axis", 0);
+  EXPECT_EQ(fold_shape_arithmetic(m.g, {}, {}), 4);
+  EXPECT_EQ(m.folded("reps"), (ints{2, 2}));
+  EXPECT_EQ(m.folded("r0"), (ints{2}));
+  EXPECT_EQ(m.folded("r1"), (ints{2}));
+  EXPECT_EQ(m.folded(t0), (ints{2, 1, 2, -1, -1}));
+  EXPECT_EQ(m.folded(t1), (ints{2, 1, 2, 64, 32}));
+  // In order: each output's Constant before its readers, r1's right after r0's.
+  std::vector<std::string> order;
+  for (const auto& n : m.g.node()) order.push_back(n.output(0));
+  const auto at = [&](const std::string& name) { return std::find(order.begin(), order.end(), name) - order.begin(); };
+  EXPECT_EQ(at("r1"), at("r0") + 1);
+  EXPECT_LT(at("r1"), at(t1));
+
+  // Sizes that do not add up to the axis, or unknown sizes, leave the Split alone; equal parts need no sizes.
+  graph_builder bad;
+  const std::string v = bad.constant("v", {1, 2, 3}), bad_sizes = bad.constant("sizes", {1, 1}),
+                    w = bad.constant("w", {1, 2, 3, 4}), u = bad.constant("u", {5, 6, 7, 8});
+  ::onnx::NodeProto& s2 = *bad.g.add_node();
+  s2.set_op_type("Split");
+  s2.add_input(v);
+  s2.add_input(bad_sizes);
+  s2.add_output("a");
+  s2.add_output("b");
+  ::onnx::NodeProto& s3 = *bad.g.add_node();
+  s3.set_op_type("Split");
+  s3.add_input(w);
+  s3.add_input("unknown_sizes");
+  s3.add_output("c");
+  s3.add_output("d");
+  ::onnx::NodeProto& s4 = *bad.g.add_node();
+  s4.set_op_type("Split");
+  s4.add_input(u);
+  s4.add_output("e");
+  s4.add_output("f");
+  EXPECT_EQ(fold_shape_arithmetic(bad.g, {}, {}), 1);
+  EXPECT_EQ(bad.producer("a").op_type(), "Split");
+  EXPECT_EQ(bad.producer("c").op_type(), "Split");
+  EXPECT_EQ(bad.folded("e"), (ints{5, 6}));
+  EXPECT_EQ(bad.folded("f"), (ints{7, 8}));
+}
+
+/// Swin's window padding: F.pad's pads (pairs from the last axis) reversed into ONNX's order, Reshape(-1, 2) ->
+/// Slice(step -1) -> Transpose -> Reshape(-1): the Transpose of a known value folds too.
+TEST(OnnxFold, TransposeOfAKnownValue) {
+  graph_builder m;
+  const std::string pairs = m.node("Reshape", {m.constant("pads", {0, 0, 0, 5, 0, 6}), m.constant("to", {-1, 2})},
+                                   "pairs");
+  const std::string rev = m.node("Slice", {pairs, m.constant("s", {-1}), m.constant("e", {-100}), m.constant("a", {0}),
+                                           m.constant("st", {-1})}, "rev");
+  const std::string t = m.node("Transpose", {rev}, "t");
+  ::onnx::AttributeProto& perm = *m.g.mutable_node(m.g.node_size() - 1)->add_attribute();
+  perm.set_name("perm");
+  perm.set_type(::onnx::AttributeProto::INTS);
+  perm.add_ints(1);
+  perm.add_ints(0);
+  const std::string flat = m.node("Reshape", {t, m.constant("minus1", {-1})}, "flat");
+  const std::string reversed = m.node("Transpose", {m.constant("grid", {1, 2, 3, 4, 5, 6})}, "reversed");
+  EXPECT_EQ(fold_shape_arithmetic(m.g, {}, {}), 5);
+  ints dims;
+  EXPECT_EQ(m.folded(t, &dims), (ints{0, 0, 0, 6, 5, 0}));
+  EXPECT_EQ(dims, (ints{2, 3}));
+  EXPECT_EQ(m.folded(flat), (ints{0, 0, 0, 6, 5, 0}));
+  EXPECT_EQ(m.folded(reversed), (ints{1, 2, 3, 4, 5, 6}));  // 1-D: the default permutation is itself
 }
 
 /// Slice of a shape: x.shape[1:-1], a reversed shape (negative step from the end), and clamped bounds.

@@ -8,6 +8,8 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <onnx/onnx_pb.h>
+
 #include <prenet/devices.hpp>
 #include <prenet/memory.hpp>
 #include <prenet/models/bert.hpp>
@@ -109,6 +111,51 @@ TEST(OnnxImport, LstmMatchesTheDsl) {
   EXPECT_TRUE(r.unmapped.empty());
   // Two one-layer LSTMs run the same kernels as one two-layer LSTM; autograd keeps the same tensors.
   expect_same_predictions(r.network, runtime_network(dsl), 64);
+}
+
+/// A graph input no node reads (kept by some exporters), listed before the real one, is neither the data input nor a
+/// weight: the import is the same as without it.
+TEST(OnnxImport, UnusedGraphInputIsIgnored) {
+  const std::string bytes = onnx_test::lstm_onnx({.batch = 8});
+  ::onnx::ModelProto m;
+  ASSERT_TRUE(m.ParseFromString(bytes));
+  ::onnx::ValueInfoProto unused;
+  unused.set_name("unused");
+  unused.mutable_type()->mutable_tensor_type()->set_elem_type(::onnx::TensorProto::FLOAT);
+  unused.mutable_type()->mutable_tensor_type()->mutable_shape()->add_dim()->set_dim_value(4);
+  m.mutable_graph()->mutable_input()->Add(std::move(unused));
+  auto& inputs = *m.mutable_graph()->mutable_input();
+  for (int i = inputs.size() - 1; i > 0; --i) inputs.SwapElements(i, i - 1);  // first, where a data input is looked for
+  ASSERT_EQ(m.graph().input(0).name(), "unused");
+  const onnx_import with = load_onnx_bytes(m.SerializeAsString()), without = load_onnx_bytes(bytes);
+  EXPECT_EQ(with.network.params(), without.network.params());
+  EXPECT_EQ(with.network.size(), without.network.size());
+  EXPECT_EQ(with.batch, 8);
+  expect_same_predictions(with.network, without.network, 8);
+}
+
+/// torch.onnx 1.13's repeat_interleave (grouped-query attention's K and V): its Reshape targets read as PyTorch means
+/// them in a file PyTorch wrote, so both attention products have shapes; elsewhere ONNX's reading stands, and they and
+/// the output projection after them have none (the file as ONNX defines it cannot run).
+TEST(OnnxImport, RepeatInterleaveAsPyTorchExportsIt) {
+  const onnx_import r = load_onnx_bytes(onnx_test::repeat_interleave_onnx(true, {.batch = 2}));
+  EXPECT_EQ(r.matmul_flops, 2 * 8 * 32 * (32 + 16 + 32) + 2 * 2 * 4 * 8 * 8 * 8);
+  EXPECT_EQ(r.network.params(), 32 * (32 + 16 + 32));
+  EXPECT_THAT(r.notes, testing::Contains(HasSubstr("2 Reshape targets of PyTorch's repeat_interleave export")));
+  const onnx_import other = load_onnx_bytes(onnx_test::repeat_interleave_onnx(false, {.batch = 2}));
+  EXPECT_EQ(other.matmul_flops, 2 * 8 * 32 * (32 + 16));
+}
+
+/// Q, K and V cut from one packed projection by a Split are one attention layer, as the DSL's MultiheadAttention.
+TEST(OnnxImport, PackedProjectionAttention) {
+  const onnx_import r = load_onnx_bytes(onnx_test::packed_attention_onnx({.batch = 4}));
+  EXPECT_TRUE(r.unmapped.empty());
+  std::size_t attention = 0;
+  for (const layer_node& n : r.network.nodes()) attention += n.spec.kind == layer_kind::multihead_attention ? 1 : 0;
+  EXPECT_EQ(attention, 1U);
+  constexpr auto dsl = Input<16, 64>{} | MultiheadAttention<64, 4>{};
+  EXPECT_EQ(r.network.params(), dsl.params());
+  expect_same_predictions(r.network, runtime_network(dsl), 4);
 }
 
 TEST(OnnxImport, UnknownOperatorsAreListedAndPredicted) {

@@ -85,12 +85,41 @@ TEST(OnnxParameters, LostWeightsAreRefused) {
   EXPECT_THAT(e, Not(HasSubstr("\n")));
 }
 
-/// A mapping that would count more parameters than the file holds (prenet's layernorm has a shift the file does not)
-/// is refused, naming the node, rather than predicted with 64 parameters too many.
+/// A mapping that would count more parameters than the file holds (prenet's layernorm has a shift of the width, the
+/// file a scalar) is refused, naming the node, rather than predicted with 64 parameters too many.
 TEST(OnnxParameters, DoubleCountedWeightsAreRefused) {
-  const std::string e = error_of(prenet::onnx_test::layernorm_scale_only_onnx({.batch = 2}));
-  EXPECT_THAT(e, HasSubstr("node 'LayerNormalization_"));
+  const std::string e = error_of(prenet::onnx_test::layernorm_scalar_shift_onnx({.batch = 2}));
+  EXPECT_THAT(e, HasSubstr("node 'ReduceMean_"));
   EXPECT_THAT(e, HasSubstr("its layers count 128 parameters, but the weights it reads hold 64 (parameter invariant)"));
+}
+
+/// LayerNorm with a scale and no bias (torch's LayerNorm(bias=False)), as LayerNormalization or decomposed: the
+/// layernorm without affine part, then the scale on the roofline, holding its 64 parameters.
+TEST(OnnxParameters, LayerNormWithoutBias) {
+  for (const bool inputs : {false, true}) {
+    SCOPED_TRACE(inputs ? "weights as graph inputs" : "weights as initializers");
+    const prenet::onnx_test::write_options o{.batch = 2, .weights_as_inputs = inputs};
+    const prenet::onnx_import fused = load_onnx_bytes(prenet::onnx_test::layernorm_scale_only_onnx(o));
+    EXPECT_EQ(fused.network.params(), 64);
+    const prenet::onnx_import decomposed = load_onnx_bytes(prenet::onnx_test::layernorm_scale_only_decomposed_onnx(o));
+    EXPECT_EQ(decomposed.network.params(), 64 + 64 * 64 + 64);
+    for (const auto* r : {&fused, &decomposed}) {
+      int layernorms = 0;
+      for (const auto& n : r->network.nodes()) layernorms += n.spec.kind == prenet::layer_kind::layernorm ? 1 : 0;
+      EXPECT_EQ(layernorms, 1);
+    }
+  }
+}
+
+/// A rotary `inv_freq` buffer, read only to compute the Cos/Sin tables from positions, is not a parameter (a buffer
+/// registered with persistent=True is in the file like a weight); the projection after it is.
+TEST(OnnxParameters, RotaryInvFreqBufferIsNotAParameter) {
+  for (const bool inputs : {false, true}) {
+    SCOPED_TRACE(inputs ? "weights as graph inputs" : "weights as initializers");
+    const prenet::onnx_import r =
+        load_onnx_bytes(prenet::onnx_test::rotary_buffer_onnx({.batch = 2, .weights_as_inputs = inputs}));
+    EXPECT_EQ(r.network.params(), 2 * (64 * 64 + 64));
+  }
 }
 
 /// The models of onnx_import_test hold the invariant in every layout the writer has (a training-mode export keeps

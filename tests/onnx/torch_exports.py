@@ -49,12 +49,14 @@ class FlopCounter(TorchDispatchMode):
 
 # --- decoders in plain torch ---------------------------------------------------------------------------------------
 class GPT2Block(nn.Module):
-    def __init__(self, d, heads):
+    def __init__(self, d, heads, dropout=None):
         super().__init__()
         self.ln1, self.ln2 = nn.LayerNorm(d), nn.LayerNorm(d)
         self.qkv, self.proj = nn.Linear(d, 3 * d), nn.Linear(d, d)
         self.fc, self.out = nn.Linear(d, 4 * d), nn.Linear(4 * d, d)
         self.heads = heads
+        # Hugging Face's GPT-2 (and prenet's DSL twin): dropout on the attention output, after GELU, after the MLP.
+        self.drop = nn.Dropout(dropout) if dropout is not None else nn.Identity()
 
     def forward(self, x):
         b, s, d = x.shape
@@ -63,21 +65,22 @@ class GPT2Block(nn.Module):
         att = (q @ k.transpose(-2, -1)) / math.sqrt(d // self.heads)
         mask = torch.ones(s, s, dtype=torch.bool).triu(1)
         att = att.masked_fill(mask, float("-inf")).softmax(-1)
-        x = x + self.proj((att @ v).transpose(1, 2).reshape(b, s, d))
-        return x + self.out(F.gelu(self.fc(self.ln2(x))))
+        x = x + self.drop(self.proj((att @ v).transpose(1, 2).reshape(b, s, d)))
+        return x + self.drop(self.out(self.drop(F.gelu(self.fc(self.ln2(x))))))
 
 
 class GPT2(nn.Module):
-    def __init__(self, vocab=1000, d=128, heads=4, layers=2, seq=64):
+    def __init__(self, vocab=1000, d=128, heads=4, layers=2, seq=64, dropout=None):
         super().__init__()
         self.wte, self.wpe = nn.Embedding(vocab, d), nn.Embedding(seq, d)
-        self.blocks = nn.ModuleList(GPT2Block(d, heads) for _ in range(layers))
+        self.drop = nn.Dropout(dropout) if dropout is not None else nn.Identity()
+        self.blocks = nn.ModuleList(GPT2Block(d, heads, dropout) for _ in range(layers))
         self.ln = nn.LayerNorm(d)
         self.head = nn.Linear(d, vocab, bias=False)
         self.head.weight = self.wte.weight  # tied
 
     def forward(self, idx):
-        x = self.wte(idx) + self.wpe(torch.arange(idx.shape[1]))
+        x = self.drop(self.wte(idx) + self.wpe(torch.arange(idx.shape[1])))
         for b in self.blocks:
             x = b(x)
         return self.head(self.ln(x))
@@ -163,7 +166,15 @@ class LstmLm(nn.Module):
 #   table, which only the values tell apart from an untied head: exported with its parameters.
 # - vgg19_bn's convolutions have a bias before each BatchNorm; an eval-mode export folds BatchNorm into the bias, and
 #   the file no longer says whether the convolution had one: exported in training mode, which keeps BatchNorm.
-EXPORT_OPTIONS = {"gpt2_style": {"export_params": True}, "vgg19_bn": {"training": True}}
+# - swin_t adds to each window's scores a bias gathered from a trainable (169, heads) table by a constant index; constant
+#   folding evaluates the gather into a (heads, 49, 49) tensor the size of the scores, which no longer says how large the
+#   table is (nor that it is a parameter rather than a mask): exported without constant folding, which keeps the table.
+# - the DSL twins (twin_*: the architecture and input of `prenet predict --model NAME`, see DSL_TWINS in
+#   check_torch_exports.py) are exported in training mode, which keeps their Dropout layers as the DSL has them;
+#   twin_gpt2 without constant folding, so that its tied head reads the token table (export_params=False).
+EXPORT_OPTIONS = {"gpt2_style": {"export_params": True}, "vgg19_bn": {"training": True},
+                  "swin_t": {"constant_folding": False}, "twin_vgg16": {"training": True},
+                  "twin_resnet50": {"training": True}, "twin_gpt2": {"training": True, "constant_folding": False}}
 
 
 def tokens(batch, seq):
@@ -188,6 +199,10 @@ def models():
         "inception_v3": (lambda: tv.inception_v3(aux_logits=False, init_weights=False), img(299)),
         "vgg19_bn": (tv.vgg19_bn, img(224)),
     }
+    # DSL twins: models::vgg16 and models::resnet50 at 224 x 224, models::gpt2 (GPT-2 small) over 128 tokens.
+    m["twin_vgg16"] = (tv.vgg16, img(224))
+    m["twin_resnet50"] = (tv.resnet50, img(224))
+    m["twin_gpt2"] = (lambda: GPT2(vocab=50257, d=768, heads=12, layers=12, seq=1024, dropout=0.1), tokens(2, 128))
     for name in ["resnet18", "resnet50", "resnext50_32x4d", "wide_resnet50_2", "densenet121", "googlenet",
                  "mobilenet_v2", "mobilenet_v3_large", "efficientnet_b0", "regnet_y_400mf", "shufflenet_v2_x1_0",
                  "squeezenet1_1", "mnasnet1_0", "alexnet", "vgg11"]:
@@ -217,6 +232,7 @@ def main():
                 mod.train()
             torch.onnx.export(mod, (x,), os.path.join(out, name + ".onnx"),
                               export_params=options.get("export_params", False), opset_version=14,
+                              do_constant_folding=options.get("constant_folding", True),
                               training=torch.onnx.TrainingMode.TRAINING if options.get("training")
                               else torch.onnx.TrainingMode.EVAL,
                               input_names=["input"], output_names=["output"])

@@ -350,8 +350,11 @@ class folder {
     }
   }
 
-  int run(const std::unordered_set<int>& skip) {
+  int run(const std::unordered_set<std::string>& skip) {
     int replaced = 0;
+    // Constants standing for the second and later outputs of a folded multi-output node (Split), by the index of the
+    // node they follow: spliced in once at the end, so that a pass stays linear in the graph's size.
+    std::vector<std::pair<int, ::onnx::NodeProto>> extra;
     for (int k = 0; k < g_.node_size(); ++k) {
       ::onnx::NodeProto& n = *g_.mutable_node(k);
       if (n.output_size() == 0 || n.output(0).empty()) continue;
@@ -359,25 +362,46 @@ class folder {
         if (auto v = constant(n)) values_.emplace(n.output(0), std::move(*v));
         continue;
       }
-      if (!n.domain().empty() || n.output_size() != 1 || skip.count(k) != 0) continue;
-      std::optional<value> v;
+      if (!n.domain().empty() || skip.count(n.output(0)) != 0) continue;
+      std::vector<value> v;
       try {
-        v = evaluate(n);
+        v = n.output_size() == 1 ? evaluate_one(n) : n.op_type() == "Split" ? split(n) : std::vector<value>{};
       } catch (const std::exception&) {
-        v.reset();  // a malformed attribute: leave the node to shape inference, which reports it
+        v.clear();  // a malformed attribute: leave the node to shape inference, which reports it
       }
-      if (!v || elements(v->dims) < 0 || static_cast<std::int64_t>(v->size()) != elements(v->dims)) continue;
-      ::onnx::NodeProto c;
-      c.set_name(n.name());
-      c.set_op_type("Constant");
-      c.add_output(n.output(0));
-      ::onnx::AttributeProto& a = *c.add_attribute();
-      a.set_name("value");
-      a.set_type(::onnx::AttributeProto::TENSOR);
-      write(*v, *a.mutable_t());
-      values_.emplace(n.output(0), std::move(*v));
-      n = std::move(c);
+      if (v.size() != static_cast<std::size_t>(n.output_size())) continue;
+      bool ok = true;
+      for (int o = 0; o < n.output_size(); ++o) {
+        const value& x = v[static_cast<std::size_t>(o)];
+        ok = ok && !n.output(o).empty() && elements(x.dims) >= 0 &&
+             static_cast<std::int64_t>(x.size()) == elements(x.dims);
+      }
+      if (!ok) continue;
+      for (int o = n.output_size(); o-- > 0;) {
+        ::onnx::NodeProto c;
+        c.set_name(o == 0 ? n.name() : n.name() + "/output_" + std::to_string(o));
+        c.set_op_type("Constant");
+        c.add_output(n.output(o));
+        ::onnx::AttributeProto& a = *c.add_attribute();
+        a.set_name("value");
+        a.set_type(::onnx::AttributeProto::TENSOR);
+        write(v[static_cast<std::size_t>(o)], *a.mutable_t());
+        values_.emplace(n.output(o), std::move(v[static_cast<std::size_t>(o)]));
+        if (o > 0) extra.emplace_back(k, std::move(c));
+        else n = std::move(c);
+      }
       ++replaced;
+    }
+    if (!extra.empty()) {
+      std::reverse(extra.begin(), extra.end());  // each node's outputs in order, nodes in graph order
+      std::stable_sort(extra.begin(), extra.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+      google::protobuf::RepeatedPtrField<::onnx::NodeProto> nodes;
+      std::size_t e = 0;
+      for (int k = 0; k < g_.node_size(); ++k) {
+        nodes.Add(std::move(*g_.mutable_node(k)));
+        for (; e < extra.size() && extra[e].first == k; ++e) nodes.Add(std::move(extra[e].second));
+      }
+      g_.mutable_node()->Swap(&nodes);
     }
     return replaced;
   }
@@ -421,6 +445,59 @@ class folder {
     const value* v = arg(n, k);
     if (v == nullptr || v->is_float()) return std::nullopt;
     return v->i;
+  }
+
+  std::vector<value> evaluate_one(const ::onnx::NodeProto& n) const {
+    auto v = evaluate(n);
+    if (!v) return {};
+    return {std::move(*v)};
+  }
+
+  /// Split (sizes from input 1 since opset 13, the `split` attribute before; equal parts otherwise) of a folded tensor.
+  std::vector<value> split(const ::onnx::NodeProto& n) const {
+    const value* x = arg(n, 0);
+    if (x == nullptr) return {};
+    const std::int64_t axis = normalize_axis(attr_int(n, "axis", 0), x->dims.size());
+    if (axis < 0) return {};
+    const auto ax = static_cast<std::size_t>(axis);
+    const std::int64_t dim = x->dims[ax], parts = n.output_size();
+    dims_t sizes;
+    if (const value* s = arg(n, 1); s != nullptr && !s->is_float()) {
+      sizes = s->i;
+    } else if (n.input_size() >= 2 && !n.input(1).empty()) {
+      return {};  // sizes given but not known
+    } else if (const auto* a = attr(n, "split"); a != nullptr) {
+      sizes.assign(a->ints().begin(), a->ints().end());
+    } else {
+      const std::int64_t each = (dim + parts - 1) / parts;  // opset 18's num_outputs: the last part may be smaller
+      for (std::int64_t p = 0; p < parts; ++p) sizes.push_back(std::clamp<std::int64_t>(dim - p * each, 0, each));
+    }
+    std::int64_t total = 0;
+    for (const std::int64_t s : sizes) {
+      if (s < 0) return {};
+      total += s;
+    }
+    if (static_cast<std::int64_t>(sizes.size()) != parts || total != dim) return {};
+    std::size_t outer = 1, inner = 1;
+    for (std::size_t k = 0; k < ax; ++k) outer *= static_cast<std::size_t>(x->dims[k]);
+    for (std::size_t k = ax + 1; k < x->dims.size(); ++k) inner *= static_cast<std::size_t>(x->dims[k]);
+    std::vector<value> out;
+    std::int64_t at = 0;
+    for (const std::int64_t s : sizes) {
+      dims_t d = x->dims;
+      d[ax] = s;
+      std::vector<std::size_t> index;
+      for (std::size_t o = 0; o < outer; ++o) {
+        for (std::int64_t j = at; j < at + s; ++j) {
+          for (std::size_t r = 0; r < inner; ++r) {
+            index.push_back((o * static_cast<std::size_t>(dim) + static_cast<std::size_t>(j)) * inner + r);
+          }
+        }
+      }
+      out.push_back(gather_flat(*x, index, d));
+      at += s;
+    }
+    return out;
   }
 
   std::optional<value> evaluate(const ::onnx::NodeProto& n) const {
@@ -552,6 +629,33 @@ class folder {
       return gather_flat(*x, index, out);
     }
     if (op == "Slice") return slice(n, *x);
+    if (op == "Transpose") {
+      const std::size_t rank = x->dims.size();
+      dims_t perm;
+      if (const auto* a = attr(n, "perm")) perm.assign(a->ints().begin(), a->ints().end());
+      else for (std::size_t k = rank; k-- > 0;) perm.push_back(static_cast<std::int64_t>(k));
+      if (perm.size() != rank) return std::nullopt;
+      std::vector<bool> used(rank, false);
+      dims_t out;
+      for (const std::int64_t p : perm) {
+        if (p < 0 || p >= static_cast<std::int64_t>(rank) || used[static_cast<std::size_t>(p)]) return std::nullopt;
+        used[static_cast<std::size_t>(p)] = true;
+        out.push_back(x->dims[static_cast<std::size_t>(p)]);
+      }
+      const std::vector<std::size_t> from = strides(x->dims);
+      std::vector<std::size_t> index;
+      dims_t at(rank, 0);
+      for (std::size_t e = 0; e < x->size(); ++e) {
+        std::size_t flat = 0;
+        for (std::size_t d = 0; d < rank; ++d) flat += static_cast<std::size_t>(at[d]) * from[static_cast<std::size_t>(perm[d])];
+        index.push_back(flat);
+        for (std::size_t d = rank; d-- > 0;) {
+          if (++at[d] < out[d]) break;
+          at[d] = 0;
+        }
+      }
+      return gather_flat(*x, index, out);
+    }
     if (op == "Concat") {
       const std::int64_t axis = normalize_axis(attr_int(n, "axis", 0), x->dims.size());
       if (axis < 0) return std::nullopt;
@@ -736,7 +840,7 @@ std::optional<std::vector<std::int64_t>> int64_values(const ::onnx::TensorProto&
 
 int fold_shape_arithmetic(::onnx::GraphProto& g,
                           const std::unordered_map<std::string, std::vector<std::int64_t>>& known,
-                          const std::unordered_set<int>& skip) {
+                          const std::unordered_set<std::string>& skip) {
   return folder(g, known).run(skip);
 }
 

@@ -18,14 +18,15 @@ namespace prenet::onnx_import_detail {
 inline constexpr std::int64_t max_folded_elements = 4096;
 
 /// Replaces, in `g` (nodes in topological order), every node of a shape-arithmetic operator (Shape, Size, Gather,
-/// Slice, Concat, Unsqueeze, Squeeze, Reshape, Flatten, Cast, Identity, Range, Expand, ConstantOfShape, Where, the
-/// element-wise arithmetic and comparisons) whose inputs are all known values, or whose only input is a tensor of
-/// known shape for Shape and Size, by a Constant node holding its value. Values come from Constant nodes and
-/// initializers; shapes from `known` (full static shapes by tensor name). Nodes at indices in `skip` are left alone.
-/// Returns how many nodes were replaced; the graph stays in topological order and keeps every tensor name.
+/// Slice, Split, Concat, Transpose, Unsqueeze, Squeeze, Reshape, Flatten, Cast, Identity, Range, Expand, ConstantOfShape, Where,
+/// the element-wise arithmetic and comparisons) whose inputs are all known values, or whose only input is a tensor of
+/// known shape for Shape and Size, by a Constant node holding its value (a Split by one Constant per output, placed
+/// where it was). Values come from Constant nodes and initializers; shapes from `known` (full static shapes by tensor
+/// name). Nodes whose first output is named in `skip` are left alone. Returns how many nodes were replaced; the graph
+/// stays in topological order and keeps every tensor name.
 int fold_shape_arithmetic(::onnx::GraphProto& g,
                           const std::unordered_map<std::string, std::vector<std::int64_t>>& known,
-                          const std::unordered_set<int>& skip);
+                          const std::unordered_set<std::string>& skip);
 
 /// The values of an int64 tensor of at most max_folded_elements, or nullopt.
 [[nodiscard]] std::optional<std::vector<std::int64_t>> int64_values(const ::onnx::TensorProto& t);

@@ -70,6 +70,12 @@ bool only_weight_uses(const uses_map& uses, const std::string& name, int depth) 
   return true;
 }
 
+/// A graph input no node reads (exporters other than PyTorch's keep them): neither the data input nor a weight.
+bool unused(const uses_map& uses, const std::string& name) {
+  const auto it = uses.find(name);
+  return it == uses.end() || it->second.empty();
+}
+
 bool is_integer_type(std::int32_t t) {
   using tp = ::onnx::TensorProto;
   return t == tp::INT64 || t == tp::INT32 || t == tp::INT16 || t == tp::INT8 || t == tp::UINT8 || t == tp::UINT16 ||
@@ -151,6 +157,66 @@ int fill_shape_gaps(::onnx::GraphProto& g) {
     ++filled;
   }
   return filled;
+}
+
+/// PyTorch 1.13 exports `repeat_interleave(r, dim)` (grouped-query attention's K and V) as Unsqueeze(dim + 1) ->
+/// Expand -> Reshape, whose target writes 0 for a dimension it did not know at export, meaning "as in the tensor before
+/// the Unsqueeze". ONNX reads 0 as "as in the Reshape's own input", which has the inserted axis: past `dim` it copies
+/// the neighbouring dimension (a (2, 2, 64, 32) result becomes (2, 32, 2, 64), which the attention product after it
+/// cannot broadcast; onnxruntime fails there too). In files PyTorch wrote, such a target's zeros are replaced by the
+/// dimensions PyTorch meant, once the tensor before the Unsqueeze has a shape. Returns how many targets were replaced.
+int repair_repeat_interleave(::onnx::GraphProto& g,
+                             const std::unordered_map<std::string, std::vector<std::int64_t>>& known) {
+  std::unordered_map<std::string, ::onnx::NodeProto*> producer;
+  std::unordered_map<std::string, int> readers;
+  for (::onnx::NodeProto& n : *g.mutable_node()) {
+    for (const std::string& o : n.output()) producer.emplace(o, &n);
+    for (const std::string& i : n.input()) ++readers[i];
+  }
+  const auto made_by = [&](const std::string& t, std::string_view op) -> ::onnx::NodeProto* {
+    const auto it = producer.find(t);
+    return it != producer.end() && it->second->op_type() == op && it->second->domain().empty() ? it->second : nullptr;
+  };
+  const auto ints_of = [&](const ::onnx::NodeProto& c) -> std::optional<std::vector<std::int64_t>> {
+    for (const ::onnx::AttributeProto& a : c.attribute()) {
+      if (a.name() == "value" && a.has_t()) return int64_values(a.t());
+    }
+    return std::nullopt;
+  };
+  int repaired = 0;
+  for (const ::onnx::NodeProto& n : g.node()) {
+    if (n.op_type() != "Reshape" || !n.domain().empty() || n.input_size() != 2) continue;
+    bool allowzero = false;
+    for (const ::onnx::AttributeProto& a : n.attribute()) allowzero = allowzero || (a.name() == "allowzero" && a.i() != 0);
+    ::onnx::NodeProto* c = made_by(n.input(1), "Constant");
+    const ::onnx::NodeProto* e = made_by(n.input(0), "Expand");
+    const ::onnx::NodeProto* u = e != nullptr && e->input_size() == 2 ? made_by(e->input(0), "Unsqueeze") : nullptr;
+    if (allowzero || c == nullptr || readers[n.input(1)] != 1 || u == nullptr || u->input_size() == 0) continue;
+    const auto before = known.find(u->input(0));
+    const auto expanded = known.find(n.input(0));
+    auto target = ints_of(*c);
+    if (before == known.end() || expanded == known.end() || !target || target->size() != before->second.size() ||
+        std::find(target->begin(), target->end(), 0) == target->end()) {
+      continue;
+    }
+    const auto onnx_reading = reshaped(expanded->second, *target);
+    for (std::size_t k = 0; k < target->size(); ++k) {
+      if ((*target)[k] == 0) (*target)[k] = before->second[k];
+    }
+    const auto torch_reading = reshaped(expanded->second, *target);
+    if (!torch_reading || torch_reading == onnx_reading) continue;
+    ::onnx::TensorProto t;
+    t.set_data_type(::onnx::TensorProto::INT64);
+    t.add_dims(static_cast<std::int64_t>(target->size()));
+    for (const std::int64_t d : *target) t.add_int64_data(d);
+    c->clear_attribute();
+    ::onnx::AttributeProto& a = *c->add_attribute();
+    a.set_name("value");
+    a.set_type(::onnx::AttributeProto::TENSOR);
+    *a.mutable_t() = std::move(t);
+    ++repaired;
+  }
+  return repaired;
 }
 
 /// ONNX 1.12's convolution and pooling shape inference divides by strides, dilations and the group without a check
@@ -332,7 +398,7 @@ graph::graph(std::string_view bytes, const onnx_options& options) {
   // Data inputs get concrete dimensions before shape inference: the batch, and --seq-like values for the rest.
   bool first = true;
   for (::onnx::ValueInfoProto& in : *g.mutable_input()) {
-    if (initializers.count(in.name()) != 0 || only_weight_uses(uses, in.name(), 0)) continue;
+    if (initializers.count(in.name()) != 0 || unused(uses, in.name()) || only_weight_uses(uses, in.name(), 0)) continue;
     if (!in.type().has_tensor_type() || !in.type().tensor_type().has_shape()) {
       throw onnx_error("data input " + printable(in.name()) + " has no shape");
     }
@@ -380,7 +446,7 @@ graph::graph(std::string_view bytes, const onnx_options& options) {
   for (int i = 0; i < g.node_size(); ++i) {
     ::onnx::NodeProto& n = *g.mutable_node(i);
     if (::onnx::OpSchemaRegistry::Schema(n.op_type(), opset, n.domain()) != nullptr || n.input_size() == 0 ||
-        n.output_size() == 0) {
+        n.output_size() == 0 || n.output(0).empty()) {
       continue;
     }
     patched.emplace_back(i, n);
@@ -392,9 +458,11 @@ graph::graph(std::string_view bytes, const onnx_options& options) {
   }
   // Rounds of: ONNX's inference; folding the shape arithmetic whose operands are now known (Shape of a tensor just
   // inferred, Gather and Concat of those...) into Constants it can read; and, where nothing folds, filling the gaps.
-  std::unordered_set<int> skip;
-  for (const auto& p : patched) skip.insert(p.first);
-  int filled = 0, folded = 0;
+  // Folding can add nodes (a Split's outputs): the patched nodes are known by their output from here on.
+  std::unordered_set<std::string> skip;
+  for (const auto& p : patched) skip.insert(p.second.output(0));
+  int filled = 0, folded = 0, repaired = 0;
+  const bool from_pytorch = model_.producer_name() == "pytorch";
   for (int round = 0; round < max_inference_rounds; ++round) {
     try {
       ::onnx::shape_inference::InferShapes(model_, ::onnx::OpSchemaRegistry::Instance(),
@@ -404,12 +472,24 @@ graph::graph(std::string_view bytes, const onnx_options& options) {
                        "); shapes come from the file where it gave none");
       break;
     }
-    const int f = fold_shape_arithmetic(g, known_shapes(g), skip);
+    const auto known = known_shapes(g);
+    if (from_pytorch) {
+      if (const int r = repair_repeat_interleave(g, known); r > 0) {
+        repaired += r;
+        g.clear_value_info();  // what inference derived from ONNX's reading of those targets: derived again
+        continue;
+      }
+    }
+    const int f = fold_shape_arithmetic(g, known, skip);
     folded += f;
     if (f > 0) continue;
     const int n = fill_shape_gaps(g);
     if (n == 0) break;
     filled += n;
+  }
+  if (repaired > 0) {
+    notes_.push_back(std::to_string(repaired) + " Reshape targets of PyTorch's repeat_interleave export were read as " +
+                     "PyTorch meant them (0 = the dimension before its Unsqueeze), not as ONNX defines them");
   }
   if (folded > 0) {
     notes_.push_back(std::to_string(folded) + " nodes of shape arithmetic (Shape, Gather, Concat, Slice, ...) were " +
@@ -419,7 +499,13 @@ graph::graph(std::string_view bytes, const onnx_options& options) {
     notes_.push_back(std::to_string(filled) + " shapes ONNX could not infer (operands sliced at run time, Reshape " +
                      "targets computed from Shape) were computed by prenet");
   }
-  for (auto& [i, original] : patched) *g.mutable_node(i) = std::move(original);
+  if (!patched.empty()) {
+    std::unordered_map<std::string, ::onnx::NodeProto*> by_output;
+    for (::onnx::NodeProto& n : *g.mutable_node()) {
+      if (n.output_size() > 0 && skip.count(n.output(0)) != 0) by_output.emplace(n.output(0), &n);
+    }
+    for (auto& p : patched) *by_output.at(p.second.output(0)) = std::move(p.second);
+  }
   if (!patched.empty()) {
     notes_.push_back(std::to_string(patched.size()) + " nodes of operators unknown to ONNX are assumed to keep their " +
                      "first input's shape");
@@ -627,7 +713,7 @@ void graph::classify(const ::onnx::GraphProto& g, const onnx_options& options) {
   }
   for (const ::onnx::ValueInfoProto& v : g.input()) {
     tensor& t = tensors_[static_cast<std::size_t>(ids_.at(v.name()))];
-    if (initializers.count(v.name()) != 0) continue;
+    if (initializers.count(v.name()) != 0 || unused(uses, v.name())) continue;  // an unused input: neither role
     if (only_weight_uses(uses, v.name(), 0)) {
       t.is_weight = true;
       continue;

@@ -390,7 +390,16 @@ class mapper {
     if (x != main_input_of(n) || (axis != -1 && axis != static_cast<std::int64_t>(g_.at(x).dims.size()) - 1)) {
       return unmapped(ni);
     }
-    return layer(ni, layernorm_spec(s.last(), n.input(1) >= 0), x, n.output(0));
+    unit u = layer(ni, layernorm_spec(s.last(), n.input(1) >= 0), x, n.output(0));
+    if (n.input(1) >= 0 && n.input(2) < 0) u.specs = scale_only_layernorm(s);
+    return u;
+  }
+
+  /// LayerNorm with a scale and no shift (torch's LayerNorm(bias=False), RMSNorm-like exports): prenet's layernorm
+  /// has both or neither, so it is the layernorm without its affine part, then the scale as a roofline element-wise
+  /// product holding the scale's parameters (reading and writing the stream once more).
+  static std::vector<layer_spec> scale_only_layernorm(const shape& s) {
+    return {layernorm_spec(s.last(), false), opaque_spec(s, s.numel(), 2 * s.numel(), s.last())};
   }
 
   unit recurrent(int ni) {
@@ -540,20 +549,25 @@ class mapper {
     if (at(div).input(1) != t) return std::nullopt;
     nodes.push_back(div);
     int out = at(div).output(0);
-    bool affine = false;
+    bool affine = false, scale_only = false;
     const int mul = only_consumer(out);
-    if (mul >= 0 && at(mul).op == "Mul" && const_partner(at(mul), out) >= 0) {
+    if (const int gamma = mul >= 0 && at(mul).op == "Mul" ? const_partner(at(mul), out) : -1; gamma >= 0) {
       nodes.push_back(mul);
       out = at(mul).output(0);
+      // A scale of the normalised width (not a scalar factor) with no shift after it.
+      scale_only = g_.at(x).has_shape && g_.at(gamma).has_shape && g_.at(gamma).numel() == g_.sample_shape(x).last();
       const int bias = only_consumer(out);
       if (bias >= 0 && at(bias).op == "Add" && const_partner(at(bias), out) >= 0) {
         nodes.push_back(bias);
         out = at(bias).output(0);
         affine = true;
+        scale_only = false;
       }
     }
     if (out < 0 || !g_.at(x).has_shape) return std::nullopt;
-    return unit{.in = x, .out = out, .nodes = nodes, .specs = {layernorm_spec(g_.sample_shape(x).last(), affine)},
+    const shape s = g_.sample_shape(x);
+    return unit{.in = x, .out = out, .nodes = nodes,
+                .specs = scale_only ? scale_only_layernorm(s) : std::vector<layer_spec>{layernorm_spec(s.last(), affine)},
                 .op = "LayerNorm (decomposed)"};
   }
 
@@ -599,13 +613,38 @@ class mapper {
     return op == "Reshape" || op == "Transpose" || op == "Squeeze" || op == "Unsqueeze" || op == "Identity" ||
            op == "Cast";
   }
-  /// Walks back from `t` through views and scalings to a Dense-like projection of a stream.
+  /// The size of each part of a Split of its input's last axis into equal parts (a packed Q/K/V projection, GPT-2's
+  /// `qkv(x).split(d, dim=2)`), or 0.
+  [[nodiscard]] std::int64_t equal_last_axis_split(const node& n) const {
+    const auto* d = dims(n.input(0));
+    if (n.op != "Split" || d == nullptr || d->empty() || n.outputs.size() < 2) return 0;
+    const auto rank = static_cast<std::int64_t>(d->size());
+    const std::int64_t axis = graph::attr_int(n, "axis", 0);
+    if (axis != rank - 1 && axis != -1) return 0;
+    const auto parts = static_cast<std::int64_t>(n.outputs.size());
+    if (d->back() % parts != 0) return 0;
+    const std::int64_t part = d->back() / parts;
+    for (const int o : n.outputs) {
+      const auto* od = dims(o);
+      if (od == nullptr || od->back() != part) return 0;
+    }
+    return part;
+  }
+
+  /// Walks back from `t` through views and scalings (and a Split of a packed projection) to a Dense-like projection
+  /// of a stream.
   std::optional<projection> trace_projection(int t, std::vector<int>& nodes) const {
+    std::int64_t part = 0;
     for (int hops = 0; hops < 8; ++hops) {
       const int p = producer(t);
       if (p < 0 || taken_[static_cast<std::size_t>(p)]) return std::nullopt;
       const node& n = at(p);
       if (is_view(n.op) || ((n.op == "Div" || n.op == "Mul") && g_.scalar(const_partner(n, n.input(0))))) {
+        nodes.push_back(p);
+        t = n.input(0);
+        continue;
+      }
+      if (part == 0 && (part = equal_last_axis_split(n)) > 0) {
         nodes.push_back(p);
         t = n.input(0);
         continue;
@@ -632,6 +671,10 @@ class mapper {
       r.x = m.input(0);
       r.in = trans ? (*wd)[1] : (*wd)[0];
       r.out = trans ? (*wd)[0] : (*wd)[1];
+      if (part > 0) {  // one of the packed projection's parts
+        if (r.out % part != 0) return std::nullopt;
+        r.out = part;
+      }
       nodes.push_back(mm);
       return r;
     }
@@ -797,9 +840,9 @@ parameter_walk::parameter_walk(const graph& g, const onnx_options& options)
 }
 
 void parameter_walk::collect(int t, bool use, std::vector<int>& out) {
-  stack_.assign(1, {t, use});
+  stack_.assign(1, {.tensor = t, .reads = use, .past_trig = false});
   while (!stack_.empty()) {
-    const auto [id, reads] = stack_.back();
+    const auto [id, reads, past_trig] = stack_.back();
     stack_.pop_back();
     if (id < 0 || g_.at(id).kind == role::main) continue;
     const int root = g_.parameter_root(id);
@@ -811,8 +854,11 @@ void parameter_walk::collect(int t, bool use, std::vector<int>& out) {
     if (p < 0 || walked_[static_cast<std::size_t>(p)]) continue;
     walked_[static_cast<std::size_t>(p)] = true;
     const node& n = g_.nodes()[static_cast<std::size_t>(p)];
+    // Angles of a Cos/Sin computed from constants (positions x a rotary inv_freq) are a table, not trained.
+    const bool trig = past_trig || n.op == "Cos" || n.op == "Sin";
     for (std::size_t i = 0; i < n.inputs.size(); ++i) {
-      stack_.emplace_back(n.inputs[i], graph::is_view_of_input(n.op) ? reads : g_.reads_parameter(n, i));
+      const bool r = !trig && (graph::is_view_of_input(n.op) ? reads : g_.reads_parameter(n, i));
+      stack_.push_back({.tensor = n.inputs[i], .reads = r, .past_trig = trig});
     }
   }
 }

@@ -35,7 +35,8 @@ struct unit {
 /// Parameters of the file, the reference of the parameter invariant: each weight root (graph::parameter_root) read
 /// as a parameter (graph::reads_parameter) by a node computed from a data input, directly or through nodes computed
 /// from constants only, counted once; a Conv bias that an eval-mode export folded BatchNorm into counts twice
-/// (BatchNorm's scale and shift, as the importer restores it).
+/// (BatchNorm's scale and shift, as the importer restores it). A weight that reaches the data input's lineage only
+/// through a Cos or Sin of a constant sub-graph (a rotary `inv_freq` buffer, sinusoidal position tables) is a buffer.
 class parameter_walk {
  public:
   parameter_walk(const graph& g, const onnx_options& options);
@@ -50,7 +51,12 @@ class parameter_walk {
   const graph& g_;
   std::vector<bool> folded_;  ///< per tensor: a Conv bias with BatchNorm folded in
   std::vector<bool> walked_;  ///< per node
-  std::vector<std::pair<int, bool>> stack_;
+  struct step {
+    int tensor;
+    bool reads;      ///< its reader reads it as a parameter
+    bool past_trig;  ///< the walk came through a Cos or Sin: nothing above is a parameter
+  };
+  std::vector<step> stack_;
 };
 
 /// A Conv whose bias has a generated name: BatchNorm folded in by an eval-mode export (and unfolded on import).
