@@ -30,7 +30,7 @@ namespace detail {
 /// Largest b in [1, limit] with need(b) <= cap, for a need that grows with b; 0 when not even need(1) <= cap.
 /// Memory is close to affine in the batch (the allocator's rounding and the learned correction add small steps), so
 /// the search aims at the crossing: while no batch beyond the answer is known, by the secant through the two largest
-/// batches that fit (doubling where that line does not rise); then by interpolation inside the bracket [lo, hi],
+/// batches that fit (doubling where that line does not rise, and after three secants); then by interpolation inside the bracket [lo, hi],
 /// with a bisection step after two in a row that did not halve it, so it never takes more than about three times
 /// bisection's count. 1 to 7 evaluations on the zoo (README, "Budgets"), which keeps max_batch on its largest
 /// models inside both compilers' default constexpr limits. Exact like any bisection: the result b has need(b) <= cap
@@ -42,6 +42,7 @@ template <class Need>
   if (m_lo > cap) return 0;
   std::int64_t hi = limit + 1, m_hi = 0;  // past the answer: need(hi) > cap, or beyond limit
   std::int64_t prev = 0, m_prev = 0;      // the fitting batch before lo (0: none yet)
+  int secants = 0;                        // extrapolations so far; beyond 3, doubling (no slow crawl up)
   int slow = 0;                           // bracketed interpolation steps in a row that did not halve the bracket
   // The crossing of the line through (x0, m0) and (x1, m1) with cap, as a batch (x0 < x1, m0 < m1).
   const auto crossing = [cap](std::int64_t x0, std::int64_t m0, std::int64_t x1, std::int64_t m1) {
@@ -53,7 +54,7 @@ template <class Need>
     if (hi > limit) {  // no upper bound yet: extrapolate from the fitting side
       double guess = 2.0 * static_cast<double>(lo);                     // flat so far: double
       if (prev == 0) guess = 16.0;  // a second point for the first secant, far enough that steps barely tilt it
-      else if (m_lo > m_prev) guess = crossing(prev, m_prev, lo, m_lo);  // the secant's crossing
+      else if (m_lo > m_prev && secants++ < 3) guess = crossing(prev, m_prev, lo, m_lo);  // the secant's crossing
       x = guess >= static_cast<double>(limit) ? limit : static_cast<std::int64_t>(guess);
     } else if (slow >= 2) {
       x = lo + (hi - lo) / 2;

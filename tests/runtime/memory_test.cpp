@@ -139,6 +139,18 @@ TEST(MaxBatch, SecantSearchIsExactInFewEvaluations) {
       EXPECT_FALSE(fits(net, *d, cfg));
     }
   }
+  // A convex need (every secant falls short of the crossing) is found by doubling after three secants, and an
+  // interpolation that creeps up one side gives way to bisection: logarithmic either way, never a crawl.
+  for (const std::int64_t cap : {std::int64_t{1'000'000}, std::int64_t{1} << 40, std::int64_t{123'456'789'012}}) {
+    int evaluations = 0;
+    const auto square = [&](std::int64_t b) {
+      ++evaluations;
+      return b * b;
+    };
+    const std::int64_t b = detail::largest_batch(std::int64_t{1} << 30, cap, square);
+    EXPECT_TRUE(b * b <= cap && (b + 1) * (b + 1) > cap) << cap;
+    EXPECT_LE(evaluations, 3 * std::log2(static_cast<double>(b)) + 6) << cap;
+  }
   // A need with steps and a kink still gives the exact answer (bisection takes over where the secant misses).
   for (std::int64_t cap = 0; cap < 3000; cap += 7) {
     const auto need = [](std::int64_t b) { return b < 40 ? 10 * b + (b % 3) * 4 : 400 + 50 * (b - 40) + (b % 5); };
