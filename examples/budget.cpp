@@ -13,13 +13,14 @@ using namespace prenet::literals;
 // A team rule: classification backbones stay under 150M parameters and 40 GFLOP per 224x224 image.
 static_assert(models::vgg16.params() < 150'000'000, "budget: VGG16 must stay under 150M parameters");
 static_assert(models::vgg16.forward_flops() < 40'000'000'000, "budget: VGG16 must stay under 40 GFLOP per image");
-static_assert(training_memory(models::vgg16, {.batch = 64, .optimizer = optimizer::sgd}) < 16_GiB,
+// within(predicted, limit) (<prenet/budget.hpp>): a failure names both numbers (README, "Budgets").
+static_assert(within(training_memory(models::vgg16, {.batch = 64, .optimizer = optimizer::sgd}), 16_GiB),
               "budget: VGG16 training memory at batch 64 must fit a 16 GiB GPU");
 
 // Time budgets, predicted while compiling from the embedded predictors: a VGG16 training step at batch 64 on a
 // V100 (forward, backward and SGD update, fp32) must stay under half a second.
 using namespace std::chrono_literals;
-static_assert(predict(models::vgg16, devices::v100, {.batch = 64}).iteration < 500ms,
+static_assert(within(predict(models::vgg16, devices::v100, {.batch = 64}).iteration, 500ms),
               "budget: a VGG16 training step at batch 64 must take under 500 ms on a V100");
 
 // BERT-base fine-tuning with Adam on a 16 GiB GPU (sequence 512, as the model is defined).
@@ -29,7 +30,7 @@ inline constexpr std::int64_t bert_batch = 64;  // about 30 GiB: the budget belo
 inline constexpr std::int64_t bert_batch = 8;
 #endif
 inline constexpr train_config bert_cfg{.batch = bert_batch, .optimizer = optimizer::adam};
-static_assert(training_memory(models::bert_base, bert_cfg) < 16_GiB,
+static_assert(within(training_memory(models::bert_base, bert_cfg), 16_GiB),
               "budget: BERT-base training memory with Adam must fit a 16 GiB GPU");
 
 // Does BERT-large fine-tuning (sequence 512, Adam, fp32) fit a 40 GB A100? fits() compares the predicted peak

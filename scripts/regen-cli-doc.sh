@@ -15,18 +15,8 @@ cli=${1:-"$root/build/tools/prenet"}
 doc="$root/docs/$topic.md"
 [ -x "$cli" ] || { echo "regen-cli-doc: no prenet executable at $cli (build the prenet-cli target)" >&2; exit 2; }
 table=$(mktemp)
-out=$(mktemp)
-trap 'rm -f "$table" "$out"' EXIT
+trap 'rm -f "$table"' EXIT
 "$cli" "$topic" --markdown >"$table"
-awk -v table="$table" -v begin="<!-- BEGIN prenet $topic --markdown -->" -v end="<!-- END prenet $topic --markdown -->" '
-  $0 == begin { print; while ((getline line < table) > 0) print line; skip = 1; next }
-  $0 == end { skip = 0 }
-  !skip { print }
-' "$doc" >"$out"
-grep -qF "<!-- END prenet $topic --markdown -->" "$out" || { echo "regen-cli-doc: markers missing in $doc" >&2; exit 2; }
-if [ "$check" = 1 ]; then
-  diff "$doc" "$out" && echo identical
-  exit
-fi
-cp "$out" "$doc"
-echo "docs/$topic.md: $(wc -l <"$table") table lines from $cli"
+. "$root/scripts/splice-generated.sh"
+splice_generated regen-cli-doc "$doc" "<!-- BEGIN prenet $topic --markdown -->" "<!-- END prenet $topic --markdown -->" \
+  "$table" "$check"

@@ -15,8 +15,7 @@ doc="$root/docs/llm.md"
 begin="<!-- BEGIN scripts/regen-llm-doc.sh -->"
 end="<!-- END scripts/regen-llm-doc.sh -->"
 section=$(mktemp)
-out=$(mktemp)
-trap 'rm -f "$section" "$out"' EXIT
+trap 'rm -f "$section"' EXIT
 
 # The job: LLaMA-3-8B, LoRA r 16 on q and v (PEFT's default), AdamW, amp-bf16, every decoder layer checkpointed,
 # 2048-token sequences; a billion tokens is ceil(10^9 / 2048) = 488,282 sequences.
@@ -36,15 +35,5 @@ run() {
   run memory $setup --device a100-80gb --batch 32
 } >"$section"
 
-awk -v section="$section" -v begin="$begin" -v end="$end" '
-  $0 == begin { print; while ((getline line < section) > 0) print line; skip = 1; next }
-  $0 == end { skip = 0 }
-  !skip { print }
-' "$doc" >"$out"
-grep -qF "$end" "$out" || { echo "regen-llm-doc: markers missing in $doc" >&2; exit 2; }
-if [ "$check" = 1 ]; then
-  diff "$doc" "$out" && echo identical
-  exit
-fi
-cp "$out" "$doc"
-echo "docs/llm.md: $(wc -l <"$section") generated lines from $cli"
+. "$root/scripts/splice-generated.sh"
+splice_generated regen-llm-doc "$doc" "$begin" "$end" "$section" "$check"

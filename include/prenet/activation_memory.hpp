@@ -57,7 +57,16 @@ struct memory_walk {
   Ints& drop_block;
   Ints& block;
   std::span<const std::int64_t> input_tensor{};
+  /// Each node's cost (layer_node::cost()) when computed once beforehand for many walks; empty: computed here.
+  std::span<const layer_cost> costs{};
 };
+
+/// Node i's cost: the walk's precomputed one, or computed now.
+template <class Ints>
+[[nodiscard]] constexpr layer_cost cost_of(const memory_walk<Ints>& w, std::span<const layer_node> nodes,
+                                           std::size_t i) noexcept {
+  return w.costs.empty() ? nodes[i].cost() : w.costs[i];
+}
 
 /// Whether node i lies inside a checkpointed block after its first node: what it saves exists only while the block
 /// runs again in backward.
@@ -90,7 +99,7 @@ constexpr std::int64_t record_saved(std::span<const layer_node> nodes, dtype t, 
   std::size_t depth = 0;
   for (std::size_t i = 0; i < nodes.size(); ++i) {
     const layer_node& n = nodes[i];
-    const layer_cost c = n.cost();
+    const layer_cost c = cost_of(w, nodes, i);
     const bool graph = !w.input_tensor.empty() && i > 0;
     if (graph) cur = static_cast<std::size_t>(w.input_tensor[i]);
     const std::size_t in = cur;
@@ -172,9 +181,9 @@ constexpr backward_peak find_backward_peak(std::span<const layer_node> nodes, dt
     if (!recomputed(w, i)) act_block = sat_add(act_block, w.drop_block[i]);
   }
   if (gradients_held) {
-    for (const layer_node& n : nodes) {
-      if (!has_backward(n)) continue;
-      const std::int64_t g = sat_mul(n.cost().trainable_params, grad_elem);
+    for (std::size_t i = 0; i < nodes.size(); ++i) {
+      if (!has_backward(nodes[i])) continue;
+      const std::int64_t g = sat_mul(cost_of(w, nodes, i).trainable_params, grad_elem);
       grad_raw = sat_add(grad_raw, g);
       grad_block = sat_add(grad_block, allocator_block(g));
     }
@@ -194,12 +203,13 @@ constexpr backward_peak find_backward_peak(std::span<const layer_node> nodes, dt
       }
     }
     if (!has_backward(n)) continue;
+    const layer_cost c = cost_of(w, nodes, i);
     if (!gradients_held) {
-      const std::int64_t g = sat_mul(n.cost().trainable_params, grad_elem);
+      const std::int64_t g = sat_mul(c.trainable_params, grad_elem);
       grad_raw = sat_add(grad_raw, g);
       grad_block = sat_add(grad_block, allocator_block(g));
     }
-    const auto pair = n.cost().aliases_input != 0 ? std::array<std::int64_t, 2>{0, 0} : gradient_pair(n, batch, elem);
+    const auto pair = c.aliases_input != 0 ? std::array<std::int64_t, 2>{0, 0} : gradient_pair(n, batch, elem);
     // Selective recomputation: the attention core's S x S tensors, made again, are alive during its backward.
     const std::int64_t core =
         ck == checkpointing::selective ? sat_mul(sat_mul(core_saved_elements(n.spec, n.input), elem), batch) : 0;

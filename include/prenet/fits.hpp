@@ -28,40 +28,50 @@ template <class Net>
 
 namespace detail {
 /// Largest b in [1, limit] with need(b) <= cap, for a need that grows with b; 0 when not even need(1) <= cap.
-/// Memory is close to affine in the batch, so the search aims at the crossing by secant steps through (1, need(1))
-/// and the last point, then closes in by galloping and bisection where the learned correction's steps make it miss:
-/// 4 to 15 evaluations on the zoo's largest models instead of up to 2 log2(b) + 2, which keeps max_batch on all of
-/// them inside g++ 12's default constexpr operation limit (clang 14's default step limit still allows only about
-/// three evaluations of the largest: README, "Budgets"). Exact like any bisection: the result b has need(b) <= cap
+/// Memory is close to affine in the batch (the allocator's rounding and the learned correction add small steps), so
+/// the search aims at the crossing: while no batch beyond the answer is known, by the secant through the two largest
+/// batches that fit (doubling where that line does not rise, and after three secants); then by interpolation inside the bracket [lo, hi],
+/// with a bisection step after two in a row that did not halve it, so it never takes more than about three times
+/// bisection's count. 1 to 7 evaluations on the zoo (README, "Budgets"), which keeps max_batch on its largest
+/// models inside both compilers' default constexpr limits. Exact like any bisection: the result b has need(b) <= cap
 /// and, below the limit, need(b + 1) > cap.
 template <class Need>
 [[nodiscard]] constexpr std::int64_t largest_batch(std::int64_t limit, std::int64_t cap, Need need) {
   if (limit < 1) return 0;
-  const std::int64_t m1 = need(std::int64_t{1});
-  if (m1 > cap) return 0;
-  std::int64_t lo = 1, hi = limit + 1;  // need(lo) <= cap; hi is past the answer (need(hi) > cap, or beyond limit)
-  std::int64_t x = 2;
-  for (int secant_steps = 0; secant_steps < 3 && hi - lo > 1; ++secant_steps) {
-    x = x <= lo ? lo + 1 : (x >= hi ? hi - 1 : x);
-    const std::int64_t mx = need(x);
-    (mx <= cap ? lo : hi) = x;
-    if (hi - lo <= 1 || mx <= m1) break;
-    // The crossing of the line through (1, m1) and (x, mx) with cap.
-    const double slope = static_cast<double>(mx - m1) / static_cast<double>(x - 1);
-    const double guess = 1.0 + static_cast<double>(cap - m1) / slope;
-    x = guess >= static_cast<double>(limit) ? limit : static_cast<std::int64_t>(guess);
-    if (x == lo) ++x;  // the crossing lies between lo and lo + 1: check lo + 1
-  }
-  // Gallop up from lo until past the answer, then bisect.
-  for (std::int64_t step = 1; hi > limit && lo < limit; step *= 2) {
-    const std::int64_t next = lo > limit - step ? limit : lo + step;
-    (need(next) <= cap ? lo : hi) = next;
-    if (step > limit / 2) step = limit;
-  }
-  if (hi > limit) return lo;  // lo == limit
+  std::int64_t lo = 1, m_lo = need(std::int64_t{1});  // need(lo) <= cap
+  if (m_lo > cap) return 0;
+  std::int64_t hi = limit + 1, m_hi = 0;  // past the answer: need(hi) > cap, or beyond limit
+  std::int64_t prev = 0, m_prev = 0;      // the fitting batch before lo (0: none yet)
+  int secants = 0;                        // extrapolations so far; beyond 3, doubling (no slow crawl up)
+  int slow = 0;                           // bracketed interpolation steps in a row that did not halve the bracket
+  // The crossing of the line through (x0, m0) and (x1, m1) with cap, as a batch (x0 < x1, m0 < m1).
+  const auto crossing = [cap](std::int64_t x0, std::int64_t m0, std::int64_t x1, std::int64_t m1) {
+    const double slope = static_cast<double>(m1 - m0) / static_cast<double>(x1 - x0);
+    return static_cast<double>(x0) + static_cast<double>(cap - m0) / slope;
+  };
   while (hi - lo > 1) {
-    const std::int64_t mid = lo + (hi - lo) / 2;
-    (need(mid) <= cap ? lo : hi) = mid;
+    std::int64_t x = 0;
+    if (hi > limit) {  // no upper bound yet: extrapolate from the fitting side
+      double guess = 2.0 * static_cast<double>(lo);                     // flat so far: double
+      if (prev == 0) guess = 16.0;  // a second point for the first secant, far enough that steps barely tilt it
+      else if (m_lo > m_prev && secants++ < 3) guess = crossing(prev, m_prev, lo, m_lo);  // the secant's crossing
+      x = guess >= static_cast<double>(limit) ? limit : static_cast<std::int64_t>(guess);
+    } else if (slow >= 2) {
+      x = lo + (hi - lo) / 2;
+    } else {
+      const double guess = crossing(lo, m_lo, hi, m_hi);
+      x = guess >= static_cast<double>(hi) ? hi - 1 : static_cast<std::int64_t>(guess);
+    }
+    x = x <= lo ? lo + 1 : (x >= hi ? hi - 1 : x);
+    const std::int64_t before = hi - lo;
+    const std::int64_t m = need(x);
+    if (m <= cap) {
+      prev = lo, m_prev = m_lo;
+      lo = x, m_lo = m;
+    } else {
+      hi = x, m_hi = m;
+    }
+    if (hi <= limit) slow = slow < 2 && 2 * (hi - lo) > before ? slow + 1 : 0;
   }
   return lo;
 }
@@ -73,10 +83,8 @@ template <class Need>
 template <class Net>
 [[nodiscard]] constexpr std::int64_t max_batch(const Net& net, const device_spec& d, train_config cfg,
                                                std::int64_t limit = std::int64_t{1} << 40) {
-  return detail::largest_batch(limit, d.memory.value, [&](std::int64_t b) {
-    cfg.batch = b;
-    return training_memory(net, cfg).total().value;
-  });
+  auto memory = detail::memory_by_batch(net, cfg);  // what does not depend on the batch, once
+  return detail::largest_batch(limit, d.memory.value, [&](std::int64_t b) { return memory(b).total().value; });
 }
 
 /// The same for inference (no autograd state, see inference_memory).

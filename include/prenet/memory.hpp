@@ -26,10 +26,7 @@ namespace detail {
 
 /// The analytical estimate plus the learned correction of the embedded memory model, which was fitted on top of the
 /// calibrated context: a configuration with its own `framework` allowance gets the analytical estimate alone.
-template <class Ints>
-[[nodiscard]] constexpr memory_breakdown calibrated(std::span<const layer_node> nodes, const train_config& cfg,
-                                                    memory_walk<Ints> w) {
-  const analytic_memory a = analytic(nodes, cfg, w, predictors::generated::memory.context);
+[[nodiscard]] constexpr memory_breakdown calibrated(const analytic_memory& a, const train_config& cfg) {
   memory_breakdown m = a.parts;
   if (cfg.framework) return m;  // an explicit allowance asks for the analytical estimate with it
   const auto& model = predictors::generated::memory;
@@ -39,6 +36,38 @@ template <class Ints>
   return m;
 }
 
+/// training_memory of one configuration at any batch (max_batch's search): what does not depend on the batch is
+/// computed once (analytic_by_batch). Neither copied nor moved.
+template <class Walk>
+class training_memory_by_batch {
+ public:
+  template <class... WalkArgs>
+  constexpr training_memory_by_batch(std::span<const layer_node> nodes, const train_config& cfg,
+                                     const WalkArgs&... walk_args)
+      : analytic_(nodes, cfg, predictors::generated::memory.context, walk_args...) {}
+  /// training_memory(net, cfg) with cfg.batch = batch.
+  [[nodiscard]] constexpr memory_breakdown operator()(std::int64_t batch) {
+    train_config c = analytic_.config();
+    c.batch = batch;
+    return calibrated(analytic_(batch), c);
+  }
+
+ private:
+  analytic_by_batch<Walk> analytic_;
+};
+
+/// The evaluator of a compile-time network's training memory by batch (a prvalue: bind it to a local).
+template <std::size_t N>
+[[nodiscard]] constexpr training_memory_by_batch<fixed_walk<N>> memory_by_batch(const network<N>& net,
+                                                                                const train_config& cfg) {
+  return training_memory_by_batch<fixed_walk<N>>(net.nodes(), cfg);
+}
+/// The same for a network built at run time.
+[[nodiscard]] inline training_memory_by_batch<dynamic_walk> memory_by_batch(const runtime_network& net,
+                                                                            const train_config& cfg) {
+  return training_memory_by_batch<dynamic_walk>(net.nodes(), cfg, net);
+}
+
 }  // namespace detail
 
 /// Peak training-step memory of a compile-time network; constant-evaluable. With gradient accumulation, the peak of
@@ -46,14 +75,12 @@ template <class Ints>
 /// training_setup.hpp.
 template <std::size_t N>
 [[nodiscard]] constexpr memory_breakdown training_memory(const network<N>& net, const train_config& cfg) {
-  detail::fixed_walk<N> s;
-  return detail::calibrated(net.nodes(), cfg, s.walk());
+  return detail::memory_by_batch(net, cfg)(cfg.batch);
 }
 
 /// Peak training-step memory of a network built at run time (zoo, ONNX import).
 [[nodiscard]] inline memory_breakdown training_memory(const runtime_network& net, const train_config& cfg) {
-  detail::dynamic_walk s(net);
-  return detail::calibrated(net.nodes(), cfg, s.walk());
+  return detail::memory_by_batch(net, cfg)(cfg.batch);
 }
 
 /// The same on a device: additionally flags a device the calibration never measured as out of domain.

@@ -3,6 +3,7 @@
 // learned correction of memory.hpp. The memory trainer builds on this header alone (not on the model it writes).
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <cstddef>
 #include <cstdint>
@@ -66,54 +67,69 @@ struct analytic_memory {
   predictors::memory_inputs inputs;
 };
 
-/// The analytical estimate of nodes whose training roles (LoRA) are set; see analytic().
+/// The batch-independent totals of the analytical estimate: every weight, the trained ones (gradients, optimizer state
+/// and the update's temporaries exist for those only), autocast's half copies, raw and as allocator blocks; the
+/// layers that run a backward step.
+struct weight_totals {
+  std::int64_t w_raw = 0, w_block = 0, t_raw = 0, t_block = 0, cast_raw = 0, cast_block = 0, layers = 0;
+};
+
+/// weight_totals of nodes whose training roles (LoRA) are set.
 template <class Ints>
-[[nodiscard]] constexpr analytic_memory analytic_set_up(std::span<const layer_node> nodes, const train_config& cfg,
-                                                        memory_walk<Ints> w, bytes calibrated_framework) noexcept {
+[[nodiscard]] constexpr weight_totals weigh(std::span<const layer_node> nodes, const train_config& cfg,
+                                            const memory_walk<Ints>& w) noexcept {
   const std::int64_t elem = element_bytes(parameter_dtype(cfg.precision));
   // Autocast's half copies of the weights: made in forward and saved by the layers that use them until their
   // backward, so they are alive at the backward peak (not during the update).
   const std::int64_t cast_elem = autocasts(cfg.precision) ? element_bytes(activation_dtype(cfg.precision)) : 0;
   // Every weight is stored; gradients, optimizer state and the update's temporaries exist for the trained ones only
   // (all of them unless LoRA froze the base).
-  std::int64_t w_raw = 0, w_block = 0, t_raw = 0, t_block = 0, cast_raw = 0, cast_block = 0, layers = 0;
-  for (const layer_node& n : nodes) {
-    const layer_cost c = n.cost();
+  weight_totals t;
+  for (std::size_t i = 0; i < nodes.size(); ++i) {
+    const layer_cost c = cost_of(w, nodes, i);
     const std::int64_t b = sat_mul(c.params, elem);
-    w_raw = sat_add(w_raw, b);
-    w_block = sat_add(w_block, allocator_block(b));
+    t.w_raw = sat_add(t.w_raw, b);
+    t.w_block = sat_add(t.w_block, allocator_block(b));
     const std::int64_t tb = sat_mul(c.trainable_params, elem);
-    t_raw = sat_add(t_raw, tb);
-    t_block = sat_add(t_block, allocator_block(tb));
+    t.t_raw = sat_add(t.t_raw, tb);
+    t.t_block = sat_add(t.t_block, allocator_block(tb));
     const std::int64_t cb = sat_mul(c.params, cast_elem);
-    cast_raw = sat_add(cast_raw, cb);
-    cast_block = sat_add(cast_block, allocator_block(cb));
-    layers += has_backward(n) ? 1 : 0;
+    t.cast_raw = sat_add(t.cast_raw, cb);
+    t.cast_block = sat_add(t.cast_block, allocator_block(cb));
+    t.layers += has_backward(nodes[i]) ? 1 : 0;
   }
+  return t;
+}
+
+/// The analytical estimate at cfg.batch of nodes whose training roles (LoRA) are set, given their weight_totals.
+template <class Ints>
+[[nodiscard]] constexpr analytic_memory analytic_at(std::span<const layer_node> nodes, const train_config& cfg,
+                                                    memory_walk<Ints> w, const weight_totals& wt,
+                                                    bytes calibrated_framework) noexcept {
   const std::int64_t states = state_tensors_per_param(cfg.optimizer);
   const std::int64_t temps = update_temporaries_per_param(cfg.optimizer);
   const backward_peak bw = find_backward_peak(nodes, activation_dtype(cfg.precision), cfg.batch, w,
                                               parameter_dtype(cfg.precision), cfg.checkpoint, cfg.grad_accum > 1);
   // The update: all gradients plus the temporaries, no activations.
-  const std::int64_t step_raw = sat_mul(t_raw, 1 + temps), step_block = sat_mul(t_block, 1 + temps);
-  const bool update = cfg.optimizer != optimizer::none && step_block > sat_add(bw.total(), cast_block);
+  const std::int64_t step_raw = sat_mul(wt.t_raw, 1 + temps), step_block = sat_mul(wt.t_block, 1 + temps);
+  const bool update = cfg.optimizer != optimizer::none && step_block > sat_add(bw.total(), wt.cast_block);
 
   memory_breakdown m{};
-  m.weights = bytes{w_raw};
-  m.optimizer_state = bytes{sat_mul(t_raw, states)};
-  std::int64_t raw_sum = sat_add(w_raw, m.optimizer_state.value);
-  std::int64_t block_sum = sat_add(w_block, sat_mul(t_block, states));
+  m.weights = bytes{wt.w_raw};
+  m.optimizer_state = bytes{sat_mul(wt.t_raw, states)};
+  std::int64_t raw_sum = sat_add(wt.w_raw, m.optimizer_state.value);
+  std::int64_t block_sum = sat_add(wt.w_block, sat_mul(wt.t_block, states));
   if (update) {
     m.phase = memory_phase::optimizer_step;
-    m.gradients = bytes{t_raw};
-    m.workspace = bytes{sat_mul(t_raw, temps)};
+    m.gradients = bytes{wt.t_raw};
+    m.workspace = bytes{sat_mul(wt.t_raw, temps)};
     raw_sum = sat_add(raw_sum, step_raw);
     block_sum = sat_add(block_sum, step_block);
   } else {
     m.phase = memory_phase::backward;
-    m.weights = bytes{sat_add(w_raw, cast_raw)};
-    raw_sum = sat_add(raw_sum, cast_raw);
-    block_sum = sat_add(block_sum, cast_block);
+    m.weights = bytes{sat_add(wt.w_raw, wt.cast_raw)};
+    raw_sum = sat_add(raw_sum, wt.cast_raw);
+    block_sum = sat_add(block_sum, wt.cast_block);
     m.gradients = bytes{bw.gradients_bytes};
     m.activations = bytes{bw.activations_bytes};
     m.workspace = bytes{bw.workspace_bytes};
@@ -123,13 +139,20 @@ template <class Ints>
   m.allocator = bytes{sat_sub(block_sum, raw_sum)};
   m.framework = cfg.framework ? *cfg.framework : calibrated_framework;
   return {m,
-          {.weights_bytes = w_raw,
+          {.weights_bytes = wt.w_raw,
            .saved_bytes = bw.saved_bytes,
            .backward_bytes = bw.total(),
            .step_bytes = step_block,
            .batch = cfg.batch,
-           .layers = layers,
+           .layers = wt.layers,
            .analytic_bytes = block_sum}};
+}
+
+/// The analytical estimate of nodes whose training roles (LoRA) are set; see analytic().
+template <class Ints>
+[[nodiscard]] constexpr analytic_memory analytic_set_up(std::span<const layer_node> nodes, const train_config& cfg,
+                                                        memory_walk<Ints> w, bytes calibrated_framework) noexcept {
+  return analytic_at(nodes, cfg, w, weigh(nodes, cfg, w), calibrated_framework);
 }
 
 /// The analytical estimate; `calibrated_framework` is the allowance used when the configuration sets none. Throws
@@ -144,18 +167,80 @@ template <class Ints>
   return analytic_set_up(adapted, cfg, w, calibrated_framework);
 }
 
+/// The state of one memory walk over a compile-time network of N nodes (a search over batches reuses it: reset()).
 template <std::size_t N>
 struct fixed_walk {
   std::array<std::int64_t, N> a{}, b{}, c{}, d{}, e{};
-  constexpr memory_walk<std::array<std::int64_t, N>> walk() noexcept { return {a, b, c, d, e}; }
+  std::array<layer_cost, N> costs{};
+  bool costed = false;  ///< `costs` holds every node's cost
+  constexpr memory_walk<std::array<std::int64_t, N>> walk() noexcept {
+    memory_walk<std::array<std::int64_t, N>> w{a, b, c, d, e};
+    if (costed) w.costs = costs;
+    return w;
+  }
+  constexpr void reset() noexcept { a = b = c = d = e = std::array<std::int64_t, N>{}; }
 };
+/// The same for a network built at run time.
 struct dynamic_walk {
   /// A walk over `net`'s nodes, following its edges when it is a graph.
   explicit dynamic_walk(const runtime_network& net)
       : a(net.size(), 0), b(net.size(), 0), c(net.size(), 0), d(net.size(), 0), e(net.size(), 0),
-        edges(net.is_graph() ? net.input_tensors() : std::vector<std::int64_t>{}) {}
+        edges(net.is_graph() ? net.input_tensors() : std::vector<std::int64_t>{}), costs(net.size()) {}
   std::vector<std::int64_t> a, b, c, d, e, edges;
-  memory_walk<std::vector<std::int64_t>> walk() noexcept { return {a, b, c, d, e, edges}; }
+  std::vector<layer_cost> costs;
+  bool costed = false;
+  memory_walk<std::vector<std::int64_t>> walk() noexcept {
+    memory_walk<std::vector<std::int64_t>> w{a, b, c, d, e, edges};
+    if (costed) w.costs = costs;
+    return w;
+  }
+  void reset() noexcept {
+    for (std::vector<std::int64_t>* v : {&a, &b, &c, &d, &e}) std::fill(v->begin(), v->end(), 0);
+  }
+};
+
+/// The analytical estimate of one configuration at any batch: the checks of training_setup.hpp, LoRA's roles,
+/// every node's cost and the weight totals are computed once; each batch then walks the activations only. The same
+/// numbers as analytic() at that batch. Neither copied nor moved (it holds a view of itself).
+template <class Walk>
+class analytic_by_batch {
+ public:
+  /// `walk_args` construct the Walk (a runtime_network for dynamic_walk, nothing for fixed_walk). Throws
+  /// shape_error as analytic() does.
+  template <class... WalkArgs>
+  constexpr analytic_by_batch(std::span<const layer_node> nodes, const train_config& cfg, bytes calibrated_framework,
+                              const WalkArgs&... walk_args)
+      : cfg_(cfg), framework_(calibrated_framework), walk_(walk_args...), nodes_(nodes) {
+    check_training_setup(nodes, cfg);
+    if (cfg.lora_rank > 0) {
+      adapted_.assign(nodes.begin(), nodes.end());
+      apply_lora(std::span<layer_node>(adapted_), cfg);
+      nodes_ = adapted_;
+    }
+    for (std::size_t i = 0; i < nodes_.size(); ++i) walk_.costs[i] = nodes_[i].cost();
+    walk_.costed = true;
+    weights_ = weigh(nodes_, cfg, walk_.walk());
+  }
+  analytic_by_batch(const analytic_by_batch&) = delete;
+  analytic_by_batch& operator=(const analytic_by_batch&) = delete;
+
+  [[nodiscard]] constexpr const train_config& config() const noexcept { return cfg_; }
+
+  /// The estimate at `batch` (the configuration's other fields as given).
+  [[nodiscard]] constexpr analytic_memory operator()(std::int64_t batch) {
+    walk_.reset();
+    train_config c = cfg_;
+    c.batch = batch;
+    return analytic_at(nodes_, c, walk_.walk(), weights_, framework_);
+  }
+
+ private:
+  train_config cfg_;
+  bytes framework_;
+  Walk walk_;
+  std::vector<layer_node> adapted_;
+  std::span<const layer_node> nodes_;
+  weight_totals weights_{};
 };
 
 }  // namespace detail

@@ -1,13 +1,13 @@
 # SPDX-License-Identifier: MIT
 """docs/python.md's worked example: a CNN defined in PyTorch, predicted on every GPU in the catalogue with
-prenet.from_torch, plotted as time and cost per epoch.
+prenet.from_torch, drawn as time and cost per epoch by the CLI's own chart (compare's --svg, here svg=).
 
     PYTHONPATH=build/python /usr/bin/python3 python/examples/compare_gpus.py            # print the table
     PYTHONPATH=build/python /usr/bin/python3 python/examples/compare_gpus.py --write    # regenerate the docs
     PYTHONPATH=build/python /usr/bin/python3 python/examples/compare_gpus.py --check    # docs current? (ctest)
 
 (`cmake --build build --target regen-python-docs` runs --write.) --write rewrites the table between the markers in
-docs/python.md and draws docs/python-compare-gpus.svg; --check exits 1 when the table differs from today's numbers.
+docs/python.md and has prenet draw docs/python-compare-gpus.svg; --check exits 1 when the table differs from today's numbers.
 """
 import argparse
 import pathlib
@@ -44,12 +44,13 @@ class PlainNet(nn.Module):
         return self.head(torch.flatten(self.pool(self.features(x)), 1))
 
 
-def compare():
+def compare(svg=None):
     # One 224x224 image traces the graph (a batch of 128 would make the export run a 128-image forward pass on the
     # CPU); batch=128 is what is predicted. Adam, an ImageNet-1k epoch (the CLI's default --samples for images).
     # sort="time", all=True: every GPU fastest first, those it does not fit on included (marked NO in the table).
+    # svg="chart.svg" also has prenet draw the rows as a bar chart (`prenet compare --svg`).
     return prenet.from_torch(PlainNet(), torch.randn(1, 3, 224, 224), command="compare", batch=128,
-                             optimizer="adam", max_batch=True, sort="time", all=True)
+                             optimizer="adam", max_batch=True, sort="time", all=True, svg=svg)
 # ---------------------------------------------------------------------------------------------------------------
 
 
@@ -70,41 +71,13 @@ def table(c):
     return "\n".join(lines) + "\n"
 
 
-def plot(c, path):
-    import matplotlib
-
-    matplotlib.use("Agg")
-    matplotlib.rcParams["svg.hashsalt"] = "prenet"  # stable ids: the same numbers give the same file
-    matplotlib.rcParams["svg.fonttype"] = "none"  # text as text: a small, diffable file
-    import matplotlib.pyplot as plt
-
-    rows = [r for r in c.rows if r["fits_in_memory"]]  # fastest first, as sort="time" asks
-    names = [r["device"] for r in rows]
-    hours = [r["epoch_s"] / 3600 for r in rows]
-    cost = [r["usd_per_epoch"] if r["usd_per_epoch"] is not None else 0.0 for r in rows]
-    fig, (ax_t, ax_c) = plt.subplots(1, 2, figsize=(11, 4.8), sharey=True)
-    ax_t.barh(names, hours, color="#4477aa")
-    ax_t.set_xlabel("predicted hours per epoch")
-    ax_t.invert_yaxis()
-    ax_c.barh(names, cost, color="#cc6677")
-    ax_c.set_xlabel("predicted USD per epoch (built-in on-demand prices)")
-    for i, r in enumerate(rows):
-        if r["usd_per_epoch"] is None:
-            ax_c.text(0, i, " no price", va="center", fontsize=8)
-    fig.suptitle(f"{c.model}: batch {rows[0]['batch']}, {c.image}px, {c.optimizer}, one ImageNet-1k epoch "
-                 f"(GPUs it fits on)")
-    fig.tight_layout()
-    fig.savefig(path, format="svg", metadata={"Date": None})
-    plt.close(fig)
-
-
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     mode = parser.add_mutually_exclusive_group()
-    mode.add_argument("--write", action="store_true", help="rewrite docs/python.md's table and the plot")
+    mode.add_argument("--write", action="store_true", help="rewrite docs/python.md's table and the chart")
     mode.add_argument("--check", action="store_true", help="exit 1 if docs/python.md's table is not today's")
     args = parser.parse_args()
-    c = compare()
+    c = compare(svg=PLOT if args.write else None)
     text = table(c)
     if not (args.write or args.check):
         print(text, end="")
@@ -123,7 +96,6 @@ def main():
         print("docs/python.md is current")
         return 0
     DOC.write_text(head + BEGIN + "\n" + text + END + tail)
-    plot(c, PLOT)
     print(f"wrote {DOC} and {PLOT}")
     return 0
 

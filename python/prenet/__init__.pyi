@@ -96,7 +96,7 @@ def max_batch(model: Optional[str] = None, *, onnx: Optional[_Path] = ..., devic
 def compare(model: Optional[str] = None, *, onnx: Optional[_Path] = ..., devices: Sequence[str] = ...,
             batch: Union[int, Sequence[int]] = ..., price: Mapping[str, float] = ..., prices: _Path = ...,
             samples: int = ..., epochs: int = ..., sort: Literal["time", "cost"] = ..., all: bool = ...,
-            fits_only: bool = ..., top: int = ...,
+            fits_only: bool = ..., top: int = ..., svg: _Path = ...,
             seq: int = ..., image: int = ..., mode: _Mode = ..., optimizer: _Optimizer = ..., precision: _Precision = ..., dtype: _Dtype = ...,
             max_batch: bool = ..., **options: Any) -> Comparison: ...
 def devices() -> List[Dict[str, Any]]: ...

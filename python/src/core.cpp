@@ -24,6 +24,7 @@ std::string run(const std::string& command, const std::vector<std::string>& args
   if (onnx_bytes) bytes.emplace(static_cast<std::string>(*onnx_bytes));
   std::optional<std::string> error;
   bool usage = false;
+  bool output = false;  // a file the command writes (compare's svg=) could not be written: OSError
   std::string out;
   {
     // Predictions take milliseconds to seconds (an ONNX import, a max-batch search): let other threads run.
@@ -35,6 +36,9 @@ std::string run(const std::string& command, const std::vector<std::string>& args
     } catch (const prenet::cli::usage_error& e) {
       usage = true;
       error = prenet::cli::one_line(e.what());
+    } catch (const prenet::cli::output_error& e) {
+      output = true;
+      error = prenet::cli::one_line(e.what());
     } catch (const std::exception& e) {
       error = "internal error: " + prenet::cli::one_line(e.what());
     } catch (...) {
@@ -42,6 +46,10 @@ std::string run(const std::string& command, const std::vector<std::string>& args
     }
   }
   if (error && usage) throw py::value_error(*error);
+  if (error && output) {
+    PyErr_SetString(PyExc_OSError, error->c_str());
+    throw py::error_already_set();
+  }
   if (error) throw std::runtime_error(*error);  // pybind11 raises RuntimeError
   return out;
 }

@@ -158,6 +158,21 @@ def test_to_pandas():
     assert m.to_pandas().sum() > 0 and m.to_pandas()["weights_bytes"] == m.breakdown["weights_bytes"]
 
 
+def test_compare_draws_the_cli_chart(tmp_path):
+    # svg= is compare's --svg: the CLI's own chart, one time bar per row of the report, its numbers.
+    import xml.etree.ElementTree as ET
+    path = tmp_path / "chart.svg"
+    c = prenet.compare("bert-base", devices=["t4", "a100-40gb", "h100"], batch=[8, 16], svg=path)
+    bars = [e for e in ET.parse(path).getroot().iter("{http://www.w3.org/2000/svg}rect")
+            if e.get("class") == "bar time"]
+    assert [float(e.get("data-value")) for e in bars] == [r["iteration_ms"] for r in c.rows]
+    with pytest.raises(ValueError, match="--svg"):
+        prenet.compare("bert-base", svg=tmp_path / "no-such-dir" / "x.svg")
+    if os.path.exists("/dev/full"):
+        with pytest.raises(OSError, match="cannot write --svg"):
+            prenet.compare("bert-base", svg="/dev/full")
+
+
 def test_threads_get_their_own_results():
     expected = {b: prenet.predict("resnet18", device="t4", batch=b).iteration_ms for b in (1, 8, 64)}
     got = {}

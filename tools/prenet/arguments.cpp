@@ -3,8 +3,10 @@
 #include "arguments.hpp"
 
 #include <algorithm>
+#include <cerrno>
 #include <charconv>
 #include <cmath>
+#include <cstring>
 #include <fstream>
 #include <system_error>
 #include <tuple>
@@ -171,6 +173,28 @@ std::string read_text_file(std::string_view flag, std::string_view path, std::si
     throw usage_error(what + " " + file + ": larger than " + std::to_string(max_bytes >> 20) + " MiB");
   }
   return text;
+}
+
+std::optional<std::string> write_text(std::ostream& out, std::string_view text, std::string_view what) {
+  errno = 0;
+  out.write(text.data(), static_cast<std::streamsize>(text.size()));
+  out.flush();
+  if (out) return std::nullopt;
+  const int e = errno;
+  return "cannot write " + std::string(what) + (e != 0 ? std::string(": ") + std::strerror(e) : std::string());
+}
+
+void write_file(std::string_view flag, std::string_view path, std::string_view text) {
+  const std::string what = "--" + std::string(flag) + " " + quoted(path);
+  errno = 0;
+  std::ofstream out{std::string(path), std::ios::binary | std::ios::trunc};
+  if (!out) {
+    const int e = errno;
+    throw usage_error(what + ": cannot open for writing" + (e != 0 ? std::string(": ") + std::strerror(e) : ""));
+  }
+  if (std::optional<std::string> failed = write_text(out, text, what)) throw output_error(*failed);
+  out.close();
+  if (!out) throw output_error("cannot write " + what);
 }
 
 std::vector<std::string_view> split_list(std::string_view flag, std::string_view text) {

@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <ostream>
 #include <span>
 #include <stdexcept>
 #include <string>
@@ -18,6 +19,13 @@ namespace prenet::cli {
 class usage_error : public std::runtime_error {
  public:
   explicit usage_error(const std::string& message) : std::runtime_error(message) {}
+};
+
+/// Output that could not be written (a full disk, a closed pipe, a failed --svg FILE): the CLI prints
+/// "prenet: <what()>" on one line and exits with code 3.
+class output_error : public std::runtime_error {
+ public:
+  explicit output_error(const std::string& message) : std::runtime_error(message) {}
 };
 
 /// A flag a subcommand accepts: `--json` takes no value, `--batch` does.
@@ -66,6 +74,14 @@ class arguments {
 /// The whole of the small text file `path` that --`flag` names; throws usage_error "--flag: cannot read 'path'" or
 /// "--flag 'path': larger than N MiB" beyond `max_bytes`.
 [[nodiscard]] std::string read_text_file(std::string_view flag, std::string_view path, std::size_t max_bytes);
+
+/// Writes `text` to `out` and flushes it; on failure the one-line reason "cannot write <what>[: strerror]", else
+/// nullopt. The one path every output of the CLI takes (stdout in run_cli, --svg FILE in write_file).
+[[nodiscard]] std::optional<std::string> write_text(std::ostream& out, std::string_view text, std::string_view what);
+
+/// Writes `text` to the file `path` that --`flag` names, replacing it: throws usage_error "--flag: cannot open
+/// 'path' for writing" (exit 2) when it cannot be created, output_error (exit 3) when writing it fails.
+void write_file(std::string_view flag, std::string_view path, std::string_view text);
 
 /// `text` made safe for a one-line message: control characters become '?', and it is cut to 60 characters.
 [[nodiscard]] std::string quoted(std::string_view text);

@@ -4,9 +4,9 @@
 
 #include <algorithm>
 #include <array>
-#include <cerrno>
-#include <cstring>
 #include <exception>
+#include <optional>
+#include <string>
 #include <string_view>
 
 #include "arguments.hpp"
@@ -27,10 +27,11 @@ commands:
   compare --model NAME|--onnx FILE [--batch N[,N...]] [--devices ID[,ID...]] [--device-file FILE ...]
           [--price ID=USD[,...]] [--prices FILE] [--samples N] [--epochs N] [--sort time|cost] [--all | --fits-only]
           [--top K] [--seq N | --image N] [--optimizer ...] [--mode ...] [--precision P] [--attention A]
-          [training setup] [--max-batch] [--json]
+          [training setup] [--max-batch] [--json] [--svg FILE]
       one table across devices (default: every GPU in the catalogue) for a job of --epochs passes over --samples:
       hours and dollars, cheapest first when prices are known, only what fits unless --all; ends with the cheapest
-      and the fastest configuration that fits; each --device-file (may be repeated) adds that GPU
+      and the fastest configuration that fits; each --device-file (may be repeated) adds that GPU; --svg FILE also
+      draws the listed rows as a bar chart (time per iteration, or of the job with --epochs/--samples, and cost)
   memory --model NAME|--onnx FILE --device ID|--device-file FILE [--batch N] [--max-batch] [--seq N | --image N]
           [--optimizer ...] [--mode ...] [--precision P] [--attention A] [training setup] [--json]
       peak device memory as nvidia-smi shows it, by part; whether it fits, by how much not, the largest batch
@@ -104,20 +105,18 @@ int run_cli(std::span<const std::string> args, std::ostream& out, std::ostream& 
     if (args.empty()) throw usage_error("missing command (predict, compare, memory, devices, models, prices; see --help)");
     const bool help = args.front() == "help" || std::any_of(args.begin(), args.end(), is_help);
     const std::string text = help ? std::string(usage) : run_command(args.front(), args.subspan(1));
-    errno = 0;
-    out << text;
-    out.flush();
-    if (!out) {
-      // A full disk, a closed pipe (main ignores SIGPIPE so that this is seen): the output is lost or cut short.
-      const int e = errno;
-      err << "prenet: cannot write the output" << (e != 0 ? std::string(": ") + std::strerror(e) : std::string())
-          << '\n';
+    // A full disk, a closed pipe (main ignores SIGPIPE so that this is seen): the output is lost or cut short.
+    if (const std::optional<std::string> failed = write_text(out, text, "the output")) {
+      err << "prenet: " << one_line(*failed) << '\n';
       return 3;
     }
     return 0;
   } catch (const usage_error& e) {
     err << "prenet: " << one_line(e.what()) << '\n';
     return 2;
+  } catch (const output_error& e) {
+    err << "prenet: " << one_line(e.what()) << '\n';
+    return 3;
   } catch (const std::exception& e) {
     err << "prenet: internal error: " << one_line(e.what()) << '\n';
     return 1;

@@ -11,12 +11,12 @@ namespace prenet::cli {
 
 /// Runs `prenet <args...>` (`args` excludes the program name) and returns the exit code: 0 on success, 2 for bad
 /// input (unknown name, malformed number, missing or conflicting flag; one line "prenet: ..." on `err`, nothing on
-/// `out`), 3 when `out` fails (a full disk, a closed pipe; one line on `err`), 1 for an internal error (a bug). Output
+/// `out`), 3 when an output fails (`out`: a full disk, a closed pipe; compare's --svg FILE; one line on `err`), 1 for an internal error (a bug). Output
 /// is written to `out` only once complete. Never throws.
 [[nodiscard]] int run_cli(std::span<const std::string> args, std::ostream& out, std::ostream& err) noexcept;
 
 /// One subcommand (`command` is "predict", "compare", "memory", "devices" or "models"; `args` its flags): returns
-/// exactly what `prenet <command> <args...>` prints on success, and throws usage_error where it would exit 2. run_cli
+/// exactly what `prenet <command> <args...>` prints on success, and throws usage_error where it would exit 2 (output_error where 3). run_cli
 /// and the Python package (python/) both call it, so their reports are the same by construction.
 [[nodiscard]] std::string run_command(std::string_view command, std::span<const std::string> args);
 

@@ -14,6 +14,7 @@
 #include <prenet/devices.hpp>
 
 #include "arguments.hpp"
+#include "bar_chart.hpp"
 #include "commands.hpp"
 #include "device_file.hpp"
 #include "estimate.hpp"
@@ -25,9 +26,9 @@ namespace prenet::cli {
 
 namespace {
 
-constexpr auto compare_flags = with_model_flags(std::array<flag_spec, 13>{
+constexpr auto compare_flags = with_model_flags(std::array<flag_spec, 14>{
     {{"batch"}, {"devices"}, {"device-file", true, true}, {"price"}, {"prices"}, {"samples"}, {"epochs"}, {"sort"}, {"top"}, {"all", false},
-     {"fits-only", false}, {"max-batch", false}, {"json", false}}});
+     {"fits-only", false}, {"max-batch", false}, {"json", false}, {"svg"}}});
 
 /// At most this many batch sizes in one sweep.
 constexpr std::size_t max_batches = 64;
@@ -295,6 +296,52 @@ std::string as_text(const model_settings& s, std::int64_t epochs, const comparis
   return t;
 }
 
+/// The chart of --svg: the listed rows in the text output's order, time per iteration (per job when --epochs or
+/// --samples sizes one) and the job's cost; the cheapest and the fastest that fit called out.
+bar_chart as_chart(const model_settings& s, std::int64_t epochs, bool per_job, const comparison& c) {
+  bar_chart chart;
+  std::vector<std::int64_t> batches;
+  for (const std::vector<compare_row>* group : {&c.fitting, &c.not_fitting}) {
+    for (const compare_row& r : *group) {
+      if (std::find(batches.begin(), batches.end(), r.estimate.batch) == batches.end()) batches.push_back(r.estimate.batch);
+    }
+  }
+  std::string batch_list;
+  for (const std::int64_t b : batches) batch_list += (batch_list.empty() ? "" : ", ") + std::to_string(b);
+  chart.title = fmt::format("{}: {}, batch {}, precision {}, optimizer {}, {} {}{}", s.model->name, name(s.mode), batch_list,
+                            name(s.precision), name(s.optimizer), size_flag(*s.model), s.size, setup_text(s));
+  const std::string job = fmt::format("{} epoch{} of {} samples", group_digits(epochs), epochs == 1 ? "" : "s",
+                                      group_digits(s.samples));
+  chart.subtitle = fmt::format("prenet compare: predicted, one GPU each; job: {}; sorted by {}{}", job,
+                               c.sort == sort_key::time ? "time" : "cost",
+                               c.hidden > 0 ? fmt::format("; {} more not shown", c.hidden) : "");
+  chart.time_axis = per_job ? "time of the job (hours)" : "time per iteration (ms)";
+  chart.time_unit = per_job ? "h" : "ms";
+  chart.time_decimals = per_job ? 2 : 1;
+  chart.cost_axis = "cost of the job (USD, on-demand prices)";
+  const auto same = [](const std::optional<compare_row>& a, const compare_row& r) {
+    return a && a->device == r.device && a->estimate.batch == r.estimate.batch;
+  };
+  for (const std::vector<compare_row>* group : {&c.fitting, &c.not_fitting}) {
+    for (const compare_row& r : *group) {
+      chart.rows.push_back({.device = std::string(r.device->id),
+                            .batch = r.estimate.batch,
+                            .time = per_job ? r.job_hours() : r.estimate.iteration_ms,
+                            .cost = r.job_usd(),
+                            .fits = r.fits(),
+                            .fastest = same(c.fastest, r),
+                            .cheapest = same(c.cheapest, r)});
+    }
+  }
+  chart.notes.push_back("fastest that fits: " + (c.fastest ? choice_text(*c.fastest) : std::string("none")));
+  chart.notes.push_back("cheapest that fits: " + (c.cheapest  ? choice_text(*c.cheapest)
+                                                  : c.fastest ? std::string("unknown (no GPU that fits has a price)")
+                                                              : std::string("none")));
+  chart.notes.push_back("prices: on-demand USD per GPU-hour (built-in: `prenet prices`; yours: --prices FILE or --price "
+                        "id=usd); \"price unknown\": none given");
+  return chart;
+}
+
 }  // namespace
 
 std::string compare_command(std::span<const std::string> args) {
@@ -325,6 +372,9 @@ std::string compare_command(std::span<const std::string> args) {
     }
   }
   const comparison c = arrange(a, std::move(rows));
+  if (const std::optional<std::string_view> svg = a.value("svg")) {
+    write_file("svg", *svg, to_svg(as_chart(s, epochs, a.has("epochs") || a.has("samples"), c)));
+  }
   return a.has("json") ? as_json(s, epochs, c) : as_text(s, epochs, c);
 }
 
