@@ -53,6 +53,23 @@ inline constexpr std::size_t first_device_feature = 14;
   return roofline_s(static_cast<double>(kn.flops()), static_cast<double>(kn.bytes()), d);
 }
 
+/// The fewest multiply-add FLOPs a library needs for `kn`: a 3x3, stride-1 convolution runs as Winograd F(4x4, 3x3)
+/// in cuDNN (NeuSight's V100 convolutions call winograd_nonfused 4x4 kernels), 36 multiplies per 4x4 output tile
+/// where the direct convolution needs 144, a quarter; every other kernel its own FLOPs.
+[[nodiscard]] constexpr double fewest_flops(const kernel& kn) noexcept {
+  const auto flops = static_cast<double>(kn.flops());
+  return kn.family == kernel_family::conv2d && kn.k == 3 && kn.stride == 1 ? flops / 4.0 : flops;
+}
+
+/// The roofline of `kn` at the fewest FLOPs it can run with (fewest_flops): the bound no prediction may beat.
+[[nodiscard]] constexpr double fastest_roofline_s(const kernel& kn, const device_spec& d,
+                                                  double peak_flops_per_s) noexcept {
+  return roofline_s(fewest_flops(kn), static_cast<double>(kn.bytes()), d, peak_flops_per_s);
+}
+[[nodiscard]] constexpr double fastest_roofline_s(const kernel& kn, const device_spec& d) noexcept {
+  return fastest_roofline_s(kn, d, d.peak_fp32_flops_per_s);
+}
+
 namespace detail {
 [[nodiscard]] constexpr double log2_1p(double x) noexcept { return detail::log2(1.0 + x); }
 }  // namespace detail

@@ -15,12 +15,14 @@
 
 namespace prenet::predictors {
 
-/// Time in ms from a kernel model's output: the target's inverse, never faster than the roofline bound of `kn` on
-/// `d` (a log-time model extrapolating to an unseen GPU could otherwise claim a time the device's peak forbids).
+/// Time in ms from a kernel model's output: the target's inverse (a ratio target is relative to the roofline of the
+/// kernel's FLOPs), never faster than the device allows for the fewest multiplies a library runs it with
+/// (fastest_roofline_s: a log-time model extrapolating to an unseen GPU could otherwise claim a time the device's
+/// peak forbids, while cuDNN's Winograd 3x3 convolutions do beat the FLOPs of the direct convolution).
 [[nodiscard]] constexpr double time_ms_from(target_transform t, double margin, const kernel& kn,
                                             const device_spec& d) noexcept {
-  const double bound_ms = roofline_s(kn, d) * 1e3;
-  const double ms = from_target(t, margin, bound_ms);
+  const double ms = from_target(t, margin, roofline_s(kn, d) * 1e3);
+  const double bound_ms = fastest_roofline_s(kn, d) * 1e3;
   return ms > bound_ms ? ms : bound_ms;
 }
 
