@@ -25,7 +25,7 @@ static_assert(within(predict(models::vgg16, devices::v100, {.batch = 64}).iterat
 
 // BERT-base fine-tuning with Adam on a 16 GiB GPU (sequence 512, as the model is defined).
 #ifdef PRENET_BUDGET_EXCEEDED
-inline constexpr std::int64_t bert_batch = 64;  // about 30 GiB: the budget below must reject it
+inline constexpr std::int64_t bert_batch = 64;  // about 43 GiB: the budget below must reject it
 #else
 inline constexpr std::int64_t bert_batch = 8;
 #endif
@@ -36,7 +36,7 @@ static_assert(within(training_memory(models::bert_base, bert_cfg), 16_GiB),
 // Does BERT-large fine-tuning (sequence 512, Adam, fp32) fit a 40 GB A100? fits() compares the predicted peak
 // with the device's memory; max_batch() finds the largest batch that does.
 #ifdef PRENET_FITS_EXCEEDED
-inline constexpr std::int64_t bert_large_batch = 48;  // about 60 GiB: must not compile
+inline constexpr std::int64_t bert_large_batch = 48;  // about 86 GiB: must not compile
 #else
 inline constexpr std::int64_t bert_large_batch = 8;
 #endif

@@ -81,7 +81,7 @@ template <class Ints>
 /// Under checkpointing (`ck` blocks) a checkpointed block keeps only its input, saved by its first node, from
 /// forward to backward; what its layers save is not alive after the forward pass (the total leaves it out) and is
 /// made again when the block runs again in backward (find_backward_peak). Under `selective` an eager attention
-/// layer keeps no S x S tensors (core_saved_elements): they exist during its own backward only.
+/// layer keeps no S x S tensors (core_saved_bytes): they exist during its own backward only.
 template <class Ints>
 constexpr std::int64_t record_saved(std::span<const layer_node> nodes, dtype t, std::int64_t batch,
                                     memory_walk<Ints> w, checkpointing ck = checkpointing::none) noexcept {
@@ -130,8 +130,8 @@ constexpr std::int64_t record_saved(std::span<const layer_node> nodes, dtype t, 
     if (c.saves_output != 0 && w.first_saver[cur] == 0) w.first_saver[cur] = static_cast<std::int64_t>(i);
     // Selective recomputation keeps no S x S tensors of an eager attention core (find_backward_peak brings them
     // back during the layer's own backward).
-    const std::int64_t kept = c.saved_elements - (ck == checkpointing::selective ? core_saved_elements(n.spec, n.input) : 0);
-    const std::int64_t extra = sat_mul(sat_add(sat_mul(kept, elem), c.saved_fixed_bytes), batch);
+    const std::int64_t dropped = ck == checkpointing::selective ? core_saved_bytes(n.spec, n.input, t) : 0;
+    const std::int64_t extra = sat_mul(sat_sub(sat_add(sat_mul(c.saved_elements, elem), c.saved_fixed_bytes), dropped), batch);
     w.drop_raw[i] = sat_add(w.drop_raw[i], extra);
     w.drop_block[i] = sat_add(w.drop_block[i], allocator_block(extra));
   }
@@ -212,7 +212,7 @@ constexpr backward_peak find_backward_peak(std::span<const layer_node> nodes, dt
     const auto pair = c.aliases_input != 0 ? std::array<std::int64_t, 2>{0, 0} : gradient_pair(n, batch, elem);
     // Selective recomputation: the attention core's S x S tensors, made again, are alive during its backward.
     const std::int64_t core =
-        ck == checkpointing::selective ? sat_mul(sat_mul(core_saved_elements(n.spec, n.input), elem), batch) : 0;
+        ck == checkpointing::selective ? sat_mul(core_saved_bytes(n.spec, n.input, t), batch) : 0;
     const std::int64_t ws_raw = sat_add(sat_add(pair[0], pair[1]), core);
     const std::int64_t ws_block = sat_add(sat_add(allocator_block(pair[0]), allocator_block(pair[1])), allocator_block(core));
     const std::int64_t live = sat_add(sat_add(act_block, grad_block), ws_block);

@@ -127,7 +127,8 @@ namespace detail {
 /// `c` (a layer's cost as detail::cost gives it) in role `r`. A frozen layer keeps its parameters (params) but
 /// trains none of them: its backward computes d(input) only (weight_grad_flops dropped) and it no longer saves
 /// what only its weight gradients read (Dense's, Conv2d's, GatedMLP's gate/up input, attention's q/k/v input and the
-/// context the output projection reads, GatedMLP's product that down_proj reads, Embedding's indices). Each adapted
+/// context the output projection reads, GatedMLP's product that down_proj reads, Embedding's indices, RMSNorm's
+/// normalised input). Each adapted
 /// projection adds lora_adapter()'s parameters (trainable), FLOPs and saved tensors, and keeps its input saved.
 [[nodiscard]] constexpr layer_cost cost_in_role(const layer_spec& s, const shape& in, layer_cost c,
                                                 const training_role& r) noexcept {
@@ -142,6 +143,7 @@ namespace detail {
       case layer_kind::dense:
       case layer_kind::conv2d: c.saves_input = (a & linear) != 0 ? 1 : 0; break;
       case layer_kind::embedding: c.saved_fixed_bytes = 0; break;
+      case layer_kind::rmsnorm: c.saved_elements = 0; break;  // x * rstd, read by the weight's gradient only
       case layer_kind::gated_mlp:
         c.saves_input = (a & (gate | up)) != 0 ? 1 : 0;
         if ((a & down) == 0) c.saved_elements -= in.numel() / in.last() * s.out_features;
@@ -200,10 +202,13 @@ template <class Node>
 [[nodiscard]] constexpr bool recomputes_core(const layer_spec& s) noexcept {
   return s.kind == layer_kind::multihead_attention && !fused(impl_of(s));
 }
-/// The S x S elements per sample the eager core saves (the probabilities, heads x S x S_kv), which selective
-/// recomputation does not keep from forward and makes again during the layer's backward.
-[[nodiscard]] constexpr std::int64_t core_saved_elements(const layer_spec& s, const shape& in) noexcept {
-  return recomputes_core(s) ? s.heads * in[0] * (s.kv_seq == 0 ? in[0] : s.kv_seq) : 0;
+/// Bytes per sample of the S x S tensors the eager core saves in activation dtype `t` (detail::eager_core_saved: the
+/// probabilities, and under attention dropout the dropped ones and the mask), which selective recomputation does not
+/// keep from forward and makes again during the layer's backward; 0 for any other layer.
+[[nodiscard]] constexpr std::int64_t core_saved_bytes(const layer_spec& s, const shape& in, dtype t) noexcept {
+  if (!recomputes_core(s)) return 0;
+  const detail::core_saved c = detail::eager_core_saved(s, in);
+  return c.elements * element_bytes(t) + c.fixed_bytes;
 }
 /// Forward FLOPs per sample of the eager attention core, with attention_cost's constants: Q K^T and P V (4 S S_kv E),
 /// the scaling (S E), softmax (5 per score) and the causal mask (1 per score).

@@ -55,7 +55,8 @@ class GPT2Block(nn.Module):
         self.qkv, self.proj = nn.Linear(d, 3 * d), nn.Linear(d, d)
         self.fc, self.out = nn.Linear(d, 4 * d), nn.Linear(4 * d, d)
         self.heads = heads
-        # Hugging Face's GPT-2 (and prenet's DSL twin): dropout on the attention output, after GELU, after the MLP.
+        # Hugging Face's GPT-2 (and prenet's DSL twin): dropout on the attention probabilities (attn_pdrop), the
+        # attention output, after GELU, after the MLP.
         self.drop = nn.Dropout(dropout) if dropout is not None else nn.Identity()
 
     def forward(self, x):
@@ -64,7 +65,7 @@ class GPT2Block(nn.Module):
         q, k, v = (t.view(b, s, self.heads, d // self.heads).transpose(1, 2) for t in (q, k, v))
         att = (q @ k.transpose(-2, -1)) / math.sqrt(d // self.heads)
         mask = torch.ones(s, s, dtype=torch.bool).triu(1)
-        att = att.masked_fill(mask, float("-inf")).softmax(-1)
+        att = self.drop(att.masked_fill(mask, float("-inf")).softmax(-1))
         x = x + self.drop(self.proj((att @ v).transpose(1, 2).reshape(b, s, d)))
         return x + self.drop(self.out(self.drop(F.gelu(self.fc(self.ln2(x))))))
 

@@ -45,6 +45,26 @@ constexpr bool fused_core_saves_no_scores() {
 }
 PRENET_CHECK(Attention, fused_core_saves_no_scores)
 
+/// Attention dropout (PyTorch's transformer layers pass their dropout to nn.MultiheadAttention) keeps, besides the
+/// softmax output, the dropped probabilities P V reads and dropout's bool mask: heads x S x S elements and bytes more
+/// a sample. A fused kernel keeps neither (FlashAttention regenerates its mask from the RNG state).
+constexpr bool attention_dropout_saves_the_dropped_probabilities_and_mask() {
+  constexpr auto dropped =
+      Input<seq, embed>{} | MultiheadAttention<embed, heads, attention_options{.causal = true, .dropout = true}>{};
+  const std::int64_t scores = heads * seq * seq;
+  const bool eager = saved_activations(dropped, batch).value - saved_activations(eager_net, batch).value ==
+                     batch * scores * (4 + 1) &&
+                     saved_activations(dropped, batch, dtype::bf16).value -
+                             saved_activations(eager_net, batch, dtype::bf16).value ==
+                         batch * scores * (2 + 1);
+  const bool fused = saved_activations(with_attention(dropped, attention_impl::sdpa_flash), batch) ==
+                     saved_activations(flash_net, batch);
+  // Shapes, parameters and FLOPs are the same layer's.
+  return eager && fused && dropped.params() == eager_net.params() &&
+         attention_dropout(dropped.layers[1].spec) && !attention_dropout(eager_net.layers[1].spec);
+}
+PRENET_CHECK(Attention, attention_dropout_saves_the_dropped_probabilities_and_mask)
+
 /// Backward recomputes Q K^T (2 S^2 E FLOPs) and the softmax (5 per score) on top of eager's backward.
 constexpr bool fused_backward_recomputes_the_scores() {
   const layer_cost e = eager_net.layers[1].cost(), f = flash_net.layers[1].cost();

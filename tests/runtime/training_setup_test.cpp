@@ -103,6 +103,17 @@ TEST(LoRA, FrozenLayersRunNoWeightGradientGemms) {
   EXPECT_EQ(bwd, backward_flops_of(lora.nodes(), 2));
 }
 
+TEST(LoRA, FrozenRMSNormKeepsNoNormalisedInput) {
+  // weight * xhat saves xhat for the weight's gradient only: a frozen RMSNorm keeps its input and rstd.
+  constexpr auto net = Input<seq, embed>{} | RMSNorm<embed>{} | MultiheadAttention<embed, 4>{};
+  const network<3> base = net;
+  const network<3> lora = with_lora(base, {.lora_rank = rank});
+  EXPECT_EQ(base.layers[1].cost().saved_elements, seq * embed);
+  EXPECT_EQ(lora.layers[1].cost().saved_elements, 0);
+  EXPECT_EQ(lora.layers[1].cost().saves_input, 1);
+  EXPECT_EQ(lora.layers[1].cost().saved_fixed_bytes, base.layers[1].cost().saved_fixed_bytes);
+}
+
 TEST(LoRA, NoOptimizerStateOrGradientsForTheBase) {
   const runtime_network net = zoo("llama-3.2-1b", 512);
   const train_config full{.batch = 1, .optimizer = optimizer::adamw, .framework = 0_B};
@@ -221,12 +232,14 @@ TEST(Checkpoint, SelectiveRecomputesTheEagerAttentionCore) {
   EXPECT_EQ(b.forward, a.forward);
   EXPECT_GT(b.recompute.count(), 0);
   EXPECT_NEAR(b.backward.count() - a.backward.count(), b.recompute.count(), 1e-9);
-  // Memory: after forward, exactly the S x S probabilities of every layer (heads x S x S fp32 a sample) are gone.
+  // Memory: after forward, exactly the S x S tensors of every layer are gone: GPT-2's attention drops out its
+  // probabilities, so the softmax output and the dropped probabilities (heads x S x S fp32 each a sample) and the
+  // bool mask (heads x S x S bytes).
   detail::dynamic_walk w1(net), w2(net);
   const std::int64_t kept_none = detail::record_saved(net.nodes(), dtype::fp32, batch, w1.walk());
   const std::int64_t kept_selective =
       detail::record_saved(net.nodes(), dtype::fp32, batch, w2.walk(), checkpointing::selective);
-  EXPECT_EQ(kept_none - kept_selective, layers * h * s * s * 4 * batch);
+  EXPECT_EQ(kept_none - kept_selective, layers * h * s * s * (2 * 4 + 1) * batch);
   // At the peak (LoRA keeps it early in backward, where the saved tensors are) less is alive; at seq 1024, where
   // the probabilities outweigh the caching allocator's 2 MiB rounding of each layer's saved tensors.
   train_config lora_none = none, lora_selective = selective;

@@ -100,6 +100,9 @@ TEST(Validation, AttentionHyperparameters) {
   // TransformerDecoderLayer's memory_seq becomes the cross-attention's kv_seq.
   expect_invalid(seq, attention_spec(64, 4, {.kv_seq = -1}),
                  "MultiheadAttention: kdim, vdim and kv_seq must be >= 0 (0 means default)");
+  layer_spec dropout = attention_spec(64, 4, {.dropout = true});
+  dropout.inplace = 2;
+  expect_invalid(seq, dropout, "MultiheadAttention: dropout must be 0 (none) or 1 (on the probabilities)");
 }
 
 TEST(Validation, RecurrentHyperparameters) {

@@ -10,6 +10,7 @@
 #include <prenet/detail/layer_interface.hpp>
 #include <prenet/errors.hpp>
 #include <prenet/layer_cost.hpp>
+#include <prenet/layers/dropout.hpp>
 #include <prenet/shape.hpp>
 
 namespace prenet {
@@ -48,6 +49,10 @@ struct attention_options {
   bool rotary = false;    ///< rotary position embedding applied to q and k (LLaMA's apply_rotary_pos_emb)
   bool out_bias = true;   ///< with `bias`: the output projection has one too (Qwen2: q, k, v biases only)
   attention_impl impl = attention_impl::eager;  ///< how the core runs (usually set for the whole run: with_attention)
+  /// Dropout on the attention probabilities in training (nn.MultiheadAttention's `dropout` > 0, as PyTorch's
+  /// transformer layers pass theirs; BERT's attention_probs_dropout_prob, GPT-2's attn_pdrop). Eager attention then
+  /// also saves the dropped probabilities and the bool mask; LLaMA-family models (attention_dropout 0) have none.
+  bool dropout = false;
 };
 
 /// Query heads per key/value head of `heads` query heads and `kv_heads` key/value heads (0 = heads); 0 when
@@ -60,11 +65,14 @@ struct attention_options {
 [[nodiscard]] constexpr layer_spec attention_spec(std::int64_t embed_dim, std::int64_t heads,
                                                   attention_options o = {}) noexcept {
   // groups: query heads per key/value head; positional: rotary embedding; bias 2: q, k and v biases only;
-  // kernel: the attention_impl (the attention kernel that runs; 0 = eager, what every bench row measured).
+  // kernel: the attention_impl (the attention kernel that runs; 0 = eager, what every bench row measured);
+  // inplace: dropout on the probabilities (attention_dropout(); no layer_spec field of its own, so that the bench
+  // CSVs' and generated headers' columns stay as they are).
   return layer_spec{.kind = layer_kind::multihead_attention, .in_features = embed_dim, .out_features = embed_dim,
                     .kernel = static_cast<std::int64_t>(o.impl), .groups = query_groups(heads, o.num_kv_heads), .bias = o.bias ? (o.out_bias ? 1 : 2) : 0,
                     .heads = heads, .kdim = o.kdim == 0 ? embed_dim : o.kdim, .vdim = o.vdim == 0 ? embed_dim : o.vdim,
-                    .kv_seq = o.kv_seq, .causal = o.causal ? 1 : 0, .positional = o.rotary ? 1 : 0};
+                    .kv_seq = o.kv_seq, .causal = o.causal ? 1 : 0, .positional = o.rotary ? 1 : 0,
+                    .inplace = o.dropout ? 1 : 0};
 }
 
 /// `MultiheadAttention<768, 12>{}` (PyTorch nn.MultiheadAttention(embed_dim, num_heads)): (S, 768) -> (S, 768).
@@ -103,6 +111,11 @@ constexpr void set_impl(layer_spec& s, attention_impl a) noexcept {
   if (s.kind == layer_kind::multihead_attention) s.kernel = static_cast<std::int64_t>(a);
 }
 
+/// Whether an attention spec drops out its probabilities in training (attention_options::dropout).
+[[nodiscard]] constexpr bool attention_dropout(const layer_spec& s) noexcept {
+  return s.kind == layer_kind::multihead_attention && s.inplace != 0;
+}
+
 namespace detail {
 constexpr void validate_attention(const layer_spec& s) {
   require(s.in_features > 0, "MultiheadAttention: embed_dim must be > 0");
@@ -116,6 +129,7 @@ constexpr void validate_attention(const layer_spec& s) {
   require(s.bias >= 0 && s.bias <= 2, "MultiheadAttention: bias must be 0, 1 (all projections) or 2 (q, k, v only)");
   require(s.positional == 0 || (s.in_features / s.heads) % 2 == 0,
           "MultiheadAttention: head_dim must be even for rotary embedding");
+  require(s.inplace == 0 || s.inplace == 1, "MultiheadAttention: dropout must be 0 (none) or 1 (on the probabilities)");
   require(s.kernel >= 0 && s.kernel <= 2,
           "MultiheadAttention: implementation must be 0 (eager), 1 (sdpa-flash) or 2 (sdpa-mem-efficient)");
 }
@@ -133,6 +147,20 @@ inline constexpr std::int64_t rotary_flops_per_element = 3;
   require(in[1] == s.in_features, "MultiheadAttention: embed_dim must equal the input's last dimension", i, in);
   return in;
 }
+/// What the eager core (matmul, softmax, dropout, matmul) saves per sample besides q, k, v and the context: the
+/// softmax output, heads x S x S_kv (softmax's backward reads it; without dropout it is also P V's operand), and with
+/// attention dropout the dropped probabilities P V reads and dropout's bool mask. A fused kernel saves none of them.
+struct core_saved {
+  std::int64_t elements = 0;     ///< in the activation dtype
+  std::int64_t fixed_bytes = 0;  ///< the dropout mask
+};
+[[nodiscard]] constexpr core_saved eager_core_saved(const layer_spec& s, const shape& in) noexcept {
+  if (fused(impl_of(s))) return {};
+  const std::int64_t scores = s.heads * in[0] * (s.kv_seq == 0 ? in[0] : s.kv_seq);
+  const std::int64_t dropped = attention_dropout(s) ? scores : 0;
+  return {.elements = scores + dropped, .fixed_bytes = dropout_mask_bytes_per_element * dropped};
+}
+
 [[nodiscard]] constexpr layer_cost attention_cost(const layer_spec& s, const shape& in) noexcept {
   const std::int64_t seq = in[0], e = s.in_features, h = s.heads, ke = kv_width(s);
   const bool self = s.kv_seq == 0;
@@ -154,10 +182,11 @@ inline constexpr std::int64_t rotary_flops_per_element = 3;
   const bool fuse = fused(impl_of(s));
   const std::int64_t recompute = fuse ? 2 * seq * kv * e + 5 * scores : 0;
   // Saved for backward. Eager: q, k, v (K and V as the matmuls see them: expanded to every query head, as eager
-  // repeat_kv does), probabilities, context. Fused: q, k, v, the kernel's output and the context the output
+  // repeat_kv does), the core's S x S tensors (eager_core_saved), context. Fused: q, k, v, the kernel's output and the context the output
   // projection reads (a contiguous copy of it), plus the logsumexp, B x H x S fp32. The rotary tables are shared by
   // every layer and not counted.
   const std::int64_t qkv = seq * e + kv * e + kv * e;
+  const core_saved core = eager_core_saved(s, in);
   return layer_cost{
       .params = e * e + s.kdim * ke + s.vdim * ke + e * e + bias_params,
       .macs = macs,
@@ -168,8 +197,8 @@ inline constexpr std::int64_t rotary_flops_per_element = 3;
       // PreNeT eq. 4: heads * (S E^2 + 2 S^2 E + S^2 + S^2 E + S E^2), per sample.
       .co = h * (seq * e * e + 2 * paper_seq2 * e + paper_seq2 + paper_seq2 * e + seq * e * e),
       .saves_input = 1,
-      .saved_elements = fuse ? qkv + 2 * seq * e : qkv + scores + seq * e,
-      .saved_fixed_bytes = fuse ? 4 * h * seq : 0};
+      .saved_elements = fuse ? qkv + 2 * seq * e : qkv + core.elements + seq * e,
+      .saved_fixed_bytes = fuse ? 4 * h * seq : core.fixed_bytes};
 }
 }  // namespace detail
 

@@ -38,7 +38,10 @@ constexpr void validate_rmsnorm(const layer_spec& s) {
           "RMSNorm: normalized_shape must equal the input's last dimension", i, in);
   return in;
 }
-/// Saved for backward as a fused norm kernel keeps them: the input and one fp32 rstd per normalised row.
+/// Saved for backward as Hugging Face's LlamaRMSNorm (and PyTorch's composite nn.RMSNorm) keeps them: the input
+/// (x * rstd's), one fp32 rstd per normalised row, and the normalised input x * rstd that the weight's gradient reads
+/// (weight * xhat; not saved when the weight is frozen, see cost_in_role). A fused norm kernel would keep the first
+/// two only.
 [[nodiscard]] constexpr layer_cost rmsnorm_cost(const shape& in) noexcept {
   const std::int64_t n = in.numel(), rows = n / in.last();
   return layer_cost{.params = in.last(),
@@ -46,6 +49,7 @@ constexpr void validate_rmsnorm(const layer_spec& s) {
                     .backward_flops = rmsnorm_backward_flops_per_element * n,
                     .input_grad_flops = rmsnorm_input_grad_flops_per_element * n,
                     .saves_input = 1,
+                    .saved_elements = n,
                     .saved_fixed_bytes = 4 * rows};
 }
 }  // namespace detail

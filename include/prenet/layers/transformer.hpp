@@ -45,7 +45,7 @@ template <std::int64_t DModel, std::int64_t NHead, std::int64_t DimFeedforward =
           transformer_options Opt = transformer_options{}>
 struct TransformerEncoderLayer
     : Sequential<
-          detail::sublayer<DModel, Sequential<MultiheadAttention<DModel, NHead, attention_options{.bias = Opt.bias}>,
+          detail::sublayer<DModel, Sequential<MultiheadAttention<DModel, NHead, attention_options{.bias = Opt.bias, .dropout = true}>,
                                               Dropout>,
                            Opt.norm_first>,
           detail::sublayer<DModel, detail::feed_forward<DModel, DimFeedforward, Opt>, Opt.norm_first>> {
@@ -61,14 +61,17 @@ struct TransformerDecoderLayer
     : Sequential<
           detail::sublayer<
               DModel,
-              Sequential<MultiheadAttention<DModel, NHead, attention_options{.bias = Opt.bias, .causal = true}>, Dropout>,
+              Sequential<MultiheadAttention<DModel, NHead,
+                                            attention_options{.bias = Opt.bias, .causal = true, .dropout = true}>,
+                         Dropout>,
               Opt.norm_first>,
           std::conditional_t<
               (Opt.memory_seq > 0),
               detail::sublayer<DModel,
                                Sequential<MultiheadAttention<DModel, NHead,
                                                              attention_options{.bias = Opt.bias,
-                                                                               .kv_seq = Opt.memory_seq}>,
+                                                                               .kv_seq = Opt.memory_seq,
+                                                                               .dropout = true}>,
                                           Dropout>,
                                Opt.norm_first>,
               Identity>,

@@ -711,6 +711,7 @@ class mapper {
     }
     if (scores_mm < 0) return std::nullopt;
     int probs = at(sm).output(0), pv = -1;
+    bool dropout = false;  // a Dropout on the probabilities, as a Dropout node elsewhere is one (training mode)
     for (int hops = 0; hops < 3 && pv < 0; ++hops) {
       const int c = only_consumer(probs);
       if (c < 0) return std::nullopt;
@@ -718,6 +719,7 @@ class mapper {
       if (at(c).op == "MatMul" && at(c).input(0) == probs && is_main(at(c).input(1))) {
         pv = c;
       } else if (at(c).op == "Dropout" || at(c).op == "Cast" || at(c).op == "Identity") {
+        dropout = dropout || at(c).op == "Dropout";
         probs = at(c).output(0);
       } else {
         return std::nullopt;
@@ -766,7 +768,7 @@ class mapper {
     unit u{.in = q->x, .out = out, .nodes = nodes,
            .specs = {attention_spec(e, heads, {.bias = q->bias && out_bias, .causal = causal,
                                                .kdim = self ? 0 : k->in, .vdim = self ? 0 : v->in,
-                                               .kv_seq = self ? 0 : mem.dims[0]})},
+                                               .kv_seq = self ? 0 : mem.dims[0], .dropout = dropout})},
            .op = "attention (MatMul-Softmax-MatMul)"};
     std::sort(u.nodes.begin(), u.nodes.end());
     u.nodes.erase(std::unique(u.nodes.begin(), u.nodes.end()), u.nodes.end());

@@ -1,0 +1,44 @@
+// SPDX-License-Identifier: MIT
+// Per-sample saved activations (prenet::saved_activations at batch 1, fp32) of the networks that
+// tests/memory/saved_tensors.py measures in PyTorch, as one JSON object keyed by the script's case names.
+#include <cstdint>
+#include <cstdio>
+
+#include <prenet/dsl.hpp>
+#include <prenet/memory.hpp>
+#include <prenet/models/resnet.hpp>
+
+namespace {
+using namespace prenet;
+
+constexpr transformer_options bert_layer{.act = activation::gelu};
+constexpr transformer_options gpt2_block{.act = activation::gelu, .norm_first = true};
+
+template <class Net>
+std::int64_t per_sample(const Net& net) {
+  return saved_activations(net, 1).value;
+}
+}  // namespace
+
+int main() {
+  const struct {
+    const char* name;
+    std::int64_t bytes;
+  } rows[] = {
+      {"bert-large layer (S 512)", per_sample(Input<512, 1024>{} | TransformerEncoderLayer<1024, 16, 4096, bert_layer>{})},
+      {"bert-base layer (S 512)", per_sample(Input<512, 768>{} | TransformerEncoderLayer<768, 12, 3072, bert_layer>{})},
+      {"gpt2-medium block (S 1024)",
+       per_sample(Input<1024, 1024>{} | TransformerDecoderLayer<1024, 16, 4096, gpt2_block>{})},
+      {"gpt2 block (S 1024)", per_sample(Input<1024, 768>{} | TransformerDecoderLayer<768, 12, 3072, gpt2_block>{})},
+      {"llama-3.2-1b layer (S 512)", per_sample(Input<512, 2048>{} | LlamaDecoderLayer<2048, 32, 8, 8192>{})},
+      {"resnet50 (224)", per_sample(models::resnet50)},
+  };
+  std::printf("{");
+  const char* sep = "";
+  for (const auto& r : rows) {
+    std::printf("%s\n  \"%s\": %lld", sep, r.name, static_cast<long long>(r.bytes));
+    sep = ",";
+  }
+  std::printf("\n}\n");
+  return 0;
+}
