@@ -59,12 +59,19 @@ TEST(Predictors, FiniteAndPositiveEverywhere) {
 }
 
 TEST(Predictors, NeverBeatTheRoofline) {
-  // A log-time model extrapolating to a slow, unseen GPU could claim more than its peak; the bound forbids it.
+  // A log-time model extrapolating to a slow, unseen GPU could claim more than its peak; the bound forbids it. The
+  // bound is at the fewest FLOPs a library runs the kernel with: a quarter of the direct FLOPs for a 3x3, stride-1
+  // convolution (Winograd F(4x4, 3x3)), the kernel's own FLOPs for everything else.
+  const kernel winograd = conv2d_kernel(256, 256, 256, 3, 56, 1, 1);
+  EXPECT_DOUBLE_EQ(fewest_flops(winograd), static_cast<double>(winograd.flops()) / 4.0);
   for (const device_spec& d : devices::catalogue) {
-    for (const kernel& k : {gemm_kernel(1, 8192, 8192, 8192), conv2d_kernel(256, 256, 256, 3, 56, 1, 1),
+    for (const kernel& k : {gemm_kernel(1, 8192, 8192, 8192), conv2d_kernel(256, 256, 256, 3, 56, 2, 1),
+                            conv2d_kernel(256, 256, 256, 1, 56, 1, 0),
                             elementwise_kernel(elementwise_op::add, std::int64_t{1} << 30)}) {
+      EXPECT_EQ(fewest_flops(k), static_cast<double>(k.flops())) << name(k.family);
       EXPECT_GE(estimate(k, d).time_ms, roofline_s(k, d) * 1e3) << d.id << " " << name(k.family);
     }
+    EXPECT_GE(estimate(winograd, d).time_ms, fastest_roofline_s(winograd, d) * 1e3) << d.id;
   }
 }
 
