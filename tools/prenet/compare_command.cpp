@@ -251,6 +251,12 @@ std::string choice_text(const compare_row& r) {
                      r.job_usd() ? "$" + money(r.job_usd()) : "price unknown");
 }
 
+/// The cheapest configuration that fits, as the text output's last line and the chart's note name it.
+std::string cheapest_text(const comparison& c) {
+  return c.cheapest ? choice_text(*c.cheapest) : c.fastest ? "unknown (no GPU that fits has a price)" : "none";
+}
+std::string fastest_text(const comparison& c) { return c.fastest ? choice_text(*c.fastest) : "none"; }
+
 std::string as_text(const model_settings& s, std::int64_t epochs, const comparison& c) {
   std::string t = fmt::format("{}: {}, {} {}, {}, optimizer {}{}; job: {} epoch{} of {} samples; sorted by {}\n",
                               s.model->name, name(s.mode), size_flag(*s.model), s.size, name(s.precision),
@@ -288,11 +294,7 @@ std::string as_text(const model_settings& s, std::int64_t epochs, const comparis
   if (s.onnx) t += onnx_text(*s.onnx);
   t += "prices: on-demand USD per GPU-hour; built-in: AWS list prices (`prenet prices`), '-' = unknown; yours: --prices "
        "FILE or --price id=usd,...\n";
-  const std::string cheapest = c.cheapest  ? choice_text(*c.cheapest)
-                               : c.fastest ? "unknown (no GPU that fits has a price)"
-                                           : "none";
-  t += "cheapest that fits: " + cheapest + "; fastest that fits: " + (c.fastest ? choice_text(*c.fastest) : "none") +
-       "\n";
+  t += "cheapest that fits: " + cheapest_text(c) + "; fastest that fits: " + fastest_text(c) + "\n";
   return t;
 }
 
@@ -333,10 +335,8 @@ bar_chart as_chart(const model_settings& s, std::int64_t epochs, bool per_job, c
                             .cheapest = same(c.cheapest, r)});
     }
   }
-  chart.notes.push_back("fastest that fits: " + (c.fastest ? choice_text(*c.fastest) : std::string("none")));
-  chart.notes.push_back("cheapest that fits: " + (c.cheapest  ? choice_text(*c.cheapest)
-                                                  : c.fastest ? std::string("unknown (no GPU that fits has a price)")
-                                                              : std::string("none")));
+  chart.notes.push_back("fastest that fits: " + fastest_text(c));
+  chart.notes.push_back("cheapest that fits: " + cheapest_text(c));
   chart.notes.push_back("prices: on-demand USD per GPU-hour (built-in: `prenet prices`; yours: --prices FILE or --price "
                         "id=usd); \"price unknown\": none given");
   return chart;
