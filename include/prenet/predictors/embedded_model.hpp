@@ -63,9 +63,13 @@ struct embedded_model {
   /// True when a column of the domain lies outside what the model was trained on: the prediction extrapolates.
   [[nodiscard]] constexpr bool out_of_domain(std::span<const float> x) const noexcept {
     for (std::size_t i = 0; i < domain_min.size() && i < x.size(); ++i) {
-      if (x[i] < domain_min[i] || x[i] > domain_max[i]) return true;
+      if (!column_trained(x, i)) return true;
     }
     return false;
+  }
+  /// False when column `i` of `x` lies outside the training range; true for a column the domain does not cover.
+  [[nodiscard]] constexpr bool column_trained(std::span<const float> x, std::size_t i) const noexcept {
+    return i >= domain_min.size() || i >= x.size() || (x[i] >= domain_min[i] && x[i] <= domain_max[i]);
   }
   [[nodiscard]] constexpr bool trained_on(std::string_view device_id) const noexcept {
     for (const std::string_view id : trained_devices) {

@@ -61,13 +61,9 @@ inline constexpr std::size_t first_device_feature = 14;
   return kn.family == kernel_family::conv2d && kn.k == 3 && kn.stride == 1 ? flops / 4.0 : flops;
 }
 
-/// The roofline of `kn` at the fewest FLOPs it can run with (fewest_flops): the bound no prediction may beat.
-[[nodiscard]] constexpr double fastest_roofline_s(const kernel& kn, const device_spec& d,
-                                                  double peak_flops_per_s) noexcept {
-  return roofline_s(fewest_flops(kn), static_cast<double>(kn.bytes()), d, peak_flops_per_s);
-}
+/// The FP32 roofline of `kn` at the fewest FLOPs it can run with (fewest_flops): the bound no prediction may beat.
 [[nodiscard]] constexpr double fastest_roofline_s(const kernel& kn, const device_spec& d) noexcept {
-  return fastest_roofline_s(kn, d, d.peak_fp32_flops_per_s);
+  return roofline_s(fewest_flops(kn), static_cast<double>(kn.bytes()), d);
 }
 
 namespace detail {

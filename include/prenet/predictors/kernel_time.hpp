@@ -50,6 +50,15 @@ inline constexpr kernel_predictors embedded_predictors{generated::all, &generate
   return nullptr;
 }
 
+/// Whether `p` has a model for a family; a loop over families rather than `model_for(f, p) != nullptr`, which g++ 12
+/// with -fsanitize=undefined does not treat as a constant expression.
+[[nodiscard]] constexpr bool has_model_for(kernel_family f, const kernel_predictors& p = embedded_predictors) noexcept {
+  for (const kernel_model* m : p.kernels) {
+    if (m->family == f) return true;
+  }
+  return false;
+}
+
 /// Roofline fallback: max(FLOPs / peak, bytes / bandwidth) plus a launch.
 [[nodiscard]] constexpr double roofline_ms(const kernel& kn, const device_spec& d) noexcept {
   return roofline_s(kn, d) * 1e3 + fallback_launch_ms;
@@ -91,11 +100,10 @@ inline constexpr kernel_predictors embedded_predictors{generated::all, &generate
 /// 7x7 stem or a strided 3x3 lies outside, and a tree cannot extrapolate to it.
 [[nodiscard]] constexpr bool window_trained(const embedded_model& conv_model,
                                             const std::array<float, kernel_feature_count>& x) noexcept {
-  for (const std::string_view column : {std::string_view{"log2_k"}, std::string_view{"stride"},
-                                        std::string_view{"padding"}}) {
-    const std::size_t i = kernel_feature_index(column);
-    if (i >= conv_model.domain_min.size()) continue;
-    if (x[i] < conv_model.domain_min[i] || x[i] > conv_model.domain_max[i]) return false;
+  constexpr std::array<std::size_t, 3> window_columns{kernel_feature_index("log2_k"), kernel_feature_index("stride"),
+                                                      kernel_feature_index("padding")};
+  for (const std::size_t i : window_columns) {
+    if (!conv_model.column_trained(x, i)) return false;
   }
   return true;
 }
@@ -114,17 +122,8 @@ inline constexpr kernel_predictors embedded_predictors{generated::all, &generate
     for (const kernel_model* m : p.kernels) {
       if (m->family != kn.family) continue;
       const auto x = kernel_model::inputs(kn, d);
-      if (kn.family == kernel_family::conv2d && !window_trained(m->model, x)) {
-        for (const kernel_model* g : p.kernels) {
-          if (g->family != kernel_family::gemm) continue;
-          const kernel mm = implicit_gemm(kn);
-          const auto gx = kernel_model::inputs(mm, d);
-          return {.time_ms = g->time_ms(gx, mm, d) * times,
-                  .predictor = g->model.name,
-                  .out_of_domain = g->model.out_of_domain(gx),
-                  .unseen_device = !g->model.trained_on(d.id)};
-        }
-      }
+      if (kn.family == kernel_family::conv2d && !window_trained(m->model, x) && has_model_for(kernel_family::gemm, p))
+        return estimate_fp32(implicit_gemm(kn), d, p);
       return {.time_ms = m->time_ms(x, kn, d) * times,
               .predictor = m->model.name,
               .out_of_domain = m->model.out_of_domain(x),
