@@ -10,6 +10,7 @@
 #include <prenet/models/zoo.hpp>
 #include <prenet/precision.hpp>
 #include <prenet/predict.hpp>
+#include <prenet/predictors/kernel_time.hpp>
 
 namespace {
 
@@ -100,6 +101,25 @@ TEST(Precision, TensorCoreTimeNeverBeatsTheTensorPeak) {
     const prediction r = predict(net, *d, {.batch = 16, .optimizer = optimizer::adam, .precision = precision::amp_fp16});
     const double flops = static_cast<double>(net.forward_flops(16) + net.backward_flops(16));
     EXPECT_GT(r.iteration.count() / 1e3, flops / d->peak_fp16_tensor_flops_per_s) << d->id;
+  }
+}
+
+TEST(Precision, HalfElementsAreNeverSlowerThanFp32) {
+  // 2-byte elements move half the bytes and, on tensor cores, run at a higher peak: no kernel may be predicted slower
+  // than its FP32 twin. The floor is the one FP32 has: a 3x3, stride-1 convolution on CUDA cores (a P100 has no
+  // tensor cores) was once clamped at its direct-convolution roofline, above its Winograd FP32 time.
+  for (const device_spec& d : dev::catalogue) {
+    for (const kernel& fp32 : {conv2d_kernel(64, 512, 512, 3, 14, 1, 1),
+                                           conv2d_kernel(4, 64, 64, 3, 16, 1, 1),
+                                           gemm_kernel(1, 4096, 4096, 4096)}) {
+      for (const math_mode m : {math_mode::fp32, math_mode::fp16}) {
+        kernel half = fp32;
+        half.element_bytes = 2;
+        half.math = m;
+        EXPECT_LE(predictors::estimate(half, d).time_ms, predictors::estimate(fp32, d).time_ms * (1 + 1e-9))
+            << d.id << ' ' << name(fp32.family) << " math " << static_cast<int>(m);
+      }
+    }
   }
 }
 

@@ -145,7 +145,7 @@ inline constexpr kernel_predictors embedded_predictors{generated::all, &generate
 /// the kernel's shape-dependent inefficiency, is scaled by the ratio of the two rooflines, each plus a launch that
 /// no precision shortens:
 ///
-///     t = fp32_ms * (stretch * roofline_own + launch) / (roofline_fp32 + launch),  never below roofline_own
+///     t = fp32_ms * (stretch * roofline_own + launch) / (roofline_fp32 + launch),  never below roofline_own at fewest_flops
 ///
 /// Tensor cores shrink the compute term by the ratio of their peak to the FP32 peak, half-size elements the memory
 /// term; `stretch` says how much of that the kernel really gets, and is capped so that no kernel is slower than its
@@ -160,7 +160,10 @@ inline constexpr kernel_predictors embedded_predictors{generated::all, &generate
   double stretched_ms = stretch * own_ms;
   if (stretched_ms > twin_ms) stretched_ms = twin_ms > own_ms ? twin_ms : own_ms;
   const double scaled_ms = fp32_ms * ((stretched_ms + fallback_launch_ms) / (twin_ms + fallback_launch_ms));
-  const double bound_ms = own_ms * static_cast<double>(own.repeat);
+  // The floor is the one estimate_fp32 has (fastest_roofline_s), at this precision's peak and element size: with
+  // the direct FLOPs a Winograd 3x3 convolution's fp16 time on CUDA cores was clamped above its FP32 time.
+  const double bound_ms = roofline_s(fewest_flops(own), static_cast<double>(own.bytes()), d,
+                                     peak_flops_per_s(own.math, d)) * 1e3 * static_cast<double>(own.repeat);
   return scaled_ms > bound_ms ? scaled_ms : bound_ms;
 }
 
