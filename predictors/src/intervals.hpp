@@ -12,8 +12,14 @@
 
 namespace prenet::trainer {
 
-/// The interval_tail quantiles of `log_ratios` (ln measured / predicted), linearly interpolated.
-[[nodiscard]] predictors::interval_spread spread_of(std::vector<double> log_ratios);
+/// The interval a run on a GPU outside `by_group` (each group: one GPU's ln(measured / predicted)) falls in with
+/// probability 1 - 2 interval_tail. A GPU's runs share its offset — the V100's held-out runs are all 25-60% slower
+/// predicted than measured — so the runs are not independent draws and their pooled quantiles cover a new GPU far
+/// less often than they say (60% of held-out runs for a stated 80%). Instead: each GPU weighs the same; the centre is
+/// the mean of the GPUs' mean log ratios, the spread the variance of those means (times 1 + 1/GPUs, the new GPU's
+/// own offset is unknown) plus the pooled variance within a GPU, and the half-width Student's t with GPUs - 1
+/// degrees of freedom times its square root. With one group, the pooled quantiles.
+[[nodiscard]] predictors::interval_spread spread_of(const std::map<std::string, std::vector<double>>& by_group);
 
 /// `{.low_log = ..., .high_log = ..., .runs = ...}`.
 [[nodiscard]] std::string spread_literal(const predictors::interval_spread& s);

@@ -453,8 +453,10 @@ calibration fit(const std::vector<const prepared_run*>& runs, const tree_shape& 
 std::string interval_section(const predictors::interval_spread& s, const coverage& c) {
   return "## The interval stated for calibrated predictions\n\nEvery prediction that runs a calibrated kernel "
          "(TF32, AMP, half) states the 80% interval [p × " + fixed(std::exp(s.low_log), 2) + ", p × " +
-         fixed(std::exp(s.high_log), 2) + "]: the 10th and 90th percentiles of measured / predicted over the " +
-         std::to_string(s.runs) + " held-out non-FP32 runs above. Coverage, each GPU's runs against the interval "
+         fixed(std::exp(s.high_log), 2) + "] from the " + std::to_string(s.runs) + " held-out non-FP32 runs above, "
+         "for a run on a GPU other than theirs: each GPU weighs the same, the centre is the mean over GPUs of their "
+         "mean ln(measured / predicted), the half-width Student's t (GPUs - 1 degrees of freedom) times the spread "
+         "between GPUs and within one (predictors/src/intervals.hpp). Coverage, each GPU's runs against the interval "
          "fitted on the other GPUs' residuals only: " + std::to_string(c.inside) + " of " + std::to_string(c.runs) +
          " runs inside (" + fixed(100 * c.share(), 0) + "%; 80% stated).\n";
 }
@@ -652,9 +654,7 @@ int prenet::trainer::train_precision(int argc, char** argv) {
         residuals[s.run->row->group].push_back(std::log(s.run->row->measured_ms / s.held_out_ms));
       }
     }
-    std::vector<double> all_residuals;
-    for (const auto& [g, r] : residuals) all_residuals.insert(all_residuals.end(), r.begin(), r.end());
-    const predictors::interval_spread spread = spread_of(all_residuals);
+    const predictors::interval_spread spread = spread_of(residuals);
     const coverage covered = nested_coverage(residuals);
     const std::string hash = fnv1a_files(datasets, {"external/measurements.csv"});
     const std::uintmax_t n = write_if_changed(header, header_text(shape, theta, runs, spread, hash));
