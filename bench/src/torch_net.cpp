@@ -195,7 +195,9 @@ class net_module : public nn::Module {
         throw std::runtime_error("an opaque layer (an ONNX operator prenet does not map) has no torch module");
       case layer_kind::silu: return [](const torch::Tensor& x) { return torch::silu(x); };
       case layer_kind::rmsnorm:
-      case layer_kind::gated_mlp: throw std::runtime_error("rmsnorm and gated_mlp have no bench module yet");
+      case layer_kind::gated_mlp:
+      case layer_kind::patch_embedding:
+        throw std::runtime_error("rmsnorm, gated_mlp and patch_embedding have no bench module yet");
       case layer_kind::select_token: {
         const std::int64_t idx = s.token_index;
         return [idx](const torch::Tensor& x) { return x.select(1, idx); };

@@ -13,6 +13,7 @@
 #include <prenet/layers/input.hpp>
 #include <prenet/layers/layernorm.hpp>
 #include <prenet/layers/multihead_attention.hpp>
+#include <prenet/layers/patch_embedding.hpp>
 #include <prenet/layers/pooling.hpp>
 #include <prenet/layers/recurrent.hpp>
 #include <prenet/layers/repeat.hpp>

@@ -473,6 +473,8 @@ const std::vector<args> bad_inputs{
     {"predict", "--model", "gpt2", "--device", "v100", "--image", "224"},
     {"predict", "--model", "vgg16", "--device", "v100", "--image", "8"},
     {"predict", "--model", "vgg16", "--device", "v100", "--image", "100000"},
+    {"predict", "--model", "vit-b-16", "--device", "v100", "--image", "200"},  // 16 does not divide 200
+    {"memory", "--model", "vit-l-16", "--device", "v100", "--image", "8"},     // smaller than one patch
     {"predict", "--model", "vgg16", "--device", "v100", "--mode", "inference", "--optimizer", "adam"},
     {"predict", "--model", "vgg16", "--device", "v100", "--mode", "eval"},
     {"predict", "--model", "vgg16", "--device", "v100", "--dtype", "fp64"},

@@ -7,12 +7,14 @@
 #include <prenet/dsl.hpp>
 #include <prenet/memory.hpp>
 #include <prenet/models/resnet.hpp>
+#include <prenet/models/vit.hpp>
 
 namespace {
 using namespace prenet;
 
 constexpr transformer_options bert_layer{.act = activation::gelu};
 constexpr transformer_options gpt2_block{.act = activation::gelu, .norm_first = true};
+constexpr transformer_options vit_block{.act = activation::gelu, .norm_first = true, .dropout = false};
 
 template <class Net>
 std::int64_t per_sample(const Net& net) {
@@ -32,6 +34,9 @@ int main() {
       {"gpt2 block (S 1024)", per_sample(Input<1024, 768>{} | TransformerDecoderLayer<768, 12, 3072, gpt2_block>{})},
       {"llama-3.2-1b layer (S 512)", per_sample(Input<512, 2048>{} | LlamaDecoderLayer<2048, 32, 8, 8192>{})},
       {"resnet50 (224)", per_sample(models::resnet50)},
+      {"vit-b-16 patch embedding (224)", per_sample(Input<3, 224, 224>{} | PatchEmbedding<768, 16>{})},
+      {"vit-b-16 encoder block (S 197)", per_sample(Input<197, 768>{} | TransformerEncoderLayer<768, 12, 3072, vit_block>{})},
+      {"vit-b-16 (224)", per_sample(models::vit_b_16)},
   };
   std::printf("{");
   const char* sep = "";

@@ -32,7 +32,7 @@ import sys
 try:
     import torch
     import torch.nn as nn
-    import torchvision  # noqa: F401 - the ResNet-50 case
+    import torchvision  # noqa: F401 - the ResNet-50 and ViT-B/16 cases
 except Exception as e:  # noqa: BLE001
     print(f"saved_tensors: cannot import torch/torchvision ({e}): skipped", file=sys.stderr)
     sys.exit(77)
@@ -123,6 +123,27 @@ def llama_block(d, heads, kv_heads, ff):
     return WithTables()
 
 
+class VitPatchEmbedding(nn.Module):
+    """prenet's PatchEmbedding: torchvision VisionTransformer's conv_proj, flattening, class token and position embedding
+    (the first steps of VisionTransformer.forward and Encoder.forward; Encoder.dropout is p = 0)."""
+
+    def __init__(self, vit):
+        super().__init__()
+        self.vit = vit
+
+    def forward(self, x):
+        x = self.vit._process_input(x)
+        x = torch.cat([self.vit.class_token.expand(x.shape[0], -1, -1), x], dim=1)
+        return x + self.vit.encoder.pos_embedding
+
+
+def vit_encoder_block(heads, d, mlp):
+    """torchvision's ViT EncoderBlock with vit_b_16's defaults (dropout = attention_dropout = 0.0, LayerNorm eps 1e-6)."""
+    from functools import partial
+    from torchvision.models.vision_transformer import EncoderBlock
+    return EncoderBlock(heads, d, mlp, 0.0, 0.0, partial(nn.LayerNorm, eps=1e-6))
+
+
 def cases():
     import torchvision.models as tv
     return {
@@ -135,6 +156,10 @@ def cases():
         "gpt2 block (S 1024)": (lambda: Decoder(768, 12, 3072), sequence(1024, 768)),
         "llama-3.2-1b layer (S 512)": (lambda: llama_block(2048, 32, 8, 8192), sequence(512, 2048)),
         "resnet50 (224)": (tv.resnet50, lambda b: torch.randn(b, 3, 224, 224)),
+        "vit-b-16 patch embedding (224)": (lambda: VitPatchEmbedding(tv.vit_b_16()),
+                                           lambda b: torch.randn(b, 3, 224, 224)),
+        "vit-b-16 encoder block (S 197)": (lambda: vit_encoder_block(12, 768, 3072), sequence(197, 768)),
+        "vit-b-16 (224)": (tv.vit_b_16, lambda b: torch.randn(b, 3, 224, 224)),
     }
 
 

@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include <prenet/models/zoo.hpp>
+#include <prenet/runtime_network.hpp>
 
 namespace {
 
@@ -57,6 +58,29 @@ TEST(Zoo, OtherSizesKeepTheParametersAndScaleTheWork) {
   const runtime_network big = find_model("vgg16")->build(448);
   EXPECT_EQ(big.params(), models::vgg16.params());
   EXPECT_GT(big.macs(), 3 * models::vgg16.macs());
+}
+
+// A vision transformer's position embedding has one row per token, as torchvision builds it for its image_size: a
+// larger image adds rows (vit_b_16 at 384: 577 tokens) and work, and the patch size must divide the side.
+TEST(Zoo, VisionTransformersFollowTheImageSize) {
+  const zoo_entry& vit = *find_model("vit-b-16");
+  EXPECT_EQ(vit.build(224).params(), 86'567'656);
+  const runtime_network at384 = vit.build(384);
+  EXPECT_EQ(at384.params(), models::detail::vit_params(768, 12, 3072, 16, 384));
+  EXPECT_EQ(at384.params() - models::vit_b_16.params(), (577 - 197) * 768);
+  EXPECT_EQ(at384.nodes()[1].output, sequence_shape(577, 768));
+  EXPECT_GT(at384.macs(), 3 * models::vit_b_16.macs());
+  EXPECT_EQ(find_model("vit-l-16")->build(224).params(), 304'326'632);
+  for (const std::int64_t side : {8, 200, 225}) {
+    try {
+      (void)vit.build(side);
+      ADD_FAILURE() << "vit-b-16 built at image side " << side;
+    } catch (const shape_error& e) {
+      EXPECT_NE(std::string_view(e.what()).find("PatchEmbedding: patch_size must divide the input's height and width"),
+                std::string_view::npos)
+          << e.what();
+    }
+  }
 }
 
 TEST(Zoo, SizesOutsideTheModelThrow) {

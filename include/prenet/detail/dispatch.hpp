@@ -19,6 +19,7 @@
 #include <prenet/layers/layernorm.hpp>
 #include <prenet/layers/multihead_attention.hpp>
 #include <prenet/layers/opaque.hpp>
+#include <prenet/layers/patch_embedding.hpp>
 #include <prenet/layers/pooling.hpp>
 #include <prenet/layers/recurrent.hpp>
 #include <prenet/layers/reshape.hpp>
@@ -35,6 +36,7 @@ constexpr void validate(const layer_spec& s) {
     case layer_kind::input: validate_input(s); break;
     case layer_kind::dense: validate_dense(s); break;
     case layer_kind::conv2d: validate_conv2d(s); break;
+    case layer_kind::patch_embedding: validate_patch_embedding(s); break;
     case layer_kind::maxpool2d:
     case layer_kind::avgpool2d: validate_pool2d(s); break;
     case layer_kind::adaptive_avgpool2d: validate_adaptive_avgpool2d(s); break;
@@ -59,6 +61,7 @@ constexpr void validate(const layer_spec& s) {
     case layer_kind::input: return input_of(s);
     case layer_kind::dense: return dense_output(s, in, index);
     case layer_kind::conv2d: return conv2d_output(s, in, index);
+    case layer_kind::patch_embedding: return patch_embedding_output(s, in, index);
     case layer_kind::maxpool2d:
     case layer_kind::avgpool2d: return pool2d_output(s, in, index);
     case layer_kind::adaptive_avgpool2d: return adaptive_avgpool2d_output(s, in, index);
@@ -96,6 +99,7 @@ constexpr void validate(const layer_spec& s) {
     case layer_kind::input: return input_cost();
     case layer_kind::dense: return dense_cost(s, in, out);
     case layer_kind::conv2d: return conv2d_cost(s, in, out);
+    case layer_kind::patch_embedding: return patch_embedding_cost(s, in, out);
     case layer_kind::maxpool2d:
     case layer_kind::avgpool2d: return pool2d_cost(s, in, out);
     case layer_kind::adaptive_avgpool2d: return adaptive_avgpool2d_cost(in, out);

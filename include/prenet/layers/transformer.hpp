@@ -25,13 +25,22 @@ struct transformer_options {
   bool norm_first = false;            ///< pre-norm (GPT-2) instead of post-norm (BERT, PyTorch's default)
   bool bias = true;
   std::int64_t memory_seq = 0;  ///< decoder only: length of the encoder memory for cross-attention; 0 = none (GPT)
+  /// Dropout with p > 0 (PyTorch's default 0.1) after attention, on its probabilities and in the feed-forward; false
+  /// for p = 0 (torchvision's ViT: dropout and attention_dropout 0.0), where nn.Dropout returns its input and
+  /// nothing runs or is saved.
+  bool dropout = true;
 };
 
 namespace detail {
+/// A Dropout layer when the transformer layer's dropout is on, nothing otherwise.
+template <transformer_options Opt>
+using transformer_dropout = std::conditional_t<Opt.dropout, Dropout, Identity>;
+
 template <std::int64_t D, std::int64_t FF, transformer_options Opt>
 using feed_forward = Sequential<Dense<FF, dense_options{.bias = Opt.bias}>,
-                                std::conditional_t<Opt.act == activation::gelu, GELU, ReLU<>>, Dropout,
-                                Dense<D, dense_options{.bias = Opt.bias}>, Dropout>;
+                                std::conditional_t<Opt.act == activation::gelu, GELU, ReLU<>>,
+                                transformer_dropout<Opt>, Dense<D, dense_options{.bias = Opt.bias}>,
+                                transformer_dropout<Opt>>;
 
 /// A residual sub-layer with its LayerNorm before (pre-norm) or after (post-norm) the skip connection.
 template <std::int64_t D, Block Body, bool NormFirst>
@@ -45,8 +54,10 @@ template <std::int64_t DModel, std::int64_t NHead, std::int64_t DimFeedforward =
           transformer_options Opt = transformer_options{}>
 struct TransformerEncoderLayer
     : Sequential<
-          detail::sublayer<DModel, Sequential<MultiheadAttention<DModel, NHead, attention_options{.bias = Opt.bias, .dropout = true}>,
-                                              Dropout>,
+          detail::sublayer<DModel,
+                           Sequential<MultiheadAttention<DModel, NHead,
+                                                         attention_options{.bias = Opt.bias, .dropout = Opt.dropout}>,
+                                      detail::transformer_dropout<Opt>>,
                            Opt.norm_first>,
           detail::sublayer<DModel, detail::feed_forward<DModel, DimFeedforward, Opt>, Opt.norm_first>> {
   static_assert(DimFeedforward > 0, "TransformerEncoderLayer: dim_feedforward must be > 0");
@@ -62,8 +73,8 @@ struct TransformerDecoderLayer
           detail::sublayer<
               DModel,
               Sequential<MultiheadAttention<DModel, NHead,
-                                            attention_options{.bias = Opt.bias, .causal = true, .dropout = true}>,
-                         Dropout>,
+                                            attention_options{.bias = Opt.bias, .causal = true, .dropout = Opt.dropout}>,
+                         detail::transformer_dropout<Opt>>,
               Opt.norm_first>,
           std::conditional_t<
               (Opt.memory_seq > 0),
@@ -71,8 +82,8 @@ struct TransformerDecoderLayer
                                Sequential<MultiheadAttention<DModel, NHead,
                                                              attention_options{.bias = Opt.bias,
                                                                                .kv_seq = Opt.memory_seq,
-                                                                               .dropout = true}>,
-                                          Dropout>,
+                                                                               .dropout = Opt.dropout}>,
+                                          detail::transformer_dropout<Opt>>,
                                Opt.norm_first>,
               Identity>,
           detail::sublayer<DModel, detail::feed_forward<DModel, DimFeedforward, Opt>, Opt.norm_first>> {

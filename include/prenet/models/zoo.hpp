@@ -19,6 +19,7 @@
 #include <prenet/models/qwen2.hpp>
 #include <prenet/models/resnet.hpp>
 #include <prenet/models/vgg.hpp>
+#include <prenet/models/vit.hpp>
 #include <prenet/runtime_network.hpp>
 #include <prenet/shape.hpp>
 
@@ -77,6 +78,8 @@ inline constexpr std::array zoo_entries{
     zoo_model<models::resnet50, image, max_side>("resnet50", "ResNet-50 (torchvision), 25.6M parameters"),
     zoo_model<models::resnet101, image, max_side>("resnet101", "ResNet-101 (torchvision), 44.5M parameters"),
     zoo_model<models::resnet152, image, max_side>("resnet152", "ResNet-152 (torchvision), 60.2M parameters"),
+    zoo_model<models::vit_b_16, image, max_side>("vit-b-16", "ViT-B/16 (torchvision), 86.6M parameters"),
+    zoo_model<models::vit_l_16, image, max_side>("vit-l-16", "ViT-L/16 (torchvision), 304.3M parameters"),
     zoo_model<models::bert_base, tokens, 512>("bert-base", "BERT-base encoder with pooler, 109.5M parameters"),
     zoo_model<models::bert_large, tokens, 512>("bert-large", "BERT-large encoder with pooler, 335.1M parameters"),
     zoo_model<models::gpt2, tokens, 1024>("gpt2", "GPT-2 small, tied LM head, 124.4M parameters"),
@@ -96,7 +99,7 @@ inline constexpr std::array zoo_entries{
 
 }  // namespace detail
 
-/// Every zoo model, CNNs first.
+/// Every zoo model, the image models (CNNs, then vision transformers) first.
 [[nodiscard]] inline std::span<const zoo_entry> zoo() noexcept { return detail::zoo_entries; }
 
 /// The entry named `name` (exact, lower-case: "bert-large"), or nullptr.

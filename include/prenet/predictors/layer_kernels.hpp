@@ -63,6 +63,15 @@ namespace detail {
   return k;
 }
 
+/// The convolution of a Conv2d (or a PatchEmbedding's projection: kernel = stride = patch, no padding) over `b`
+/// images. Square images in the zoo; a non-square one is approximated by the square of equal area.
+[[nodiscard]] constexpr kernel convolution(const layer_node& n, std::int64_t b, std::int64_t eb) noexcept {
+  const layer_spec& s = n.spec;
+  std::int64_t image = 1;
+  while ((image + 1) * (image + 1) <= n.input[1] * n.input[2]) ++image;
+  return sized(conv2d_kernel(b, n.input[0], s.out_features, s.kernel, image, s.stride, s.padding), eb);
+}
+
 /// Forward GEMM x (rows x in) . W (in x out) and, for backward, dX = dY . W^T and dW = X^T . dY (none when the
 /// weight is frozen: `weight_grad` false).
 constexpr void linear(kernel_list& out, pass p, std::int64_t rows, std::int64_t in, std::int64_t outf, bool input_grad,
@@ -229,16 +238,32 @@ constexpr void recurrent(kernel_list& out, const layer_node& n, pass p, const pa
       break;
     }
     case layer_kind::conv2d: {
-      // Square images in the zoo; a non-square one is approximated by the square of equal area.
-      std::int64_t image = 1;
-      while ((image + 1) * (image + 1) <= n.input[1] * n.input[2]) ++image;
-      const kernel k = sized(conv2d_kernel(b, n.input[0], s.out_features, s.kernel, image, s.stride, s.padding), eb);
+      const kernel k = detail::convolution(n, b, eb);
       if (fwd) {
         out.push(k);
       } else {
         // Data and weight gradients each do the forward's FLOPs over the same tensors: predicted as a forward.
         if (c.input_grad) out.push(k);
         if (wg) out.push(k);
+      }
+      break;
+    }
+    case layer_kind::patch_embedding: {
+      // conv_proj (kernel = stride = patch), as Conv2d runs it; then the class token's concatenation (a copy of the
+      // flattened, transposed patches) and the position embedding's addition. Backward: the position embedding's
+      // and class token's gradients are sums over the batch; the concatenation's gradient is a view.
+      const kernel k = detail::convolution(n, b, eb);
+      const std::int64_t table = n.output.numel();  // one row per token
+      if (fwd) {
+        out.push(k);
+        if (s.num_embeddings > 0) out.push(memory_kernel(0, 2 * out_elems * eb));
+        if (s.positional) out.push(sized(elementwise_kernel(elementwise_op::add, out_elems), eb));
+      } else {
+        if (c.input_grad) out.push(k);
+        if (wg) {
+          out.push(k);
+          if (s.positional || s.num_embeddings > 0) out.push(memory_kernel(out_elems, (out_elems + table) * eb));
+        }
       }
       break;
     }
