@@ -40,10 +40,8 @@ static_assert(gpt3_h200 > 0 && largest_that_fits<models::gpt3_2_7b>(devices::h20
 constexpr std::int64_t opt_a100 = max_batch(models::opt_1_3b, devices::a100_80gb, adam);
 static_assert(opt_a100 > 0 && largest_that_fits<models::opt_1_3b>(devices::a100_80gb, opt_a100));
 
-#if !defined(__clang__)
-// ResNet-152 (616 nodes, the longest walk): about 1.25M steps on clang 14, over its default; g++ 12 evaluates it.
+// ResNet-152 (616 nodes, the longest walk).
 constexpr std::int64_t resnet152_a100 = max_batch(models::resnet152, devices::a100_80gb, adam);
 static_assert(resnet152_a100 > 0 && largest_that_fits<models::resnet152>(devices::a100_80gb, resnet152_a100));
-#endif
 
 }  // namespace
