@@ -30,8 +30,9 @@ inline constexpr std::int64_t small_block_bytes = 512, page_bytes = std::int64_t
   return n <= 0 ? 0
          : n <= detail::small_request_limit_bytes
              ? (n + detail::small_block_bytes - 1) / detail::small_block_bytes * detail::small_block_bytes
-         : n > detail::saturated - detail::page_bytes ? detail::saturated
-                                                      : (n + detail::page_bytes - 1) / detail::page_bytes * detail::page_bytes;
+         : n > detail::saturated - detail::page_bytes
+             ? detail::saturated
+             : (n + detail::page_bytes - 1) / detail::page_bytes * detail::page_bytes;
 }
 
 /// What is alive, besides weights and optimizer state, at the worst moment of the backward pass.
@@ -276,7 +277,8 @@ constexpr backward_peak backward_peak_at(std::size_t nodes, std::int64_t batch, 
     const std::int64_t d_in = sat_mul(p[i].d_input, batch), d_out = sat_mul(p[i].d_output, batch),
                        core = sat_mul(p[i].core, batch);
     const std::int64_t ws_raw = sat_add(sat_add(d_in, d_out), core);
-    const std::int64_t ws_block = sat_add(sat_add(allocator_block(d_in), allocator_block(d_out)), allocator_block(core));
+    const std::int64_t ws_block =
+        sat_add(sat_add(allocator_block(d_in), allocator_block(d_out)), allocator_block(core));
     const std::int64_t live = sat_add(sat_add(act_block, grad_block), ws_block);
     if (live > best_total) {
       best_total = live;
