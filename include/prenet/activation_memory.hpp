@@ -17,13 +17,22 @@
 
 namespace prenet {
 
+namespace detail {
+/// The caching allocator's rounding: requests up to small_request_limit_bytes to small_block_bytes, larger to pages.
+inline constexpr std::int64_t small_block_bytes = 512, page_bytes = std::int64_t{2} << 20,
+                              small_request_limit_bytes = std::int64_t{1} << 20;
+}  // namespace detail
+
 /// The block PyTorch's CUDA caching allocator hands out for a request of `n` bytes: requests up to 1 MiB are
 /// rounded to 512 bytes (and share 2 MiB segments), larger ones to whole 2 MiB pages.
+/// One expression (constexpr steps, detail/saturating.hpp); a small request cannot reach the saturation.
 [[nodiscard]] constexpr std::int64_t allocator_block(std::int64_t n) noexcept {
-  constexpr std::int64_t small = 512, large = std::int64_t{2} << 20, small_limit = std::int64_t{1} << 20;
-  if (n <= 0) return 0;
-  const std::int64_t g = n <= small_limit ? small : large;
-  return n > detail::saturated - g ? detail::saturated : (n + g - 1) / g * g;
+  return n <= 0 ? 0
+         : n <= detail::small_request_limit_bytes
+             ? (n + detail::small_block_bytes - 1) / detail::small_block_bytes * detail::small_block_bytes
+         : n > detail::saturated - detail::page_bytes
+             ? detail::saturated
+             : (n + detail::page_bytes - 1) / detail::page_bytes * detail::page_bytes;
 }
 
 /// What is alive, besides weights and optimizer state, at the worst moment of the backward pass.
@@ -42,13 +51,29 @@ struct backward_peak {
 
 namespace detail {
 
+/// Node i's share of the training step's batch-dependent memory that does not depend on the batch (plan_walk): bytes
+/// per sample, and the parameter gradients it produces. A batch is then arithmetic over these (saved_at,
+/// backward_peak_at) rather than a walk over the layers, so that max_batch's search evaluates many batches within
+/// clang's default constexpr step limit.
+struct node_plan {
+  /// Saved tensors freed when node i's backward is done, per sample: its extra saved tensors (attention
+  /// probabilities, masks, indices), and the tensors it is the first to save (at most two: its input, its output).
+  std::int64_t freed_extra = 0, freed_first = 0, freed_second = 0;
+  std::int64_t d_input = 0, d_output = 0;  ///< its backward's gradient working set per sample (gradient_pair)
+  std::int64_t core = 0;  ///< selective recomputation: the attention core's S x S tensors alive in its backward
+  std::int64_t grad_raw = 0, grad_block = 0;  ///< the gradients of its trained parameters, and their block
+  bool backward = false;    ///< it runs a backward step (has_backward)
+  bool recomputed = false;  ///< inside a checkpointed block after its first node: its saved tensors are made again
+  bool block_last = false;  ///< the last node of a checkpointed block: its forward runs again here in backward
+};
+
 /// Per-sample bytes of the tensor node i creates (0 when it aliases its input: views, in-place layers, markers),
 /// the first node that saves each tensor, and for each node the batch bytes it frees when its backward is done.
 /// Every container holds nodes.size() zero-initialised entries. `input_tensor`, when not empty, makes the nodes a graph
 /// (runtime_network::input_tensors()): node i reads the tensor node input_tensor[i] allocated, instead of the chain's
 /// stream with its Residual markers.
-/// `block` (filled by record_saved under checkpointing): for each node of a checkpointed block, the block's first
-/// node + 1; 0 elsewhere.
+/// `block` (filled by plan_walk under checkpointing): for each node of a checkpointed block, the block's first
+/// node + 1; 0 elsewhere. `plan` (plan_walk) holds nodes.size() entries.
 template <class Ints>
 struct memory_walk {
   Ints& tensor_bytes;
@@ -59,33 +84,53 @@ struct memory_walk {
   std::span<const std::int64_t> input_tensor{};
   /// Each node's cost (layer_node::cost()) when computed once beforehand for many walks; empty: computed here.
   std::span<const layer_cost> costs{};
+  std::span<node_plan> plan{};
 };
 
-/// Node i's cost: the walk's precomputed one, or computed now.
+/// The walk's precomputed costs (memory_walk::costs), or null when there are none. Read through plain pointers:
+/// libstdc++'s operator[] of std::array, std::vector and std::span costs clang several constexpr steps per access,
+/// and max_batch (fits.hpp) must stay within clang's default limit on the zoo's largest models.
 template <class Ints>
-[[nodiscard]] constexpr layer_cost cost_of(const memory_walk<Ints>& w, std::span<const layer_node> nodes,
-                                           std::size_t i) noexcept {
-  return w.costs.empty() ? nodes[i].cost() : w.costs[i];
+[[nodiscard]] constexpr const layer_cost* precomputed_costs(const memory_walk<Ints>& w) noexcept {
+  return w.costs.empty() ? nullptr : w.costs.data();
 }
 
-/// Whether node i lies inside a checkpointed block after its first node: what it saves exists only while the block
-/// runs again in backward.
-template <class Ints>
-[[nodiscard]] constexpr bool recomputed(const memory_walk<Ints>& w, std::size_t i) noexcept {
-  return w.block[i] != 0 && w.block[i] != static_cast<std::int64_t>(i) + 1;
+/// Node i's cost: the precomputed one (precomputed_costs), or computed now.
+[[nodiscard]] constexpr layer_cost cost_of(const layer_cost* costs, const layer_node* nodes, std::size_t i) noexcept {
+  return costs != nullptr ? costs[i] : nodes[i].cost();
 }
 
-/// Walks the nodes assigning tensor ids (views, in-place layers and markers keep their input's id) and records which
-/// tensors are saved; a tensor saved by several layers is counted once and freed after the earliest of them.
-/// A layer's extra saved tensors (attention probabilities, masks, indices) are freed after its own backward.
-/// Under checkpointing (`ck` blocks) a checkpointed block keeps only its input, saved by its first node, from
-/// forward to backward; what its layers save is not alive after the forward pass (the total leaves it out) and is
-/// made again when the block runs again in backward (find_backward_peak). Under `selective` an eager attention
-/// layer keeps no S x S tensors (core_saved_bytes): they exist during its own backward only.
+/// Gradient working set of one layer's backward: d(input) (none for token ids) and d(output), in bytes per sample.
+[[nodiscard]] constexpr std::array<std::int64_t, 2> gradient_pair_per_sample(const layer_node& n,
+                                                                             std::int64_t elem) noexcept {
+  return {n.input.tokens ? 0 : sat_mul(n.input.numel(), elem), sat_mul(n.output.numel(), elem)};
+}
+
+/// The same for `batch` samples, in batch bytes.
+[[nodiscard]] constexpr std::array<std::int64_t, 2> gradient_pair(const layer_node& n, std::int64_t batch,
+                                                                  std::int64_t elem) noexcept {
+  const auto p = gradient_pair_per_sample(n, elem);
+  return {sat_mul(p[0], batch), sat_mul(p[1], batch)};
+}
+
+/// Every node but the input and the markers that do no work runs a backward step (residual_add sums gradients).
+[[nodiscard]] constexpr bool has_backward(const layer_node& n) noexcept {
+  return n.spec.kind != layer_kind::input && !is_marker(n.spec.kind);
+}
+
+/// Plans a walk (w.plan, node_plan): assigns tensor ids (views, in-place layers and markers keep their input's id)
+/// and records which tensors are saved; a tensor saved by several layers is counted once and freed after the
+/// earliest of them. A layer's extra saved tensors (attention probabilities, masks, indices) are freed after its own
+/// backward. Under checkpointing (`ck` blocks) a checkpointed block keeps only its input, saved by its first node,
+/// from forward to backward; what its layers save is not alive after the forward pass (the total leaves it out) and
+/// is made again when the block runs again in backward (backward_peak_at). Under `selective` an eager attention
+/// layer keeps no S x S tensors (core_saved_bytes): they exist during its own backward only. Activations are of type
+/// `t`, parameter gradients of `grad_t`. Nothing here depends on the batch.
 template <class Ints>
-constexpr std::int64_t record_saved(std::span<const layer_node> nodes, dtype t, std::int64_t batch,
-                                    memory_walk<Ints> w, checkpointing ck = checkpointing::none) noexcept {
+constexpr void plan_walk(std::span<const layer_node> nodes, dtype t, memory_walk<Ints> w, dtype grad_t,
+                         checkpointing ck = checkpointing::none) noexcept {
   const std::int64_t elem = element_bytes(t);
+  const std::int64_t grad_elem = element_bytes(grad_t);
   if (ck == checkpointing::blocks) {
     for_each_block_run(nodes, [&w](std::size_t first, std::size_t layers, std::size_t count) {
       for (std::size_t b = 0; b < count; ++b) {
@@ -94,25 +139,43 @@ constexpr std::int64_t record_saved(std::span<const layer_node> nodes, dtype t, 
       }
     });
   }
+  // Plain pointers (precomputed_costs).
+  const layer_node* node = nodes.data();
+  const layer_cost* costs = precomputed_costs(w);
+  node_plan* plan = w.plan.data();
+  std::int64_t* tensor_bytes = w.tensor_bytes.data();
+  std::int64_t* first_saver = w.first_saver.data();
+  const std::int64_t* block = w.block.data();
+  // Node `at` is the first to save tensor `tensor`: it is freed after at's backward.
+  const auto first_save = [&](std::size_t tensor, std::size_t at) {
+    if (first_saver[tensor] != 0) return;
+    first_saver[tensor] = static_cast<std::int64_t>(at);
+    node_plan& p = plan[at];
+    (p.freed_first == 0 ? p.freed_first : p.freed_second) = tensor_bytes[tensor];
+  };
+  const std::size_t size = nodes.size();
   std::size_t cur = 0;
   std::array<std::size_t, max_residual_depth> skip_stack{};
   std::size_t depth = 0;
-  for (std::size_t i = 0; i < nodes.size(); ++i) {
-    const layer_node& n = nodes[i];
-    const layer_cost c = cost_of(w, nodes, i);
+  for (std::size_t i = 0; i < size; ++i) {
+    const layer_node& n = node[i];
+    const layer_cost c = cost_of(costs, node, i);
+    node_plan& p = plan[i];
+    p.recomputed = block[i] != 0 && block[i] != static_cast<std::int64_t>(i) + 1;
+    p.block_last = block[i] != 0 && (i + 1 == size || block[i + 1] != block[i]);
+    p.backward = has_backward(n);
     const bool graph = !w.input_tensor.empty() && i > 0;
     if (graph) cur = static_cast<std::size_t>(w.input_tensor[i]);
     const std::size_t in = cur;
     switch (graph ? layer_kind::dense : n.spec.kind) {  // a graph has no markers: every node is a plain layer
       case layer_kind::input:
-        w.tensor_bytes[0] = sample_bytes(n.output, elem);
+        tensor_bytes[0] = sample_bytes(n.output, elem);
         cur = 0;
         continue;
       case layer_kind::residual_begin:
         if (depth < skip_stack.size()) skip_stack[depth++] = cur;
         // A checkpointed block starts here: the checkpoint keeps its input until the block's backward is done.
-        if (w.block[i] == static_cast<std::int64_t>(i) + 1 && w.first_saver[cur] == 0)
-          w.first_saver[cur] = static_cast<std::int64_t>(i);
+        if (block[i] == static_cast<std::int64_t>(i) + 1) first_save(cur, i);
         continue;
       case layer_kind::residual_shortcut:
         cur = depth > 0 ? skip_stack[depth - 1] : cur;
@@ -124,97 +187,98 @@ constexpr std::int64_t record_saved(std::span<const layer_node> nodes, dtype t, 
     }
     if (c.aliases_input == 0) {
       cur = i;
-      w.tensor_bytes[i] = sat_mul(n.output.numel(), elem);
+      tensor_bytes[i] = sat_mul(n.output.numel(), elem);
     }
-    if (c.saves_input != 0 && w.first_saver[in] == 0) w.first_saver[in] = static_cast<std::int64_t>(i);
-    if (c.saves_output != 0 && w.first_saver[cur] == 0) w.first_saver[cur] = static_cast<std::int64_t>(i);
-    // Selective recomputation keeps no S x S tensors of an eager attention core (find_backward_peak brings them
+    if (c.saves_input != 0) first_save(in, i);
+    if (c.saves_output != 0) first_save(cur, i);
+    // Selective recomputation keeps no S x S tensors of an eager attention core (backward_peak_at brings them
     // back during the layer's own backward).
-    const std::int64_t dropped = ck == checkpointing::selective ? core_saved_bytes(n.spec, n.input, t) : 0;
-    const std::int64_t extra = sat_mul(sat_sub(sat_add(sat_mul(c.saved_elements, elem), c.saved_fixed_bytes), dropped), batch);
-    w.drop_raw[i] = sat_add(w.drop_raw[i], extra);
-    w.drop_block[i] = sat_add(w.drop_block[i], allocator_block(extra));
-  }
-  std::int64_t total = 0;
-  for (std::size_t t = 0; t < nodes.size(); ++t) {
-    if (w.first_saver[t] == 0) continue;
-    const auto at = static_cast<std::size_t>(w.first_saver[t]);
-    const std::int64_t b = sat_mul(w.tensor_bytes[t], batch);
-    w.drop_raw[at] = sat_add(w.drop_raw[at], b);
-    w.drop_block[at] = sat_add(w.drop_block[at], allocator_block(b));
-  }
-  for (std::size_t i = 0; i < nodes.size(); ++i) {
-    if (!recomputed(w, i)) total = sat_add(total, w.drop_raw[i]);
-  }
-  return total;
-}
-
-/// Gradient working set of one layer's backward: d(output) and d(input) (none for token ids), in batch bytes.
-[[nodiscard]] constexpr std::array<std::int64_t, 2> gradient_pair(const layer_node& n, std::int64_t batch,
-                                                                  std::int64_t elem) noexcept {
-  const std::int64_t in = n.input.tokens ? 0 : sat_mul(sat_mul(n.input.numel(), elem), batch);
-  return {in, sat_mul(sat_mul(n.output.numel(), elem), batch)};
-}
-
-/// Every node but the input and the markers that do no work runs a backward step (residual_add sums gradients).
-[[nodiscard]] constexpr bool has_backward(const layer_node& n) noexcept {
-  return n.spec.kind != layer_kind::input && !is_marker(n.spec.kind);
-}
-
-/// Sweeps the backward pass from the last layer to the first. At layer i the saved tensors whose first saver is
-/// after i are gone, the gradients of layers i..N-1 exist, and d(output), d(input) of layer i are alive.
-/// Activations are of type `t`, parameter gradients of `grad_t` (fp32 under autocast, as the weights); gradients
-/// are those of trained parameters (trainable_params). `ck` blocks: when the sweep reaches a checkpointed block, the
-/// block runs again and what its layers save is alive until their backward (record_saved). `gradients_held`
-/// (gradient accumulation): every gradient exists from the start, kept from the step's earlier micro-batches.
-template <class Ints>
-constexpr backward_peak find_backward_peak(std::span<const layer_node> nodes, dtype t, std::int64_t batch,
-                                           memory_walk<Ints> w, dtype grad_t,
-                                           checkpointing ck = checkpointing::none,
-                                           bool gradients_held = false) noexcept {
-  const std::int64_t elem = element_bytes(t);
-  const std::int64_t grad_elem = element_bytes(grad_t);
-  backward_peak best{};
-  best.saved_bytes = record_saved(nodes, t, batch, w, ck);
-  std::int64_t act_raw = best.saved_bytes, act_block = 0, grad_raw = 0, grad_block = 0;
-  for (std::size_t i = 0; i < nodes.size(); ++i) {
-    if (!recomputed(w, i)) act_block = sat_add(act_block, w.drop_block[i]);
-  }
-  if (gradients_held) {
-    for (std::size_t i = 0; i < nodes.size(); ++i) {
-      if (!has_backward(nodes[i])) continue;
-      const std::int64_t g = sat_mul(cost_of(w, nodes, i).trainable_params, grad_elem);
-      grad_raw = sat_add(grad_raw, g);
-      grad_block = sat_add(grad_block, allocator_block(g));
+    const std::int64_t core = ck == checkpointing::selective ? core_saved_bytes(n.spec, n.input, t) : 0;
+    p.freed_extra = sat_sub(sat_add(sat_mul(c.saved_elements, elem), c.saved_fixed_bytes), core);
+    if (!p.backward) continue;
+    p.grad_raw = sat_mul(c.trainable_params, grad_elem);
+    p.grad_block = allocator_block(p.grad_raw);
+    if (c.aliases_input == 0) {
+      const auto pair = gradient_pair_per_sample(n, elem);
+      p.d_input = pair[0];
+      p.d_output = pair[1];
     }
+    p.core = core;
+  }
+}
+
+// What follows runs once per batch of max_batch's search, over the plan through plain pointers (precomputed_costs).
+
+/// The saved activations of a planned walk at `batch`: fills drop_raw and drop_block (the bytes and blocks each
+/// node frees when its backward is done) and returns what is alive after the forward pass, bytes and blocks.
+template <class Ints>
+constexpr std::array<std::int64_t, 2> saved_at(std::size_t nodes, std::int64_t batch, memory_walk<Ints> w) noexcept {
+  const node_plan* p = w.plan.data();
+  std::int64_t* raw = w.drop_raw.data();
+  std::int64_t* block = w.drop_block.data();
+  std::int64_t total_raw = 0, total_block = 0;
+  for (std::size_t i = 0; i < nodes; ++i) {
+    const std::int64_t a = sat_mul(p[i].freed_extra, batch), b = sat_mul(p[i].freed_first, batch),
+                       c = sat_mul(p[i].freed_second, batch);
+    raw[i] = sat_add(sat_add(a, b), c);
+    block[i] = sat_add(sat_add(allocator_block(a), allocator_block(b)), allocator_block(c));
+    if (p[i].recomputed) continue;
+    total_raw = sat_add(total_raw, raw[i]);
+    total_block = sat_add(total_block, block[i]);
+  }
+  return {total_raw, total_block};
+}
+
+/// Every tensor autograd saves in the forward pass, each counted once, at `batch` (plan_walk, saved_at); fills the
+/// walk as they do. `w`'s containers are zero-initialised.
+template <class Ints>
+constexpr std::int64_t record_saved(std::span<const layer_node> nodes, dtype t, std::int64_t batch,
+                                    memory_walk<Ints> w, checkpointing ck = checkpointing::none) noexcept {
+  plan_walk(nodes, t, w, t, ck);
+  return saved_at(nodes.size(), batch, w)[0];
+}
+
+/// Sweeps the backward pass of a planned walk (plan_walk) at `batch` from the last layer to the first. At layer i
+/// the saved tensors whose first saver is after i are gone, the gradients of layers i..N-1 exist, and d(output),
+/// d(input) of layer i are alive. Checkpointed blocks: when the sweep reaches one, the block runs again and what
+/// its layers save is alive until their backward. `gradients_held` (gradient accumulation): every gradient exists
+/// from the start, kept from the step's earlier micro-batches.
+template <class Ints>
+constexpr backward_peak backward_peak_at(std::size_t nodes, std::int64_t batch, memory_walk<Ints> w,
+                                         bool gradients_held = false) noexcept {
+  const node_plan* p = w.plan.data();
+  const std::int64_t* raw = w.drop_raw.data();
+  const std::int64_t* block = w.drop_block.data();
+  backward_peak best{};
+  const auto saved = saved_at(nodes, batch, w);
+  best.saved_bytes = saved[0];
+  std::int64_t act_raw = saved[0], act_block = saved[1], grad_raw = 0, grad_block = 0;
+  for (std::size_t i = 0; gradients_held && i < nodes; ++i) {
+    grad_raw = sat_add(grad_raw, p[i].grad_raw);
+    grad_block = sat_add(grad_block, p[i].grad_block);
   }
   std::int64_t best_total = -1;
-  for (std::size_t i = nodes.size(); i-- > 1;) {
-    const layer_node& n = nodes[i];
-    if (i + 1 < nodes.size()) {  // layer i+1's backward is done: what it alone kept is freed
-      act_raw = sat_sub(act_raw, w.drop_raw[i + 1]);
-      act_block = sat_sub(act_block, w.drop_block[i + 1]);
+  for (std::size_t i = nodes; i-- > 1;) {
+    if (i + 1 < nodes) {  // layer i+1's backward is done: what it alone kept is freed
+      act_raw = sat_sub(act_raw, raw[i + 1]);
+      act_block = sat_sub(act_block, block[i + 1]);
     }
-    if (w.block[i] != 0 && (i + 1 == nodes.size() || w.block[i + 1] != w.block[i])) {
-      // The last layer of a checkpointed block: the block's forward runs again, its saved tensors are back.
-      for (std::size_t j = i; recomputed(w, j); --j) {
-        act_raw = sat_add(act_raw, w.drop_raw[j]);
-        act_block = sat_add(act_block, w.drop_block[j]);
-      }
+    // The last layer of a checkpointed block: the block's forward runs again, its saved tensors are back.
+    for (std::size_t j = i; p[i].block_last && p[j].recomputed; --j) {
+      act_raw = sat_add(act_raw, raw[j]);
+      act_block = sat_add(act_block, block[j]);
     }
-    if (!has_backward(n)) continue;
-    const layer_cost c = cost_of(w, nodes, i);
+    if (!p[i].backward) continue;
     if (!gradients_held) {
-      const std::int64_t g = sat_mul(c.trainable_params, grad_elem);
-      grad_raw = sat_add(grad_raw, g);
-      grad_block = sat_add(grad_block, allocator_block(g));
+      grad_raw = sat_add(grad_raw, p[i].grad_raw);
+      grad_block = sat_add(grad_block, p[i].grad_block);
     }
-    const auto pair = c.aliases_input != 0 ? std::array<std::int64_t, 2>{0, 0} : gradient_pair(n, batch, elem);
     // Selective recomputation: the attention core's S x S tensors, made again, are alive during its backward.
-    const std::int64_t core =
-        ck == checkpointing::selective ? sat_mul(core_saved_bytes(n.spec, n.input, t), batch) : 0;
-    const std::int64_t ws_raw = sat_add(sat_add(pair[0], pair[1]), core);
-    const std::int64_t ws_block = sat_add(sat_add(allocator_block(pair[0]), allocator_block(pair[1])), allocator_block(core));
+    const std::int64_t d_in = sat_mul(p[i].d_input, batch), d_out = sat_mul(p[i].d_output, batch),
+                       core = sat_mul(p[i].core, batch);
+    const std::int64_t ws_raw = sat_add(sat_add(d_in, d_out), core);
+    const std::int64_t ws_block =
+        sat_add(sat_add(allocator_block(d_in), allocator_block(d_out)), allocator_block(core));
     const std::int64_t live = sat_add(sat_add(act_block, grad_block), ws_block);
     if (live > best_total) {
       best_total = live;

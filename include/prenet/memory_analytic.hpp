@@ -85,8 +85,10 @@ template <class Ints>
   // Every weight is stored; gradients, optimizer state and the update's temporaries exist for the trained ones only
   // (all of them unless LoRA froze the base).
   weight_totals t;
+  const layer_node* node = nodes.data();  // plain pointers (precomputed_costs)
+  const layer_cost* costs = precomputed_costs(w);
   for (std::size_t i = 0; i < nodes.size(); ++i) {
-    const layer_cost c = cost_of(w, nodes, i);
+    const layer_cost c = cost_of(costs, node, i);
     const std::int64_t b = sat_mul(c.params, elem);
     t.w_raw = sat_add(t.w_raw, b);
     t.w_block = sat_add(t.w_block, allocator_block(b));
@@ -96,20 +98,20 @@ template <class Ints>
     const std::int64_t cb = sat_mul(c.params, cast_elem);
     t.cast_raw = sat_add(t.cast_raw, cb);
     t.cast_block = sat_add(t.cast_block, allocator_block(cb));
-    t.layers += has_backward(nodes[i]) ? 1 : 0;
+    t.layers += has_backward(node[i]) ? 1 : 0;
   }
   return t;
 }
 
-/// The analytical estimate at cfg.batch of nodes whose training roles (LoRA) are set, given their weight_totals.
+/// The analytical estimate at cfg.batch of nodes whose training roles (LoRA) are set, given their weight_totals and
+/// a walk planned for cfg (plan_for): arithmetic over the plan, no walk over the layers.
 template <class Ints>
 [[nodiscard]] constexpr analytic_memory analytic_at(std::span<const layer_node> nodes, const train_config& cfg,
                                                     memory_walk<Ints> w, const weight_totals& wt,
                                                     bytes calibrated_framework) noexcept {
   const std::int64_t states = state_tensors_per_param(cfg.optimizer);
   const std::int64_t temps = update_temporaries_per_param(cfg.optimizer);
-  const backward_peak bw = find_backward_peak(nodes, activation_dtype(cfg.precision), cfg.batch, w,
-                                              parameter_dtype(cfg.precision), cfg.checkpoint, cfg.grad_accum > 1);
+  const backward_peak bw = backward_peak_at(nodes.size(), cfg.batch, w, cfg.grad_accum > 1);
   // The update: all gradients plus the temporaries, no activations.
   const std::int64_t step_raw = sat_mul(wt.t_raw, 1 + temps), step_block = sat_mul(wt.t_block, 1 + temps);
   const bool update = cfg.optimizer != optimizer::none && step_block > sat_add(bw.total(), wt.cast_block);
@@ -148,10 +150,17 @@ template <class Ints>
            .analytic_bytes = block_sum}};
 }
 
-/// The analytical estimate of nodes whose training roles (LoRA) are set; see analytic().
+/// Plans a fresh walk over nodes whose training roles (LoRA) are set for every batch of `cfg` (plan_walk).
+template <class Ints>
+constexpr void plan_for(std::span<const layer_node> nodes, const train_config& cfg, memory_walk<Ints> w) noexcept {
+  plan_walk(nodes, activation_dtype(cfg.precision), w, parameter_dtype(cfg.precision), cfg.checkpoint);
+}
+
+/// The analytical estimate of nodes whose training roles (LoRA) are set, on a fresh walk; see analytic().
 template <class Ints>
 [[nodiscard]] constexpr analytic_memory analytic_set_up(std::span<const layer_node> nodes, const train_config& cfg,
                                                         memory_walk<Ints> w, bytes calibrated_framework) noexcept {
+  plan_for(nodes, cfg, w);
   return analytic_at(nodes, cfg, w, weigh(nodes, cfg, w), calibrated_framework);
 }
 
@@ -167,41 +176,44 @@ template <class Ints>
   return analytic_set_up(adapted, cfg, w, calibrated_framework);
 }
 
-/// The state of one memory walk over a compile-time network of N nodes (a search over batches reuses it: reset()).
+/// The state of one memory walk over a compile-time network of N nodes (a search over batches plans it once and
+/// reuses the plan).
 template <std::size_t N>
 struct fixed_walk {
   std::array<std::int64_t, N> a{}, b{}, c{}, d{}, e{};
   std::array<layer_cost, N> costs{};
+  std::array<node_plan, N> plan{};
   bool costed = false;  ///< `costs` holds every node's cost
   constexpr memory_walk<std::array<std::int64_t, N>> walk() noexcept {
     memory_walk<std::array<std::int64_t, N>> w{a, b, c, d, e};
     if (costed) w.costs = costs;
+    w.plan = plan;
     return w;
   }
-  constexpr void reset() noexcept { a = b = c = d = e = std::array<std::int64_t, N>{}; }
 };
 /// The same for a network built at run time.
 struct dynamic_walk {
   /// A walk over `net`'s nodes, following its edges when it is a graph.
   explicit dynamic_walk(const runtime_network& net)
       : a(net.size(), 0), b(net.size(), 0), c(net.size(), 0), d(net.size(), 0), e(net.size(), 0),
-        edges(net.is_graph() ? net.input_tensors() : std::vector<std::int64_t>{}), costs(net.size()) {}
+        edges(net.is_graph() ? net.input_tensors() : std::vector<std::int64_t>{}), costs(net.size()),
+        plan(net.size()) {}
   std::vector<std::int64_t> a, b, c, d, e, edges;
   std::vector<layer_cost> costs;
+  std::vector<node_plan> plan;
   bool costed = false;
   memory_walk<std::vector<std::int64_t>> walk() noexcept {
     memory_walk<std::vector<std::int64_t>> w{a, b, c, d, e, edges};
     if (costed) w.costs = costs;
+    w.plan = plan;
     return w;
-  }
-  void reset() noexcept {
-    for (std::vector<std::int64_t>* v : {&a, &b, &c, &d, &e}) std::fill(v->begin(), v->end(), 0);
   }
 };
 
 /// The analytical estimate of one configuration at any batch: the checks of training_setup.hpp, LoRA's roles,
-/// every node's cost and the weight totals are computed once; each batch then walks the activations only. The same
-/// numbers as analytic() at that batch. Neither copied nor moved (it holds a view of itself).
+/// every node's cost, the weight totals and the walk's plan (plan_for) are computed once; each batch is then
+/// arithmetic over the plan. The same numbers as analytic() at that batch. Neither copied nor moved (it holds a
+/// view of itself).
 template <class Walk>
 class analytic_by_batch {
  public:
@@ -217,8 +229,11 @@ class analytic_by_batch {
       apply_lora(std::span<layer_node>(adapted_), cfg);
       nodes_ = adapted_;
     }
-    for (std::size_t i = 0; i < nodes_.size(); ++i) walk_.costs[i] = nodes_[i].cost();
+    layer_cost* costs = walk_.costs.data();  // plain pointers (precomputed_costs)
+    const layer_node* node = nodes_.data();
+    for (std::size_t i = 0; i < nodes_.size(); ++i) costs[i] = node[i].cost();
     walk_.costed = true;
+    plan_for(nodes_, cfg, walk_.walk());
     weights_ = weigh(nodes_, cfg, walk_.walk());
   }
   analytic_by_batch(const analytic_by_batch&) = delete;
@@ -228,7 +243,6 @@ class analytic_by_batch {
 
   /// The estimate at `batch` (the configuration's other fields as given).
   [[nodiscard]] constexpr analytic_memory operator()(std::int64_t batch) {
-    walk_.reset();
     train_config c = cfg_;
     c.batch = batch;
     return analytic_at(nodes_, c, walk_.walk(), weights_, framework_);

@@ -112,8 +112,8 @@ TEST(MaxBatch, EqualsPlainBisectionOverFullEvaluationsOnTheZoo) {
 }
 
 TEST(MaxBatch, SecantSearchIsExactInFewEvaluations) {
-  // The zoo's largest models: the evaluations of the estimate (each one is ~100k-250k constexpr steps on clang 14)
-  // and the answer, which is the plain definition's.
+  // The zoo's largest models: the evaluations of the estimate (in max_batch each one is arithmetic over the walk's
+  // plan, made once; constexpr steps in README, "Budgets") and the answer, which is the plain definition's.
   for (const char* name : {"bert-large", "gpt3-2.7b", "opt-1.3b", "resnet152"}) {
     const models::zoo_entry* e = models::find_model(name);
     const runtime_network net = e->build(e->default_size);

@@ -8,6 +8,9 @@
 
 namespace prenet::detail {
 
+// Each function is one return statement: clang counts constexpr steps by statement, and max_batch's search
+// (fits.hpp) calls these per tensor and per batch it tries, within clang's default limit.
+
 inline constexpr std::int64_t saturated = std::numeric_limits<std::int64_t>::max();
 
 /// a + b for a, b >= 0, clamped to INT64_MAX.
@@ -17,15 +20,13 @@ inline constexpr std::int64_t saturated = std::numeric_limits<std::int64_t>::max
 
 /// a * b for a, b >= 0, clamped to INT64_MAX.
 [[nodiscard]] constexpr std::int64_t sat_mul(std::int64_t a, std::int64_t b) noexcept {
-  if (a == 0 || b == 0) return 0;
-  return a > saturated / b ? saturated : a * b;
+  return a == 0 || b == 0 ? 0 : a > saturated / b ? saturated : a * b;
 }
 
 /// a - b for 0 <= b, 0 <= a: a saturated a stays saturated (what was subtracted from "too much" is unknown), and
 /// the result is at least 0.
 [[nodiscard]] constexpr std::int64_t sat_sub(std::int64_t a, std::int64_t b) noexcept {
-  if (a == saturated) return saturated;
-  return a - b < 0 ? 0 : a - b;
+  return a == saturated ? saturated : a - b < 0 ? 0 : a - b;
 }
 
 }  // namespace prenet::detail
