@@ -244,10 +244,11 @@ metrics score(const std::vector<const sample*>& rows, const std::vector<double>&
 }
 
 std::vector<const sample*> family_rows(const dataset& data, kernel_family f,
-                                       const std::function<bool(const device_spec&)>& keep) {
+                                       const std::function<bool(const device_spec&)>& keep, bool held_out_shapes) {
   std::vector<const sample*> rows;
   for (const sample& s : data.samples) {
-    if (s.source == "neusight" && s.kn.family == f && !s.held_out_shapes && keep(*s.device)) rows.push_back(&s);
+    if (s.source == "neusight" && s.kn.family == f && s.held_out_shapes == held_out_shapes && keep(*s.device))
+      rows.push_back(&s);
   }
   return rows;
 }
@@ -282,11 +283,9 @@ std::vector<family_model> run_experiments(const dataset& data, const run_options
   report += "A100-80GB that no training row comes from. The ln(time/roofline) model is embedded.\n";
   std::vector<family_model> out;
   for (const kernel_family fam : learned_families) {
-    const std::vector<const sample*> train = family_rows(data, fam, [](const device_spec&) { return true; });
-    std::vector<const sample*> held;
-    for (const sample& s : data.samples) {
-      if (s.source == "neusight" && s.kn.family == fam && s.held_out_shapes) held.push_back(&s);
-    }
+    const auto every_device = [](const device_spec&) { return true; };
+    const std::vector<const sample*> train = family_rows(data, fam, every_device);
+    const std::vector<const sample*> held = family_rows(data, fam, every_device, true);
     if (train.empty()) continue;
     const std::vector<variant> variants{
         {"roofline", model_kind::linear, false, target::raw_ms},

@@ -37,9 +37,11 @@ struct family_model {
   std::vector<std::string> devices;  ///< sorted ids of the training devices
 };
 
-/// The NeuSight training rows (not its held-out shapes) of family `f` from the devices `keep` accepts.
+/// NeuSight's rows of family `f` from the devices `keep` accepts: its training rows, or with `held_out_shapes` its
+/// held-out (larger) shapes (its test/ split).
 [[nodiscard]] std::vector<const sample*> family_rows(const dataset& data, kernel_family f,
-                                                     const std::function<bool(const device_spec&)>& keep);
+                                                     const std::function<bool(const device_spec&)>& keep,
+                                                     bool held_out_shapes = false);
 
 /// The embedded model of family `f`, fitted on `train` with the embedded target and tree parameters: the one fit
 /// behind the generated headers and behind every leave-one-GPU-out validation.

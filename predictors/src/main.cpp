@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <exception>
+#include <stdexcept>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -31,37 +32,32 @@ struct arguments {
   bool paper = true;
 };
 
-[[noreturn]] void usage(const std::string& why) {
-  std::cerr << "prenet-train kernels: " << why
-            << "\nusage: prenet-train kernels --datasets DIR --headers DIR --report FILE [--max-rows N] [--quick] "
-               "[--no-paper]\n";
-  std::exit(2);
-}
+constexpr std::string_view program = "prenet-train kernels";
+constexpr std::string_view usage =
+    "prenet-train kernels --datasets DIR --headers DIR --report FILE [--max-rows N] [--quick] [--no-paper]";
 
 arguments parse(int argc, char** argv) {
-  arguments a;
-  for (int i = 1; i < argc; ++i) {
-    const std::string_view arg = argv[i];
-    auto value = [&]() -> std::string {
-      if (i + 1 >= argc) usage(std::string(arg) + " needs a value");
-      return argv[++i];
+  const parsed_flags f = read_flags(argc, argv, program,
+                                    {.required = {"--datasets", "--headers", "--report"},
+                                     .optional = {"--max-rows"},
+                                     .switches = {"--quick", "--no-paper"}},
+                                    usage);
+  arguments a{.datasets = f.path("--datasets"), .headers = f.path("--headers"), .report = f.path("--report"),
+              .quick = f.has("--quick"), .paper = !f.has("--no-paper")};
+  if (const auto it = f.values.find("--max-rows"); it != f.values.end()) {
+    const auto fail = [&](const std::string& why) {
+      std::cerr << program << ": " << why << "\nusage: " << usage << '\n';
+      std::exit(2);
     };
-    if (arg == "--datasets") a.datasets = value();
-    else if (arg == "--headers") a.headers = value();
-    else if (arg == "--report") a.report = value();
-    else if (arg == "--max-rows") {
-      const std::string v = value();
-      try {
-        a.max_rows = std::stoll(v);
-      } catch (const std::exception&) {
-        usage("--max-rows '" + v + "' is not a number");
-      }
-      if (a.max_rows < 0) usage("--max-rows must be >= 0");
-    } else if (arg == "--quick") a.quick = true;
-    else if (arg == "--no-paper") a.paper = false;
-    else usage("unknown argument '" + std::string(arg) + "'");
+    try {
+      std::size_t used = 0;
+      a.max_rows = std::stoll(it->second, &used);
+      if (used != it->second.size()) throw std::invalid_argument(it->second);
+    } catch (const std::exception&) {
+      fail("--max-rows '" + it->second + "' is not a number");
+    }
+    if (a.max_rows < 0) fail("--max-rows must be >= 0");
   }
-  if (a.datasets.empty() || a.headers.empty() || a.report.empty()) usage("--datasets, --headers and --report are required");
   return a;
 }
 

@@ -121,29 +121,13 @@ struct arguments {
   bool quick = false;
 };
 
-[[noreturn]] void usage(const std::string& why) {
-  std::cerr << "prenet-train validate: " << why
-            << "\nusage: prenet-train validate --datasets DIR --docs DIR [--data DIR] [--intervals HEADER] [--quick]\n";
-  std::exit(2);
-}
-
 arguments parse(int argc, char** argv) {
-  arguments a;
-  for (int i = 1; i < argc; ++i) {
-    const std::string_view arg = argv[i];
-    auto value = [&]() -> std::string {
-      if (i + 1 >= argc) usage(std::string(arg) + " needs a value");
-      return argv[++i];
-    };
-    if (arg == "--datasets") a.datasets = value();
-    else if (arg == "--docs") a.docs = value();
-    else if (arg == "--data") a.data = value();
-    else if (arg == "--intervals") a.intervals = value();
-    else if (arg == "--quick") a.quick = true;
-    else usage("unknown argument '" + std::string(arg) + "'");
-  }
-  if (a.datasets.empty() || a.docs.empty()) usage("--datasets and --docs are required");
-  return a;
+  const trainer::parsed_flags f = trainer::read_flags(
+      argc, argv, "prenet-train validate",
+      {.required = {"--datasets", "--docs"}, .optional = {"--data", "--intervals"}, .switches = {"--quick"}},
+      "prenet-train validate --datasets DIR --docs DIR [--data DIR] [--intervals HEADER] [--quick]");
+  return {.datasets = f.path("--datasets"), .docs = f.path("--docs"), .data = f.path("--data"),
+          .intervals = f.path("--intervals"), .quick = f.has("--quick")};
 }
 
 /// Leave-one-GPU-out: for each chip among the rows', retrains every kernel model on NeuSight's kernels of the other
