@@ -38,6 +38,21 @@ BOOST_DESCRIBE_STRUCT(device_spec, (),
                        peak_bf16_tensor_flops_per_s, peak_fp8_tensor_flops_per_s, memory_bandwidth_bytes_per_s, memory,
                        sm_count, cores_per_sm, boost_clock_mhz, base_clock_mhz, tdp_watts, l2))
 
+/// What makes catalogue entries one chip for the predictors: the SM count and the FP32 and FP16 tensor-core peaks, to
+/// the TFLOPS. The A100 40 GB and 80 GB PCIe cards differ only in memory: leave-one-GPU-out (prenet-train) leaves such
+/// entries out together, and a kernel model trained on one of them has seen the other.
+struct chip_id {
+  std::int64_t sm_count = 0;
+  std::int64_t fp32_tflops = 0;
+  std::int64_t fp16_tensor_tflops = 0;
+  friend constexpr bool operator==(const chip_id&, const chip_id&) = default;
+};
+[[nodiscard]] constexpr chip_id chip_of(const device_spec& d) noexcept {
+  const auto tera = [](double flops_per_s) { return static_cast<std::int64_t>(flops_per_s / 1e12 + 0.5); };
+  return {.sm_count = d.sm_count, .fp32_tflops = tera(d.peak_fp32_flops_per_s),
+          .fp16_tensor_tflops = tera(d.peak_fp16_tensor_flops_per_s)};
+}
+
 /// Whether the device_spec number named `field` may be 0, which then means "none" (a tensor-core peak the part lacks)
 /// or "not published" (base clock, TDP), as the field comments above say. Every other number must be positive. The
 /// CLI's --device-file checks user-given devices with it (docs/devices.md).

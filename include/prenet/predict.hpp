@@ -9,6 +9,7 @@
 #include <vector>
 
 #include <prenet/device_spec.hpp>
+#include <prenet/devices.hpp>
 #include <prenet/layer_node.hpp>
 #include <prenet/network.hpp>
 #include <prenet/precision.hpp>
@@ -43,7 +44,7 @@ struct prediction {
   std::int64_t grad_accum = 1;  ///< micro-batches per optimizer step
   double roofline_share = 0;   ///< fraction of the iteration predicted by the roofline fallback
   bool out_of_domain = false;  ///< a kernel's shape lies outside its learned model's training data
-  bool unseen_device = false;  ///< a learned model has no training rows from this device
+  bool unseen_device = false;  ///< a learned model has no training rows from this device's chip (chip_of)
   bool runnable = true;        ///< false: PyTorch refuses the precision on this device (see precision_note)
   std::string_view precision_note;  ///< what the device runs instead of the precision asked for; empty when as asked
 
@@ -74,6 +75,32 @@ namespace predictors {
 /// GradScaler's unscale with its inf/NaN check over the fp32 gradients (read and written), once per step.
 [[nodiscard]] constexpr kernel grad_scaler_kernel(std::int64_t params) noexcept {
   return memory_kernel(params, 8 * params);
+}
+}  // namespace predictors
+
+namespace predictors {
+/// Whether `m` has training rows from `d`'s chip (chip_of): `d` itself or a catalogued entry of the same chip is
+/// among its training devices. A kernel's own flag compares ids only, as it is evaluated for every kernel.
+[[nodiscard]] constexpr bool saw_chip(const embedded_model& m, const device_spec& d) noexcept {
+  const chip_id c = chip_of(d);
+  for (const std::string_view id : m.trained_devices) {
+    if (id == d.id) return true;
+    // A loop over the catalogue rather than devices::find(id) != nullptr, which g++ 12 with -fsanitize=undefined
+    // does not treat as a constant expression.
+    for (const device_spec& e : devices::catalogue) {
+      if (e.id == id && chip_of(e) == c) return true;
+    }
+  }
+  return false;
+}
+
+/// Whether every learned kernel model of `p` has seen `d`'s chip (saw_chip): then no estimate on `d` is for a GPU
+/// the models never measured, though a kernel's flag (by id) said so.
+[[nodiscard]] constexpr bool every_model_saw_chip(const device_spec& d, const kernel_predictors& p) noexcept {
+  for (const kernel_model* m : p.kernels) {
+    if (!saw_chip(m->model, d)) return false;
+  }
+  return true;
 }
 }  // namespace predictors
 
@@ -115,14 +142,18 @@ namespace detail {
     roofline_ms += step_ms;
   }
   p.iteration = milliseconds(micro * p.micro_batch().count()) + p.optimizer;
-  const predictors::interval_spread spread = !how.calibrated() ? e.unseen_device ? predictors::generated::fp32_unseen_device
+  // Asked once per prediction, and only when a kernel's flag (by id) said unseen: the catalogue scan stays out of
+  // the per-kernel path.
+  const bool unseen = (e.unseen_device || re.unseen_device) &&
+                      (device.is_cpu || !predictors::every_model_saw_chip(device, kp));
+  const predictors::interval_spread spread = !how.calibrated() ? unseen ? predictors::generated::fp32_unseen_device
                                                                                  : predictors::generated::fp32_seen_device
                                                                : kp.precision->held_out;
   p.iteration_low = milliseconds(spread.low(p.iteration.count()));
   p.iteration_high = milliseconds(spread.high(p.iteration.count()));
   p.roofline_share = p.iteration.count() > 0 ? roofline_ms / p.iteration.count() : 0;
   p.out_of_domain = e.out_of_domain || re.out_of_domain;
-  p.unseen_device = e.unseen_device || re.unseen_device;
+  p.unseen_device = unseen;
   return p;
 }
 }  // namespace detail

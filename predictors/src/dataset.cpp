@@ -59,9 +59,9 @@ std::string relative_name(const fs::path& p, const fs::path& base) { return fs::
 
 }  // namespace
 
-std::string chip_of(const device_spec& d) {
-  const auto tera = [](double v) { return std::to_string(std::llround(v / 1e12)); };
-  return std::to_string(d.sm_count) + "/" + tera(d.peak_fp32_flops_per_s) + "/" + tera(d.peak_fp16_tensor_flops_per_s);
+std::string chip_key(const device_spec& d) {
+  const chip_id c = chip_of(d);
+  return std::to_string(c.sm_count) + "/" + std::to_string(c.fp32_tflops) + "/" + std::to_string(c.fp16_tensor_tflops);
 }
 
 void ingest_justus(const fs::path& datasets, dataset& out, std::int64_t max_rows_per_file) {

@@ -46,8 +46,8 @@ struct dataset {
 
 /// The chip behind a catalogue entry: entries that differ only in memory size, clocks or board power are one GPU
 /// for leaving one GPU out (an A100 PCIe row must not train the model the A100 SXM4 is held out from). The one
-/// definition of the held-out unit for every leave-one-GPU-out experiment.
-[[nodiscard]] std::string chip_of(const device_spec& d);
+/// definition of the held-out unit for every leave-one-GPU-out experiment: prenet::chip_of as a map key.
+[[nodiscard]] std::string chip_key(const device_spec& d);
 
 /// Reads Justus et al. 2018's raw per-layer benchmarks (Conv2d and Dense, forward and training step).
 /// `max_rows_per_file` > 0 keeps only the first rows of each file (the ctest smoke run).

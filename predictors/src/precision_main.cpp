@@ -157,7 +157,7 @@ std::vector<run_row> load_runs(const fs::path& datasets, std::map<std::string, i
     r.opt = !src->with_optimizer ? optimizer::none
             : r.model->input == models::input_kind::tokens ? optimizer::adam  // DLE's run_squad.py: Adam
                                                              : optimizer::momentum;  // SGD with momentum
-    r.group = chip_of(*r.device);
+    r.group = chip_key(*r.device);
     ++n.kept;
     out.push_back(std::move(r));
   }

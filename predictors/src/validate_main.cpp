@@ -135,7 +135,7 @@ arguments parse(int argc, char** argv) {
 std::string predict_held_out(const trainer::dataset& kernels, std::vector<row_result>& rows, bool quick) {
   std::map<std::string, std::vector<row_result*>> by_chip;
   for (row_result& r : rows) {
-    if (r.skipped.empty()) by_chip[trainer::chip_of(*r.device)].push_back(&r);
+    if (r.skipped.empty()) by_chip[trainer::chip_key(*r.device)].push_back(&r);
   }
   std::string log;
   for (const auto& group : by_chip) {
@@ -143,7 +143,7 @@ std::string predict_held_out(const trainer::dataset& kernels, std::vector<row_re
     const std::vector<row_result*>& members = group.second;
     std::vector<trainer::family_model> fitted;
     for (const kernel_family f : trainer::learned_families) {
-      auto train = trainer::family_rows(kernels, f, [&chip](const device_spec& d) { return trainer::chip_of(d) != chip; });
+      auto train = trainer::family_rows(kernels, f, [&chip](const device_spec& d) { return trainer::chip_key(d) != chip; });
       if (!train.empty()) fitted.push_back(trainer::fit_family_model(f, std::move(train), {.quick = quick}));
     }
     const trainer::runtime_predictors held_out(fitted);

@@ -59,4 +59,21 @@ TEST(Predict, LargerBatchTakesLongerButLessPerSample) {
   EXPECT_LT(t(64) / 64, t(8) / 8 * 1.05);
 }
 
+TEST(Predict, UnseenMeansNoModelMeasuredTheChip) {
+  // The gemm model's rows come from the A100-40GB, the conv2d model's from the A100-80GB: one chip (chip_of), so
+  // neither card is a GPU the kernel models never measured, and both state the seen-device interval.
+  EXPECT_EQ(chip_of(devices::a100_40gb), chip_of(devices::a100_80gb));
+  EXPECT_NE(chip_of(devices::a100_40gb), chip_of(devices::h100));
+  const auto net = models::vgg16;
+  for (const device_spec* d : {&devices::a100_40gb, &devices::a100_80gb, &devices::v100}) {
+    const prediction p = predict(net, *d, {.batch = 8, .precision = precision::fp32});
+    EXPECT_FALSE(p.unseen_device) << d->id;
+    EXPECT_DOUBLE_EQ(p.iteration_low.count() / p.iteration.count(),
+                     predictors::generated::fp32_seen_device.low(1.0)) << d->id;
+  }
+  const prediction h100 = predict(net, devices::h100, {.batch = 8, .precision = precision::fp32});
+  EXPECT_TRUE(h100.unseen_device);
+  EXPECT_DOUBLE_EQ(h100.iteration_low.count() / h100.iteration.count(), predictors::generated::fp32_unseen_device.low(1.0));
+}
+
 }  // namespace

@@ -105,12 +105,12 @@ std::int64_t largest_fitting_batch(const runtime_network& net, const device_spec
                                    : max_inference_batch(net.nodes(), device, cfg, cli::max_batch);
 }
 
-bool predictors_trained_on(std::string_view id) noexcept {
+bool predictors_trained_on(const device_spec& d) noexcept {
   for (const predictors::kernel_model* m : predictors::generated::all) {
-    if (m->model.trained_on(id)) return true;
+    if (predictors::saw_chip(m->model, d)) return true;
   }
   for (const predictors::layer_model* m : predictors::generated::layer_models) {
-    if (m->model.trained_on(id)) return true;
+    if (m->model.trained_on(d.id)) return true;
   }
   return false;
 }

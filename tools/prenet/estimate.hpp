@@ -74,7 +74,8 @@ struct memory_estimate {
 [[nodiscard]] std::int64_t largest_fitting_batch(const runtime_network& net, const device_spec& device,
                                                  const model_settings& s);
 
-/// Whether any embedded predictor was trained on measurements from device `id`.
-[[nodiscard]] bool predictors_trained_on(std::string_view id) noexcept;
+/// Whether any embedded predictor was trained on measurements from `d`: a kernel model from its chip
+/// (predictors::saw_chip), a layer model from the device itself.
+[[nodiscard]] bool predictors_trained_on(const device_spec& d) noexcept;
 
 }  // namespace prenet::cli

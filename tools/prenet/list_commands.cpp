@@ -84,7 +84,7 @@ std::string devices_command(std::span<const std::string> args) {
   if (a.has("json")) {
     const auto entry = [](const device_spec& d) {
       nlohmann::ordered_json e = device_json(d);
-      e["predictors_trained_on"] = predictors_trained_on(d.id);
+      e["predictors_trained_on"] = predictors_trained_on(d);
       return e;
     };
     if (one) return entry(*shown.front()).dump(2) + "\n";
@@ -100,7 +100,7 @@ std::string devices_command(std::span<const std::string> args) {
                      d->peak_fp32_flops_per_s / tera, d->peak_tf32_tensor_flops_per_s / tera,
                      d->peak_fp16_tensor_flops_per_s / tera, d->peak_fp8_tensor_flops_per_s / tera,
                      d->memory_bandwidth_bytes_per_s / giga, static_cast<double>(d->memory.value) / gib, d->tdp_watts,
-                     predictors_trained_on(d->id) ? "seen" : "unseen");
+                     predictors_trained_on(*d) ? "seen" : "unseen");
   }
   return t;
 }

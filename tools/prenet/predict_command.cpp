@@ -118,7 +118,7 @@ std::string as_text(const model_settings& s, const device_spec& d, const run_est
   t += fmt::format("  roofline share   {:14.1f}%   of the iteration from the roofline fallback\n",
                    100.0 * r.roofline_share);
   t += fmt::format("  unseen device    {:>15}{}\n", r.unseen_device ? "yes" : "no",
-                   r.unseen_device ? "   (a predictor used has no measurements from this GPU)" : "");
+                   r.unseen_device ? "   (a predictor used has no measurements from this GPU's chip)" : "");
   t += fmt::format("  out of domain    {:>15}{}\n", r.out_of_domain ? "yes" : "no",
                    r.out_of_domain ? "   (some layer or kernel shapes lie outside the predictors' training data)" : "");
   if (s.onnx) t += onnx_text(*s.onnx);
