@@ -165,14 +165,14 @@ template <class Ints>
 }
 
 /// The analytical estimate; `calibrated_framework` is the allowance used when the configuration sets none. Throws
-/// shape_error when `cfg` breaks a rule of training_setup.hpp; applies its LoRA to a copy of the nodes.
+/// shape_error when `cfg` breaks a rule of training_setup.hpp; applies its LoRA and freeze to a copy of the nodes.
 template <class Ints>
 [[nodiscard]] constexpr analytic_memory analytic(std::span<const layer_node> nodes, const train_config& cfg,
                                                  memory_walk<Ints> w, bytes calibrated_framework) {
   check_training_setup(nodes, cfg);
-  if (cfg.lora_rank == 0) return analytic_set_up(nodes, cfg, w, calibrated_framework);
+  if (!sets_roles(cfg)) return analytic_set_up(nodes, cfg, w, calibrated_framework);
   std::vector<layer_node> adapted(nodes.begin(), nodes.end());
-  apply_lora(std::span<layer_node>(adapted), cfg);
+  apply_training_roles(std::span<layer_node>(adapted), cfg);
   return analytic_set_up(adapted, cfg, w, calibrated_framework);
 }
 
@@ -210,8 +210,8 @@ struct dynamic_walk {
   }
 };
 
-/// The analytical estimate of one configuration at any batch: the checks of training_setup.hpp, LoRA's roles,
-/// every node's cost, the weight totals and the walk's plan (plan_for) are computed once; each batch is then
+/// The analytical estimate of one configuration at any batch: the checks of training_setup.hpp, the roles (LoRA,
+/// freeze), every node's cost, the weight totals and the walk's plan (plan_for) are computed once; each batch is then
 /// arithmetic over the plan. The same numbers as analytic() at that batch. Neither copied nor moved (it holds a
 /// view of itself).
 template <class Walk>
@@ -224,9 +224,9 @@ class analytic_by_batch {
                               const WalkArgs&... walk_args)
       : cfg_(cfg), framework_(calibrated_framework), walk_(walk_args...), nodes_(nodes) {
     check_training_setup(nodes, cfg);
-    if (cfg.lora_rank > 0) {
+    if (sets_roles(cfg)) {
       adapted_.assign(nodes.begin(), nodes.end());
-      apply_lora(std::span<layer_node>(adapted_), cfg);
+      apply_training_roles(std::span<layer_node>(adapted_), cfg);
       nodes_ = adapted_;
     }
     layer_cost* costs = walk_.costs.data();  // plain pointers (precomputed_costs)

@@ -32,7 +32,8 @@ struct network {
   [[nodiscard]] constexpr const shape& output_shape() const noexcept { return layers.back().output; }
   /// Trainable parameters, as PyTorch counts them.
   [[nodiscard]] constexpr std::int64_t params() const noexcept { return prenet::params(nodes()); }
-  /// Parameters that get gradients (all of them unless a setup such as LoRA froze some: with_lora).
+  /// Parameters that get gradients (all of them unless a setup such as LoRA or a freeze froze some:
+  /// with_training_roles).
   [[nodiscard]] constexpr std::int64_t trainable_params() const noexcept { return prenet::trainable_params(nodes()); }
   [[nodiscard]] constexpr std::int64_t macs(std::int64_t batch = 1) const noexcept {
     return prenet::macs(nodes(), batch);
@@ -108,12 +109,18 @@ template <std::size_t K, std::size_t L>
   return {detail::concat(a.specs, b.specs)};
 }
 
-/// `net` with the LoRA of `cfg` set on its layers (base frozen, adapters on the targets; unchanged without
-/// cfg.lora_rank): `static_assert(with_lora(models::llama_2_7b, {.lora_rank = 8}).trainable_params() == 4'194'304);`
+/// `net` with the training roles of `cfg` set on its layers (training_setup.hpp's apply_training_roles: LoRA's frozen
+/// base and adapters, cfg.freeze's frozen layers; unchanged without either):
+/// `static_assert(with_training_roles(models::llama_2_7b, {.lora_rank = 8}).trainable_params() == 4'194'304);`
+template <std::size_t N>
+[[nodiscard]] constexpr network<N> with_training_roles(network<N> net, const train_config& cfg) noexcept {
+  apply_training_roles(std::span<layer_node>(net.layers), cfg);
+  return net;
+}
+/// with_training_roles under LoRA's name.
 template <std::size_t N>
 [[nodiscard]] constexpr network<N> with_lora(network<N> net, const train_config& cfg) noexcept {
-  apply_lora(std::span<layer_node>(net.layers), cfg);
-  return net;
+  return with_training_roles(net, cfg);
 }
 
 }  // namespace prenet

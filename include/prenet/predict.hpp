@@ -159,16 +159,16 @@ namespace detail {
 }  // namespace detail
 
 /// Predicted time of one iteration (one optimizer step) of `nodes` on `device` with `cfg` (batch, optimizer,
-/// precision, accumulation, checkpointing, LoRA), from the embedded predictors unless `kp` names others (see
-/// predictors::kernel_predictors). Throws shape_error when `cfg` breaks a rule of training_setup.hpp (in a constant
+/// precision, accumulation, checkpointing, LoRA, frozen layers), from the embedded predictors unless `kp` names
+/// others (see predictors::kernel_predictors). Throws shape_error when `cfg` breaks a rule of training_setup.hpp (in a constant
 /// expression: a compile error naming it).
 [[nodiscard]] constexpr prediction predict(std::span<const layer_node> nodes, const device_spec& device,
                                            const train_config& cfg, run_mode mode = run_mode::train,
                                            const predictors::kernel_predictors& kp = predictors::embedded_predictors) {
   check_training_setup(nodes, cfg);
-  if (cfg.lora_rank == 0) return detail::predict_set_up(nodes, device, cfg, mode, kp);
+  if (!sets_roles(cfg)) return detail::predict_set_up(nodes, device, cfg, mode, kp);
   std::vector<layer_node> adapted(nodes.begin(), nodes.end());
-  apply_lora(std::span<layer_node>(adapted), cfg);
+  apply_training_roles(std::span<layer_node>(adapted), cfg);
   return detail::predict_set_up(adapted, device, cfg, mode, kp);
 }
 

@@ -80,9 +80,10 @@ class runtime_network {
     for (layer_node& n : nodes_) set_impl(n.spec, a);
     return *this;
   }
-  /// Sets the LoRA of `cfg` on the layers (training_setup.hpp's apply_lora; nothing without cfg.lora_rank).
-  runtime_network& set_lora(const train_config& cfg) noexcept {
-    apply_lora(std::span<layer_node>(nodes_), cfg);
+  /// Sets the roles of `cfg` on the layers: LoRA and frozen layers (training_setup.hpp's apply_training_roles;
+  /// nothing without cfg.lora_rank or cfg.freeze).
+  runtime_network& set_training_roles(const train_config& cfg) noexcept {
+    apply_training_roles(std::span<layer_node>(nodes_), cfg);
     return *this;
   }
   /// Throws unless every Residual opened has been closed; call once the network is complete.

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // prenet::train_config: what a training step is run with (batch, precision, optimizer, framework allowance,
-// gradient accumulation, activation checkpointing, LoRA). The rules these settings follow are in training_setup.hpp.
+// gradient accumulation, activation checkpointing, LoRA, frozen layers). The rules these settings follow are in
+// training_setup.hpp.
 #pragma once
 
 #include <cstdint>
@@ -33,6 +34,14 @@ enum class lora_targets : std::uint8_t {
 };
 BOOST_DESCRIBE_ENUM(lora_targets, q_v, qkvo, all_linear)
 
+/// Which layers a fine-tune freezes without adapters (`requires_grad_(False)` on their parameters).
+enum class freezing : std::uint8_t {
+  none,          ///< "none": every layer trains (unless LoRA froze the base)
+  embeddings,    ///< "embeddings": the embedding tables (Embedding: tokens, positions, token types; PatchEmbedding)
+  all_but_head,  ///< "all-but-head": every layer but the last one with parameters (linear probing)
+};
+BOOST_DESCRIBE_ENUM(freezing, none, embeddings, all_but_head)
+
 /// The CLI's spellings: "none", "blocks", "selective".
 [[nodiscard]] constexpr std::string_view name(checkpointing c) noexcept {
   switch (c) {
@@ -48,6 +57,15 @@ BOOST_DESCRIBE_ENUM(lora_targets, q_v, qkvo, all_linear)
     case lora_targets::q_v: return "q,v";
     case lora_targets::qkvo: return "qkvo";
     case lora_targets::all_linear: return "all-linear";
+  }
+  return "?";
+}
+/// The CLI's spellings: "none", "embeddings", "all-but-head".
+[[nodiscard]] constexpr std::string_view name(freezing f) noexcept {
+  switch (f) {
+    case freezing::none: return "none";
+    case freezing::embeddings: return "embeddings";
+    case freezing::all_but_head: return "all-but-head";
   }
   return "?";
 }
@@ -70,6 +88,9 @@ struct train_config {
   /// A (r x in), B (out x r) beside every projection `lora_targets` names.
   std::int64_t lora_rank = 0;
   prenet::lora_targets lora_targets = prenet::lora_targets::q_v;
+  /// Layers frozen without adapters: no weight gradients, no optimizer state, no gradient memory (with LoRA too:
+  /// all-but-head then trains the head beside the adapters).
+  freezing freeze = freezing::none;
 };
 
 }  // namespace prenet

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 // The rules of a training setup, in one place for time (predict.hpp, predictors/) and memory (memory*.hpp,
-// activation_memory.hpp): LoRA (which projections get adapters, what a frozen base layer still computes and saves,
-// what an adapter costs), activation checkpointing (which layers form the blocks, what recomputing them costs) and
-// gradient accumulation (micro-batches per optimizer step). docs/llm.md shows them on LLaMA-3-8B.
+// activation_memory.hpp): LoRA and frozen layers (which projections get adapters, what a frozen layer still computes
+// and saves, what an adapter costs), activation checkpointing (which layers form the blocks, what recomputing them
+// costs) and gradient accumulation (micro-batches per optimizer step). docs/llm.md shows them on LLaMA-3-8B.
 #pragma once
 
 #include <cstdint>
@@ -287,17 +287,62 @@ template <class Node>
   return nodes.size();
 }
 
-/// The roles LoRA of `cfg` gives `nodes`, set in place: with lora_rank 0 nothing changes; otherwise every layer is
-/// frozen and the projections cfg.lora_targets names get adapters. The network's last Dense is its head when no
-/// layer with parameters follows it (all-linear leaves it out).
+/// Whether `cfg` gives some layer a role other than full training (LoRA, or a freeze).
+[[nodiscard]] constexpr bool sets_roles(const train_config& cfg) noexcept {
+  return cfg.lora_rank > 0 || cfg.freeze != freezing::none;
+}
+
+/// Whether a layer is one of the embedding tables freezing::embeddings freezes: an Embedding (tokens, positions,
+/// token types) or a PatchEmbedding (ViT's conv_proj, class token and position embedding).
+[[nodiscard]] constexpr bool is_embedding(const layer_spec& s) noexcept {
+  return s.kind == layer_kind::embedding || s.kind == layer_kind::patch_embedding;
+}
+
+/// The layer freezing::all_but_head trains: the last one with parameters of its own, or a head tied to an earlier
+/// layer's weights (GPT-2's); nodes.size() when none.
 template <class Node>
-constexpr void apply_lora(std::span<Node> nodes, const train_config& cfg) noexcept {
-  if (cfg.lora_rank <= 0) return;
-  const std::size_t head = head_index(std::span<const Node>(nodes));
+[[nodiscard]] constexpr std::size_t trained_head_index(std::span<const Node> nodes) noexcept {
+  for (std::size_t i = nodes.size(); i-- > 0;) {
+    if (nodes[i].cost().params > 0 || nodes[i].spec.tied != 0) return i;
+  }
+  return nodes.size();
+}
+
+/// Whether `cfg.freeze` freezes node `i` of `nodes` (`head`: trained_head_index). Only layers with parameters (or a
+/// tied head) freeze; the others keep their role. Frozen with the embeddings: the tables, and a head tied to the
+/// token table (its weight is the table's; a bias of its own is frozen with it).
+template <class Node>
+[[nodiscard]] constexpr bool frozen_by(freezing f, std::span<const Node> nodes, std::size_t i,
+                                       std::size_t head) noexcept {
+  const layer_spec& s = nodes[i].spec;
+  if (nodes[i].cost().params == 0 && s.tied == 0) return false;
+  switch (f) {
+    case freezing::none: return false;
+    case freezing::embeddings: return is_embedding(s) || s.tied != 0;
+    case freezing::all_but_head: return i != head;
+  }
+  return false;
+}
+
+/// The roles `cfg` gives `nodes`, set in place; without LoRA or a freeze nothing changes. LoRA (lora_rank >= 1)
+/// freezes every layer and gives the projections cfg.lora_targets names adapters; the network's last Dense is its
+/// head when no layer with parameters follows it (all-linear leaves it out). cfg.freeze freezes the layers frozen_by
+/// names; with LoRA, all-but-head trains the head beside the adapters (PEFT's modules_to_save).
+template <class Node>
+constexpr void apply_training_roles(std::span<Node> nodes, const train_config& cfg) noexcept {
+  if (!sets_roles(cfg)) return;
+  const std::span<const Node> all(nodes);
+  const std::size_t head = head_index(all), trained = trained_head_index(all);
   for (std::size_t i = 0; i < nodes.size(); ++i) {
     Node& n = nodes[i];
-    n.role = training_role{.frozen = true, .lora_rank = cfg.lora_rank,
-                           .lora_projections = lora_projections(n.spec.kind, cfg.lora_targets, i == head)};
+    const bool frozen_by_freeze = frozen_by(cfg.freeze, all, i, trained);
+    if (cfg.lora_rank > 0) {
+      n.role = training_role{.frozen = cfg.freeze != freezing::all_but_head || frozen_by_freeze,
+                             .lora_rank = cfg.lora_rank,
+                             .lora_projections = lora_projections(n.spec.kind, cfg.lora_targets, i == head)};
+    } else {
+      n.role = training_role{.frozen = frozen_by_freeze};
+    }
   }
 }
 
@@ -321,6 +366,17 @@ constexpr void check_training_setup(std::span<const Node> nodes, const train_con
     detail::require(any, "LoRA: targets must name a layer of the model (q,v and qkvo: attention; all-linear: also "
                          "GatedMLP and Dense but the head)");
     detail::require(fits, "LoRA: rank must be <= the in and out features of every target projection");
+  }
+  if (cfg.freeze == freezing::embeddings) {
+    bool any = false;
+    for (const Node& n : nodes) any = any || is_embedding(n.spec);
+    detail::require(any, "Freeze: embeddings must name a layer of the model (Embedding or PatchEmbedding)");
+  }
+  if (cfg.freeze == freezing::all_but_head) {
+    const std::size_t head = trained_head_index(nodes);
+    detail::require(head < nodes.size(), "Freeze: all-but-head must have a layer with parameters to train");
+    detail::require(nodes[head].spec.tied == 0, "Freeze: all-but-head must have a head of its own (this model's "
+                                                "head is tied to its token embedding)");
   }
   if (cfg.checkpoint == checkpointing::blocks) {
     detail::require(has_blocks(nodes), "Checkpoint: the model must have repeated blocks (Repeat of a Residual block)");

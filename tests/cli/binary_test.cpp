@@ -515,7 +515,7 @@ INSTANTIATE_TEST_SUITE_P(Cases, BadInput, testing::ValuesIn(bad_inputs), bad_cas
 
 }  // namespace
 
-// --- training setups: --grad-accum, --checkpoint, --lora ------------------------------------------------------------
+// --- training setups: --grad-accum, --checkpoint, --lora, --freeze --------------------------------------------------
 namespace training_setup {
 
 TEST(CliTrainingSetup, LoraTrainableParamsAsPeftPrints) {
@@ -532,6 +532,33 @@ TEST(CliTrainingSetup, LoraTrainableParamsAsPeftPrints) {
   EXPECT_EQ(full["trainable_params"], full["params"]);
   EXPECT_EQ(full["lora_targets"], "none");
   EXPECT_LT(j["optimizer_ms"].get<double>(), full["optimizer_ms"].get<double>());
+}
+
+TEST(CliTrainingSetup, FrozenLayersTrainNothing) {
+  const auto predict = [](const char* model, const char* freeze) {
+    return parsed(run({"predict", "--model", model, "--device", "a100-80gb", "--batch", "8", "--optimizer", "adam",
+                       "--freeze", freeze, "--json"}));
+  };
+  // BERT-base: the token, position and token-type tables, (30,522 + 512 + 2) x 768.
+  const json full = predict("bert-base", "none"), emb = predict("bert-base", "embeddings");
+  EXPECT_EQ(emb["params"], full["params"]);
+  EXPECT_EQ(emb["trainable_params"].get<std::int64_t>(),
+            full["params"].get<std::int64_t>() - (30'522 + 512 + 2) * 768);
+  EXPECT_EQ(emb["freeze"], "embeddings");
+  EXPECT_EQ(full["freeze"], "none");
+  EXPECT_LT(emb["flops_per_iteration"].get<std::int64_t>(), full["flops_per_iteration"].get<std::int64_t>());
+  EXPECT_LT(emb["memory_bytes"].get<std::int64_t>(), full["memory_bytes"].get<std::int64_t>());
+  // ViT-B/16 linear probing: heads.head alone, Linear(768, 1000).
+  const json probe = predict("vit-b-16", "all-but-head");
+  EXPECT_EQ(probe["trainable_params"].get<std::int64_t>(), 768 * 1000 + 1000);
+  EXPECT_EQ(probe["params"].get<std::int64_t>(), 86'567'656);
+  const json mem = parsed(run({"memory", "--model", "vit-b-16", "--device", "a100-80gb", "--batch", "8", "--optimizer",
+                               "adam", "--freeze", "all-but-head", "--json"}));
+  EXPECT_EQ(mem["breakdown"]["optimizer_state_bytes"].get<std::int64_t>(), 2 * 4 * (768 * 1000 + 1000));
+  EXPECT_EQ(mem["freeze"], "all-but-head");
+  const process_result text = run({"predict", "--model", "vit-b-16", "--device", "a100-80gb", "--freeze",
+                                   "embeddings"});
+  EXPECT_NE(text.out.find("frozen embeddings"), std::string::npos) << text.out;
 }
 
 TEST(CliTrainingSetup, AnIterationIsOneOptimizerStep) {
@@ -593,6 +620,10 @@ TEST(CliTrainingSetup, BadInputIsOneLineAndExitTwo) {
       {"--model", "gpt2", "--mode", "inference", "--grad-accum", "2"},
       {"--model", "gpt2", "--mode", "inference", "--lora", "2"},
       {"--model", "gpt2", "--mode", "inference", "--checkpoint", "blocks"},
+      {"--model", "gpt2", "--freeze", "encoder"},
+      {"--model", "vgg16", "--freeze", "embeddings"},  // no Embedding or PatchEmbedding
+      {"--model", "gpt2", "--freeze", "all-but-head"},  // its head is the token table
+      {"--model", "gpt2", "--mode", "inference", "--freeze", "embeddings"},
   };
   for (const char* command : {"predict", "memory", "compare"}) {
     for (const std::vector<std::string>& flags : bad) {

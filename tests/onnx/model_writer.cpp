@@ -78,6 +78,13 @@ class builder {
     return constant(std::move(t));
   }
 
+  std::string boolean(bool value) {
+    ::onnx::TensorProto t;
+    t.set_data_type(::onnx::TensorProto::BOOL);
+    t.add_int32_data(value ? 1 : 0);
+    return constant(std::move(t));
+  }
+
   struct attr {
     std::string name;
     std::vector<std::int64_t> ints;
@@ -165,7 +172,9 @@ std::string gemm(builder& m, const std::string& x, const std::string& name, std:
                 {b::a("transB", 1)});
 }
 std::string dropout(builder& m, const std::string& x) {
-  return m.options().dropout ? m.node("Dropout", {x}) : x;
+  if (!m.options().dropout) return x;
+  if (m.options().dropout_ratio < 0) return m.node("Dropout", {x});
+  return m.node("Dropout", {x, m.scalar(m.options().dropout_ratio), m.boolean(true)}, {}, 2);
 }
 
 /// Linear as PyTorch exports it on a sequence: MatMul by the transposed weight, then Add of the bias.

@@ -15,6 +15,9 @@ struct write_options {
   std::int64_t batch = 0;          ///< 0: a symbolic "batch_size" dimension, as with dynamic_axes
   bool weights_as_inputs = false;
   bool dropout = true;             ///< training-mode export: Dropout nodes stay in the graph
+  /// Negative: Dropout nodes read the data only (ONNX's default ratio, 0.5). Else each is written as torch.onnx 1.13
+  /// writes a training-mode nn.Dropout(p) at opset >= 12: a constant ratio p, training_mode true, output and mask.
+  float dropout_ratio = -1.0F;
 };
 
 /// torchvision.models.vgg16() at 224x224, exported in training mode.

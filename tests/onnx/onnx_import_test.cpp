@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: MIT
 // prenet::load_onnx on models written like torch.onnx.export's: parameters equal PyTorch's published counts and the
 // DSL's, and predicted time and memory equal the DSL network's.
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <string>
+#include <utility>
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
@@ -91,6 +93,35 @@ TEST(OnnxImport, BertBaseAsPyTorch113ExportsIt) {
   EXPECT_EQ(markers, 48U);
   EXPECT_EQ(r.network.size(), dsl.size() - markers);
   expect_same_predictions(r.network, dsl, 4);
+}
+
+TEST(OnnxImport, ZeroRatioDropoutIsAnIdentity) {
+  // torchvision's ViT keeps nn.Dropout(0.0) layers (and attention dropout 0.0) that a training-mode export writes as
+  // Dropout nodes of ratio 0: identities, imported as the same network as a file without them.
+  const onnx_options opt{.batch = 4, .symbolic_dim = 64};
+  const onnx_import none = load_onnx_bytes(onnx_test::bert_onnx(256, 2, 4, {.dropout = false}), opt);
+  const onnx_import zero = load_onnx_bytes(onnx_test::bert_onnx(256, 2, 4, {.dropout_ratio = 0.0F}), opt);
+  const onnx_import tenth = load_onnx_bytes(onnx_test::bert_onnx(256, 2, 4, {.dropout_ratio = 0.1F}), opt);
+  const onnx_import implicit = load_onnx_bytes(onnx_test::bert_onnx(256, 2, 4), opt);  // ONNX's default ratio 0.5
+  const auto dropouts = [](const onnx_import& r) {
+    std::size_t layers = 0, attention = 0;
+    for (const layer_node& n : r.network.nodes()) {
+      layers += n.spec.kind == layer_kind::dropout ? 1 : 0;
+      attention += n.spec.kind == layer_kind::multihead_attention && attention_dropout(n.spec) ? 1 : 0;
+    }
+    return std::pair{layers, attention};
+  };
+  EXPECT_EQ(dropouts(zero), std::pair(std::size_t{0}, std::size_t{0}));
+  EXPECT_EQ(dropouts(tenth), dropouts(implicit));
+  EXPECT_EQ(dropouts(tenth), std::pair(std::size_t{1 + 2 * 3}, std::size_t{2}));  // embeddings; 3 per layer; probs
+  const auto same_layers = [](const onnx_import& a, const onnx_import& b) {
+    return std::ranges::equal(a.network.nodes(), b.network.nodes());
+  };
+  EXPECT_TRUE(same_layers(zero, none));
+  EXPECT_TRUE(same_layers(tenth, implicit));
+  expect_same_predictions(zero.network, none.network, 4);
+  const train_config cfg{.batch = 4, .optimizer = optimizer::adam};
+  EXPECT_LT(training_memory(zero.network, cfg).total().value, training_memory(tenth.network, cfg).total().value);
 }
 
 TEST(OnnxImport, BertNeedsTheSequenceLength) {

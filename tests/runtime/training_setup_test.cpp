@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT
-// Training setups (training_setup.hpp): exact parameter, FLOP and byte accounting of LoRA, gradient accumulation
-// and activation checkpointing, in time (predict, kernels) and memory (training_memory), and their rules.
+// Training setups (training_setup.hpp): exact parameter, FLOP and byte accounting of LoRA, frozen layers, gradient
+// accumulation and activation checkpointing, in time (predict, kernels) and memory (training_memory), and their rules.
 #include <cstdint>
 #include <span>
+#include <string>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -26,7 +27,7 @@ std::int64_t kernel_flops(const predictors::kernel_list& l) {
 runtime_network zoo(std::string_view name, std::int64_t size) { return models::find_model(name)->build(size); }
 
 runtime_network with_lora(runtime_network net, const train_config& cfg) {
-  net.set_lora(cfg);
+  net.set_training_roles(cfg);
   return net;
 }
 
@@ -129,6 +130,92 @@ TEST(LoRA, NoOptimizerStateOrGradientsForTheBase) {
   const prediction pa = predict(net.nodes(), devices::h100, full), pb = predict(net.nodes(), devices::h100, lora);
   EXPECT_LT(pb.optimizer.count(), pa.optimizer.count() / 50);
   EXPECT_LT(pb.backward.count(), pa.backward.count());
+}
+
+// --- freeze: plain frozen layers ----------------------------------------------------------------------------------
+
+std::int64_t params_of_embeddings(const runtime_network& net) {
+  std::int64_t n = 0;
+  for (const layer_node& l : net.nodes()) n += is_embedding(l.spec) ? l.cost().params : 0;
+  return n;
+}
+
+// BERT-base with frozen embeddings: every parameter but the word, position and token-type tables trains.
+TEST(Freeze, BertBaseEmbeddingsTrainableIsTotalMinusTables) {
+  const runtime_network net = zoo("bert-base", 128);
+  const runtime_network frozen = with_lora(net, {.freeze = freezing::embeddings});
+  EXPECT_EQ(params_of_embeddings(net), (30'522 + 512 + 2) * 768);
+  EXPECT_EQ(frozen.params(), net.params());
+  EXPECT_EQ(frozen.trainable_params(), net.params() - (30'522 + 512 + 2) * 768);
+  // No optimizer state and no gradients for the tables: Adam's two fp32 moments of the rest; the update's gradients.
+  const train_config full{.batch = 4, .optimizer = optimizer::adam, .framework = 0_B};
+  train_config cfg = full;
+  cfg.freeze = freezing::embeddings;
+  const memory_breakdown a = training_memory(net, full), b = training_memory(net, cfg);
+  EXPECT_EQ(b.optimizer_state.value, 2 * 4 * frozen.trainable_params());
+  EXPECT_EQ(a.optimizer_state.value - b.optimizer_state.value, 2 * 4 * params_of_embeddings(net));
+  EXPECT_EQ(b.weights.value, a.weights.value);
+  EXPECT_LT(b.gradients.value, a.gradients.value);
+  // ViT-B/16: the PatchEmbedding (conv_proj, class token, position embedding of 197 tokens) freezes.
+  const runtime_network vit = zoo("vit-b-16", 224);
+  EXPECT_EQ(with_lora(vit, {.freeze = freezing::embeddings}).trainable_params(),
+            vit.params() - (768 * (3 * 16 * 16 + 1) + 768 + 197 * 768));
+}
+
+// A small language model: Embedding, LayerNorm, Dense, GELU, Dense head.
+constexpr std::int64_t vocab = 100, width = 32;
+constexpr auto lm = Tokens<seq>{} | Embedding<vocab, width>{} | LayerNorm<width>{} | Dense<width>{} |
+                    GELU{} | Dense<vocab>{};
+
+TEST(Freeze, BackwardStartsAtTheFirstTrainableLayer) {
+  const network<6> full = lm;
+  const network<6> emb = with_training_roles(full, {.freeze = freezing::embeddings});
+  const network<6> probe = with_training_roles(full, {.freeze = freezing::all_but_head});
+  const auto c = [&full](std::size_t i) { return full.layers[i].cost(); };
+  // Frozen tables: the Embedding's backward (its weight gradient) is gone and the LayerNorm, now the first layer
+  // that trains, computes no d(input); every later layer runs its full backward.
+  EXPECT_EQ(backward_flops(full.nodes(), 3) - backward_flops(emb.nodes(), 3),
+            3 * (c(1).backward_flops + c(2).input_grad_flops));
+  EXPECT_EQ(emb.trainable_params(), full.params() - vocab * width);
+  EXPECT_EQ(emb.layers[1].cost().saved_fixed_bytes, 0);  // no indices kept for a gradient that is not computed
+  // Linear probing: the head's weight and bias gradients alone (no d(input): nothing before it trains).
+  EXPECT_EQ(backward_flops(probe.nodes(), 3), 3 * (c(5).backward_flops - c(5).input_grad_flops));
+  EXPECT_EQ(probe.trainable_params(), width * vocab + vocab);
+  for (std::size_t i = 0; i < 5; ++i) EXPECT_EQ(probe.layers[i].cost().trainable_params, 0) << i;
+  // Layers without parameters keep the full-training role (and with it their time model).
+  EXPECT_EQ(probe.layers[4].role, training_role{});
+  EXPECT_TRUE(probe.layers[3].role.frozen);
+  // The frozen Dense runs its d(input) GEMM only; the time model sees the same.
+  const predictors::pass_context pc{.batch = 2};
+  const network<6> mid = with_training_roles(full, {.freeze = freezing::embeddings});
+  EXPECT_EQ(predictors::layer_kernels(mid.layers[3], pass::backward, pc).size, 3U);  // trained: dX, dW, db
+  const network<6> dense_frozen = probe;
+  EXPECT_EQ(predictors::layer_kernels(dense_frozen.layers[3], pass::backward, pc).size, 1U);
+  // Training step FLOPs: the forward is unchanged.
+  const train_config cfg{.batch = 3};
+  EXPECT_EQ(training_step_flops(full.nodes(), cfg) - training_step_flops(probe.nodes(), cfg),
+            backward_flops(full.nodes(), 3) - backward_flops(probe.nodes(), 3));
+}
+
+TEST(Freeze, AllButHeadWithLoraTrainsTheHeadBesideTheAdapters) {
+  // LLaMA-2-7B's lm_head is its own (LLaMA-3.2's, tied to the token table, is refused: see the rules below).
+  const runtime_network net = zoo("llama-2-7b", 512);
+  const std::int64_t adapters = with_lora(net, {.lora_rank = 8}).trainable_params();
+  const runtime_network both = with_lora(net, {.lora_rank = 8, .freeze = freezing::all_but_head});
+  EXPECT_EQ(adapters, 4'194'304);
+  EXPECT_EQ(both.trainable_params(), adapters + 32'000 * 4096);  // lm_head: Linear(4096, 32000, bias=False)
+  const auto message = [](const runtime_network& n, const train_config& cfg) -> std::string {
+    try {
+      check_training_setup(n.nodes(), cfg);
+    } catch (const shape_error& e) {
+      return e.what();
+    }
+    return "";
+  };
+  EXPECT_EQ(message(net, {.lora_rank = 8, .freeze = freezing::all_but_head}), "");
+  EXPECT_NE(message(zoo("llama-3.2-1b", 512), {.lora_rank = 8, .freeze = freezing::all_but_head}), "");
+  // Freezing the embeddings under LoRA changes nothing: LoRA froze them already.
+  EXPECT_EQ(with_lora(net, {.lora_rank = 8, .freeze = freezing::embeddings}).trainable_params(), adapters);
 }
 
 // --- gradient accumulation --------------------------------------------------------------------------------------
@@ -272,6 +359,12 @@ TEST(TrainingSetup, BadConfigurationsThrowNamingTheRule) {
   EXPECT_NE(message(vgg, {.lora_rank = 8}).find("LoRA: targets must name a layer"), std::string::npos);
   // VGG16's classifier Dense layers are all-linear targets (all but the head).
   EXPECT_EQ(message(vgg, {.lora_rank = 8, .lora_targets = lora_targets::all_linear}), "");
+  EXPECT_EQ(message(vgg, {.freeze = freezing::embeddings}),
+            "Freeze: embeddings must name a layer of the model (Embedding or PatchEmbedding)");
+  EXPECT_EQ(message(vgg, {.freeze = freezing::all_but_head}), "");
+  EXPECT_EQ(message(gpt2, {.freeze = freezing::embeddings}), "");
+  EXPECT_EQ(message(gpt2, {.freeze = freezing::all_but_head}),
+            "Freeze: all-but-head must have a head of its own (this model's head is tied to its token embedding)");
   EXPECT_NE(message(vgg, {.checkpoint = checkpointing::blocks}).find("Checkpoint: the model must have repeated blocks"),
             std::string::npos);
   EXPECT_THROW((void)predict(gpt2.nodes(), devices::h100, {.grad_accum = 0}), shape_error);

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: MIT
-// Training setups at compile time: LoRA's trainable parameters (PEFT's count for LLaMA-2-7B), gradient
-// accumulation and checkpointing in constant expressions.
+// Training setups at compile time: LoRA's and frozen layers' trainable parameters (PEFT's count for LLaMA-2-7B),
+// gradient accumulation and checkpointing in constant expressions.
+#include <prenet/models/bert.hpp>
 #include <prenet/models/llama.hpp>
+#include <prenet/models/vit.hpp>
 #include <prenet/prenet.hpp>
 
 namespace {
@@ -13,6 +15,13 @@ using namespace prenet;
 static_assert(with_lora(models::llama_2_7b, {.lora_rank = 8}).trainable_params() == 4'194'304);
 static_assert(with_lora(models::llama_2_7b, {.lora_rank = 8}).params() == 6'742'609'920);
 static_assert(models::llama_2_7b.trainable_params() == models::llama_2_7b.params());
+
+// Plain frozen layers: BERT-base without its word, position and token-type tables ((30,522 + 512 + 2) x 768), and
+// ViT-B/16 linear probing (heads.head, Linear(768, 1000), alone).
+static_assert(with_training_roles(models::bert_base, {.freeze = freezing::embeddings}).trainable_params() ==
+              models::bert_base.params() - (30'522 + 512 + 2) * 768);
+static_assert(with_training_roles(models::vit_b_16, {.freeze = freezing::all_but_head}).trainable_params() ==
+              768 * 1000 + 1000);
 
 // A small residual stack: two identical blocks to checkpoint.
 constexpr auto stack = Input<32, 64>{} | Repeat<2, Residual<Sequential<LayerNorm<64>, MultiheadAttention<64, 4>>>>{} |

@@ -71,6 +71,11 @@ training setup (training only; docs/llm.md):
                       LoRA of rank R: the base model frozen (no weight gradients or optimizer state), adapters A (R x in)
                       and B (out x R) on attention's q and v (default, as PEFT for LLaMA), on q, k, v and o, or on every
                       linear layer but the head; params counts base and adapters, trainable params the adapters
+  --freeze none|embeddings|all-but-head
+                      layers frozen without adapters (no weight gradients, optimizer state or gradient memory):
+                      embeddings: the Embedding tables (and a head tied to them) and ViT's PatchEmbedding;
+                      all-but-head: every layer but the last with parameters. Backward starts at the first layer
+                      that trains; with --lora, all-but-head trains the head beside the adapters
 
 defaults: --batch 1, --mode train, --optimizer sgd (none for inference), --precision default, --attention eager,
 the model's own image side or context length, --samples = ImageNet-1k's 1,281,167 images or WikiText-103's 103,227,021 tokens

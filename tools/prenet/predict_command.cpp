@@ -99,9 +99,11 @@ std::string as_text(const model_settings& s, const device_spec& d, const run_est
                    group_digits(s.samples), group_digits(r.iterations_per_epoch), accum ? " (optimizer steps)" : "");
   t += fmt::format("  params           {:>15}\n", group_digits(r.params));
   if (s.mode == run_mode::train && r.trainable_params != r.params) {
-    t += fmt::format("  trainable params {:>15}   ({:.4f}%: LoRA adapters; the base is frozen)\n",
-                     group_digits(r.trainable_params),
-                     100.0 * static_cast<double>(r.trainable_params) / static_cast<double>(r.params));
+    t += fmt::format("  trainable params {:>15}   ({:.4f}%: {})\n", group_digits(r.trainable_params),
+                     100.0 * static_cast<double>(r.trainable_params) / static_cast<double>(r.params),
+                     s.lora_rank > 0 && s.freeze == freezing::all_but_head ? "LoRA adapters and the head"
+                     : s.lora_rank > 0                                      ? "LoRA adapters; the base is frozen"
+                                                                            : "frozen " + std::string(name(s.freeze)));
   }
   t += fmt::format("  FLOPs/iteration  {:15.4g}   ({})\n", static_cast<double>(r.flops_per_iteration),
                    s.mode != run_mode::train ? "forward"

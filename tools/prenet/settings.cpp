@@ -23,6 +23,7 @@ constexpr std::array attention_impls{attention_impl::eager, attention_impl::sdpa
                                      attention_impl::sdpa_mem_efficient};
 constexpr std::array checkpointings{checkpointing::none, checkpointing::blocks, checkpointing::selective};
 constexpr std::array lora_target_sets{lora_targets::q_v, lora_targets::qkvo, lora_targets::all_linear};
+constexpr std::array freezings{freezing::none, freezing::embeddings, freezing::all_but_head};
 /// --dtype, the older flag: the element type of every tensor, which --precision fp32, fp16 and bf16 mean.
 constexpr std::array dtype_precisions{precision::fp32, precision::fp16, precision::bf16};
 
@@ -58,6 +59,7 @@ std::string setup_text(const model_settings& s) {
   if (s.grad_accum > 1) t += ", grad-accum " + std::to_string(s.grad_accum);
   if (s.checkpoint != checkpointing::none) t += ", checkpoint " + std::string(name(s.checkpoint));
   if (s.lora_rank > 0) t += ", LoRA r " + std::to_string(s.lora_rank) + " (" + std::string(name(s.lora_targets)) + ")";
+  if (s.freeze != freezing::none) t += ", frozen " + std::string(name(s.freeze));
   return t;
 }
 
@@ -156,6 +158,11 @@ model_settings read_model_settings(const arguments& args) {
     s.lora_rank = parse_integer("lora", *lora, 1, max_lora_rank);
     if (targets) s.lora_targets = read_choice("lora-targets", *targets, lora_target_sets);
   }
+  if (const std::optional<std::string_view> f = args.value("freeze")) {
+    s.freeze = read_choice("freeze", *f, freezings);
+    if (!train && s.freeze != freezing::none)
+      throw usage_error("--freeze applies to training only (--mode inference trains nothing)");
+  }
 
   if (const std::optional<std::string_view> n = args.value("samples")) {
     s.samples = parse_integer("samples", *n, 1, max_samples);
@@ -173,14 +180,14 @@ runtime_network checked(runtime_network net, const model_settings& s) {
   } catch (const shape_error& e) {
     throw usage_error(std::string(e.what()) + " (" + std::string(s.model->name) + ")");
   }
-  net.set_lora(config_of(s, 1));
+  net.set_training_roles(config_of(s, 1));
   return net;
 }
 }  // namespace
 
 train_config config_of(const model_settings& s, std::int64_t batch) noexcept {
   return {.batch = batch, .optimizer = s.optimizer, .precision = s.precision, .grad_accum = s.grad_accum,
-          .checkpoint = s.checkpoint, .lora_rank = s.lora_rank, .lora_targets = s.lora_targets};
+          .checkpoint = s.checkpoint, .lora_rank = s.lora_rank, .lora_targets = s.lora_targets, .freeze = s.freeze};
 }
 
 runtime_network build_network(const model_settings& s) {

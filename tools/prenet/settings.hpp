@@ -46,12 +46,13 @@ struct model_settings {
   checkpointing checkpoint = checkpointing::none;    ///< --checkpoint
   std::int64_t lora_rank = 0;                        ///< --lora R (0: full training)
   prenet::lora_targets lora_targets = prenet::lora_targets::q_v;  ///< --lora-targets
+  freezing freeze = freezing::none;                  ///< --freeze
   std::int64_t samples = 0;  ///< per epoch
   std::shared_ptr<const onnx_model> onnx;  ///< --onnx FILE: the imported model (`model` then points at its entry)
 };
 
 /// The flags read_model_settings reads (its --samples is each command's own: memory has none).
-inline constexpr std::array<flag_spec, 13> model_flags{{{"model"},
+inline constexpr std::array<flag_spec, 14> model_flags{{{"model"},
                                                         {"onnx"},
                                                         {"seq"},
                                                         {"image"},
@@ -63,7 +64,8 @@ inline constexpr std::array<flag_spec, 13> model_flags{{{"model"},
                                                         {"grad-accum"},
                                                         {"checkpoint"},
                                                         {"lora"},
-                                                        {"lora-targets"}}};
+                                                        {"lora-targets"},
+                                                        {"freeze"}}};
 
 /// Largest --grad-accum and --lora (far beyond any real run; keeps every count exact in 64 bits).
 inline constexpr std::int64_t max_grad_accum = 65'536;
@@ -80,15 +82,17 @@ template <std::size_t N>
 }
 
 /// Reads --model (or --onnx FILE), --seq/--image, --mode, --optimizer, --precision (or its alias --dtype),
-/// --attention, --grad-accum, --checkpoint, --lora, --lora-targets and --samples; throws usage_error on bad input.
+/// --attention, --grad-accum, --checkpoint, --lora, --lora-targets, --freeze and --samples; throws usage_error on bad
+/// input.
 [[nodiscard]] model_settings read_model_settings(const arguments& args);
 
 /// The model at the settings' size, its attention layers run as --attention says; a shape the model cannot take,
-/// or a training setup it cannot have (--lora rank beyond a target's features, --checkpoint blocks without blocks),
+/// or a training setup it cannot have (--lora rank beyond a target's features, --checkpoint blocks without blocks,
+/// --freeze embeddings without embeddings),
 /// becomes a usage_error naming the model.
 [[nodiscard]] runtime_network build_network(const model_settings& s);
 
-/// The train_config of the settings at `batch` (LoRA, checkpointing and accumulation included).
+/// The train_config of the settings at `batch` (LoRA, freeze, checkpointing and accumulation included).
 [[nodiscard]] train_config config_of(const model_settings& s, std::int64_t batch) noexcept;
 
 /// --batch's default: 1, or the batch an --onnx file fixes.
@@ -119,16 +123,18 @@ struct single_run {
 [[nodiscard]] single_run read_single_run(const arguments& args);
 
 /// The training setup in words for the text outputs' header, e.g. ", grad-accum 4, checkpoint blocks, LoRA r 16
-/// (q,v)"; "" when it is plain training (no accumulation, checkpointing or LoRA).
+/// (q,v), frozen embeddings"; "" when it is plain training (no accumulation, checkpointing, LoRA or freeze).
 [[nodiscard]] std::string setup_text(const model_settings& s);
 
-/// The training setup's JSON keys: grad_accum, checkpoint, lora_rank (0: none), lora_targets ("none" without LoRA).
+/// The training setup's JSON keys: grad_accum, checkpoint, lora_rank (0: none), lora_targets ("none" without LoRA),
+/// freeze ("none", "embeddings", "all-but-head").
 template <class Json>
 void add_setup_json(Json& j, const model_settings& s) {
   j["grad_accum"] = s.grad_accum;
   j["checkpoint"] = name(s.checkpoint);
   j["lora_rank"] = s.lora_rank;
   j["lora_targets"] = s.lora_rank > 0 ? name(s.lora_targets) : std::string_view("none");
+  j["freeze"] = name(s.freeze);
 }
 
 /// Printable names: "train"/"inference", "fp32"/"fp16"/"bf16", "image"/"seq".

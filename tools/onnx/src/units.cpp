@@ -105,6 +105,17 @@ class mapper {
     if (n.inputs[1] == t && is_const(n.inputs[0])) return n.inputs[0];
     return -1;
   }
+  /// A Dropout whose ratio is a constant 0 (torchvision's ViT keeps its p = 0 dropouts in a training-mode export): an
+  /// identity, which draws no mask, saves none and runs no kernel. The ratio is input 1 from opset 12 on, the `ratio`
+  /// attribute before; absent, it is ONNX's default 0.5.
+  [[nodiscard]] bool identity_dropout(const node& n) const {
+    if (n.input(1) >= 0) {
+      const std::optional<double> ratio = g_.scalar(n.input(1));
+      return ratio.has_value() && *ratio == 0.0;
+    }
+    const std::optional<float> ratio = graph::attr_float(n, "ratio");
+    return ratio.has_value() && *ratio == 0.0F;
+  }
   /// A Conv whose bias has a generated name: BatchNorm folded in by an eval-mode export (and unfolded here).
   [[nodiscard]] bool folded_bias(const node& n) const { return onnx_import_detail::folded_bias(g_, n, options_); }
 
@@ -228,7 +239,7 @@ class mapper {
         op == "Unsqueeze" || (op == "Cast" && !g_.at(y).is_integer())) {
       return n.input(0) == x ? alias() : unmapped(ni);
     }
-    if (op == "Dropout") return layer(ni, dropout_spec(), x, y);
+    if (op == "Dropout") return identity_dropout(n) ? alias() : layer(ni, dropout_spec(), x, y);
     if (op == "Relu") {
       // The only reader of its input: computable in place, as torchvision's ReLU(inplace=True) is.
       const bool inplace = g_.at(x).consumers.size() == 1 && x != g_.main_input();
@@ -719,7 +730,7 @@ class mapper {
       if (at(c).op == "MatMul" && at(c).input(0) == probs && is_main(at(c).input(1))) {
         pv = c;
       } else if (at(c).op == "Dropout" || at(c).op == "Cast" || at(c).op == "Identity") {
-        dropout = dropout || at(c).op == "Dropout";
+        dropout = dropout || (at(c).op == "Dropout" && !identity_dropout(at(c)));
         probs = at(c).output(0);
       } else {
         return std::nullopt;
