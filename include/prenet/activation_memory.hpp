@@ -59,10 +59,13 @@ struct node_plan {
   /// Saved tensors freed when node i's backward is done, per sample: its extra saved tensors (attention
   /// probabilities, masks, indices), and the tensors it is the first to save (at most two: its input, its output).
   std::int64_t freed_extra = 0, freed_first = 0, freed_second = 0;
-  std::int64_t d_input = 0, d_output = 0;  ///< its backward's gradient working set per sample (gradient_pair)
+  /// Its backward's gradient working set per sample (gradient_pair); for a layer of a frozen prefix, which runs no
+  /// backward, its forward's input and output (forward_pair), the most it holds at once.
+  std::int64_t d_input = 0, d_output = 0;
   std::int64_t core = 0;  ///< selective recomputation: the attention core's S x S tensors alive in its backward
   std::int64_t grad_raw = 0, grad_block = 0;  ///< the gradients of its trained parameters, and their block
-  bool backward = false;    ///< it runs a backward step (has_backward)
+  bool backward = false;    ///< it runs a backward step (has_backward, and something before it or itself trains)
+  bool forward_pair = false;  ///< a layer of a frozen prefix: d_input and d_output hold its forward's tensors
   bool recomputed = false;  ///< inside a checkpointed block after its first node: its saved tensors are made again
   bool block_last = false;  ///< the last node of a checkpointed block: its forward runs again here in backward
 };
@@ -157,13 +160,23 @@ constexpr void plan_walk(std::span<const layer_node> nodes, dtype t, memory_walk
   std::size_t cur = 0;
   std::array<std::size_t, max_residual_depth> skip_stack{};
   std::size_t depth = 0;
+  // Autograd records nothing before the first trainable layer when parameters are frozen (LoRA's base, --freeze):
+  // no input or parameter there requires grad, so those layers save no tensor and run no backward — the rule
+  // predictors::for_each_layer_pass states for time. Without frozen parameters every layer records (a network of
+  // parameterless layers is taken to have an input that requires grad).
+  bool grad_flows = true;
+  for (std::size_t i = 0; i < size; ++i) {
+    const layer_cost c = cost_of(costs, node, i);
+    if (c.params > c.trainable_params) grad_flows = false;
+  }
   for (std::size_t i = 0; i < size; ++i) {
     const layer_node& n = node[i];
     const layer_cost c = cost_of(costs, node, i);
     node_plan& p = plan[i];
     p.recomputed = block[i] != 0 && block[i] != static_cast<std::int64_t>(i) + 1;
     p.block_last = block[i] != 0 && (i + 1 == size || block[i + 1] != block[i]);
-    p.backward = has_backward(n);
+    grad_flows = grad_flows || c.trainable_params > 0;
+    p.backward = has_backward(n) && grad_flows;
     const bool graph = !w.input_tensor.empty() && i > 0;
     if (graph) cur = static_cast<std::size_t>(w.input_tensor[i]);
     const std::size_t in = cur;
@@ -188,6 +201,17 @@ constexpr void plan_walk(std::span<const layer_node> nodes, dtype t, memory_walk
     if (c.aliases_input == 0) {
       cur = i;
       tensor_bytes[i] = sat_mul(n.output.numel(), elem);
+    }
+    if (!grad_flows) {
+      // A frozen prefix saves nothing, but its forward still holds a layer's input and output at once: with
+      // everything before the head frozen that can be the step's peak (the backward sweep counts it).
+      if (has_backward(n) && c.aliases_input == 0) {
+        const auto pair = gradient_pair_per_sample(n, elem);
+        p.d_input = pair[0];
+        p.d_output = pair[1];
+        p.forward_pair = true;
+      }
+      continue;
     }
     if (c.saves_input != 0) first_save(in, i);
     if (c.saves_output != 0) first_save(cur, i);
@@ -240,7 +264,8 @@ constexpr std::int64_t record_saved(std::span<const layer_node> nodes, dtype t, 
 
 /// Sweeps the backward pass of a planned walk (plan_walk) at `batch` from the last layer to the first. At layer i
 /// the saved tensors whose first saver is after i are gone, the gradients of layers i..N-1 exist, and d(output),
-/// d(input) of layer i are alive. Checkpointed blocks: when the sweep reaches one, the block runs again and what
+/// d(input) of layer i are alive. A layer of a frozen prefix (node_plan::forward_pair) counts its forward's input
+/// and output with what is alive at that point of the sweep, gradients included: an upper bound on its forward. Checkpointed blocks: when the sweep reaches one, the block runs again and what
 /// its layers save is alive until their backward. `gradients_held` (gradient accumulation): every gradient exists
 /// from the start, kept from the step's earlier micro-batches.
 template <class Ints>
@@ -268,7 +293,7 @@ constexpr backward_peak backward_peak_at(std::size_t nodes, std::int64_t batch, 
       act_raw = sat_add(act_raw, raw[j]);
       act_block = sat_add(act_block, block[j]);
     }
-    if (!p[i].backward) continue;
+    if (!p[i].backward && !p[i].forward_pair) continue;
     if (!gradients_held) {
       grad_raw = sat_add(grad_raw, p[i].grad_raw);
       grad_block = sat_add(grad_block, p[i].grad_block);

@@ -156,6 +156,17 @@ TEST(Freeze, BertBaseEmbeddingsTrainableIsTotalMinusTables) {
   EXPECT_EQ(a.optimizer_state.value - b.optimizer_state.value, 2 * 4 * params_of_embeddings(net));
   EXPECT_EQ(b.weights.value, a.weights.value);
   EXPECT_LT(b.gradients.value, a.gradients.value);
+  // Linear probing of ViT-B/16: nothing before the head is saved, so the step's peak is the frozen encoder's largest
+  // forward pair, the GELU between an MLP's two layers (3,072 features of 197 tokens in and out, fp32), not a tensor
+  // autograd keeps.
+  {
+    const runtime_network vit = zoo("vit-b-16", 224);
+    train_config probe{.batch = 32, .optimizer = optimizer::adam, .framework = 0_B};
+    probe.freeze = freezing::all_but_head;
+    const memory_breakdown m = training_memory(vit, probe);
+    EXPECT_EQ(m.workspace.value, 32 * 197 * (3072 + 3072) * 4);
+    EXPECT_LT(m.activations.value, 32 * 768 * 4 * 4);
+  }
   // ViT-B/16: the PatchEmbedding (conv_proj, class token, position embedding of 197 tokens) freezes.
   const runtime_network vit = zoo("vit-b-16", 224);
   EXPECT_EQ(with_lora(vit, {.freeze = freezing::embeddings}).trainable_params(),
@@ -181,6 +192,10 @@ TEST(Freeze, BackwardStartsAtTheFirstTrainableLayer) {
   // Linear probing: the head's weight and bias gradients alone (no d(input): nothing before it trains).
   EXPECT_EQ(backward_flops(probe.nodes(), 3), 3 * (c(5).backward_flops - c(5).input_grad_flops));
   EXPECT_EQ(probe.trainable_params(), width * vocab + vocab);
+  // Memory follows the same rule: nothing before the head records for autograd, so the head's input (kept for its
+  // weight gradient) is all that is saved.
+  EXPECT_EQ(saved_activations(probe, 3).value, 3 * seq * width * 4);
+  EXPECT_GT(saved_activations(full, 3).value, 3 * seq * width * 4 * 3);
   for (std::size_t i = 0; i < 5; ++i) EXPECT_EQ(probe.layers[i].cost().trainable_params, 0) << i;
   // Layers without parameters keep the full-training role (and with it their time model).
   EXPECT_EQ(probe.layers[4].role, training_role{});
