@@ -56,6 +56,7 @@ json unknown_gpu() {
   json j = v100_entry();
   j["id"] = "example-gpu";
   j["name"] = "Example GPU";
+  j["sm_count"] = 84;  // a chip no kernel model measured (the V100 has 80 SMs)
   return j;
 }
 
@@ -94,9 +95,16 @@ TEST(DeviceFile, AnUnknownGpuPredictsAndIsFlaggedUnseen) {
     if (std::string(command) == "predict") {
       EXPECT_TRUE(std::isfinite(j["iteration_ms"].get<double>()));
       EXPECT_GT(j["iteration_ms"].get<double>(), 0);
-      EXPECT_TRUE(j["unseen_device"].get<bool>());  // no model has rows from a user's GPU
+      EXPECT_TRUE(j["unseen_device"].get<bool>());  // no model has rows from this chip
     }
   }
+  // Seen or not follows the data sheet, not the name: the V100's own entry under another id is the V100's chip.
+  json renamed = v100_entry();
+  renamed["id"] = "my-v100";
+  const cli_result seen = cli({"predict", "--model", "bert-base", "--device-file",
+                               scratch_file("renamed.json", renamed.dump()), "--batch", "16", "--json"});
+  ASSERT_EQ(seen.exit_code, 0) << seen.err;
+  EXPECT_FALSE(json::parse(seen.out)["unseen_device"].get<bool>());
   // The kernel models read the data sheet: a GPU with twice the bandwidth and FP32 peak is not predicted slower.
   json fast = unknown_gpu();
   fast["id"] = "example-gpu-2x";
