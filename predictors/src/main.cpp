@@ -45,10 +45,7 @@ arguments parse(int argc, char** argv) {
   arguments a{.datasets = f.path("--datasets"), .headers = f.path("--headers"), .report = f.path("--report"),
               .quick = f.has("--quick"), .paper = !f.has("--no-paper")};
   if (const auto it = f.values.find("--max-rows"); it != f.values.end()) {
-    const auto fail = [&](const std::string& why) {
-      std::cerr << program << ": " << why << "\nusage: " << usage << '\n';
-      std::exit(2);
-    };
+    const auto fail = [](const std::string& why) { usage_error(program, why, usage); };
     try {
       std::size_t used = 0;
       a.max_rows = std::stoll(it->second, &used);

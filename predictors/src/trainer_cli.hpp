@@ -38,14 +38,17 @@ struct parsed_flags {
   [[nodiscard]] bool has(std::string_view flag) const { return switches.contains(flag); }
 };
 
+/// Prints "program: why" and `usage` on stderr and exits 2: the trainers' one answer to a bad command line.
+[[noreturn]] inline void usage_error(std::string_view program, const std::string& why, std::string_view usage) {
+  std::cerr << program << ": " << why << "\nusage: " << usage << '\n';
+  std::exit(2);
+}
+
 /// `program`'s command line read against `spec`. An unknown argument, a value flag without its value or a missing
 /// required flag prints "program: why" and `usage` on stderr and exits 2.
 inline parsed_flags read_flags(int argc, char** argv, std::string_view program, const flag_spec& spec,
                                std::string_view usage) {
-  const auto fail = [&](const std::string& why) {
-    std::cerr << program << ": " << why << "\nusage: " << usage << '\n';
-    std::exit(2);
-  };
+  const auto fail = [&](const std::string& why) { usage_error(program, why, usage); };
   const auto among = [](std::initializer_list<std::string_view> names, std::string_view arg) {
     for (const std::string_view n : names) {
       if (n == arg) return true;
