@@ -22,7 +22,8 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 KNOWN_GAPS = set()
 # Exports of the same architecture as a model of prenet's DSL (`prenet predict --model NAME`, extra arguments): the
 # imported training step's time and memory must equal the DSL's within 1% on every device checked.
-DSL_TWINS = {"twin_vgg16": ("vgg16", []), "twin_resnet50": ("resnet50", []), "twin_gpt2": ("gpt2", ["--seq", "128"])}
+DSL_TWINS = {"twin_vgg16": ("vgg16", []), "twin_resnet50": ("resnet50", []), "twin_gpt2": ("gpt2", ["--seq", "128"]),
+             "twin_vit_b_16": ("vit-b-16", [])}
 TWIN_DEVICES = ("v100", "a100-40gb", "t4")
 TWIN_TOLERANCE = 0.01
 

@@ -447,12 +447,18 @@ std::string repeat_interleave_onnx(bool pytorch, const write_options& o) {
   return m.bytes();
 }
 
-std::string packed_attention_onnx(const write_options& o) {
+std::string packed_attention_onnx(const write_options& o, packed_cut cut) {
   builder m(o, 13);
   const std::string x = m.input("input", ::onnx::TensorProto::FLOAT, {-1, 16, 64});
-  m.node("Split", {linear(m, x, "qkv", 64, 192), m.ints({64, 64, 64})}, {b::a("axis", 2)}, 3);
+  const std::string packed = linear(m, x, "qkv", 64, 192);
   std::vector<std::string> qkv;
-  for (int k = 0; k < 3; ++k) qkv.push_back(m.last_output(k));
+  if (cut == packed_cut::split) {
+    m.node("Split", {packed, m.ints({64, 64, 64})}, {b::a("axis", 2)}, 3);
+    for (int k = 0; k < 3; ++k) qkv.push_back(m.last_output(k));
+  } else {
+    for (std::int64_t k = 0; k < 3; ++k)
+      qkv.push_back(m.node("Slice", {packed, m.ints({64 * k}), m.ints({64 * (k + 1)}), m.ints({-1})}));
+  }
   for (std::string& t : qkv) {
     t = m.node("Transpose", {m.node("Reshape", {t, m.ints({0, 16, 4, 16})})}, {b::as("perm", {0, 2, 1, 3})});
   }

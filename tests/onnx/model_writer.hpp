@@ -60,9 +60,12 @@ struct write_options {
 /// producer "pytorch" where `pytorch` (else the writer's). Matrix products per sample: 2 x 8 x 32 x (32 + 16 + 32)
 /// for the projections and 2 x 2 x 4 x 8 x 8 x 8 for attention: 49,152 FLOPs.
 [[nodiscard]] std::string repeat_interleave_onnx(bool pytorch, const write_options& o);
+/// How packed_attention_onnx cuts its packed projection: one Split (GPT-2-style `qkv(x).split(64, dim=2)`), or three
+/// Slices of the last axis (nn.MultiheadAttention's `in_proj(x).chunk(3, -1)` as torch.onnx writes it).
+enum class packed_cut { split, slices };
 /// Self-attention over 16 tokens of width 64 with 4 heads whose Q, K and V come from one packed Linear(64, 192) cut
-/// by a Split (GPT-2-style `qkv(x).split(64, dim=2)`), then the output Linear(64, 64): 16,640 parameters.
-[[nodiscard]] std::string packed_attention_onnx(const write_options& o = {});
+/// into three, then the output Linear(64, 64): 16,640 parameters.
+[[nodiscard]] std::string packed_attention_onnx(const write_options& o = {}, packed_cut cut = packed_cut::split);
 /// Linear(64, 64), then a rotary position embedding over 16 tokens: Cos and Sin of positions x an `inv_freq` buffer
 /// (32), as a registered buffer is written with export_params=True; then Linear(64, 64). PyTorch's parameters: 8,320.
 [[nodiscard]] std::string rotary_buffer_onnx(const write_options& o = {});

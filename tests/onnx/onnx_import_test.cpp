@@ -177,16 +177,20 @@ TEST(OnnxImport, RepeatInterleaveAsPyTorchExportsIt) {
   EXPECT_EQ(other.matmul_flops, 2 * 8 * 32 * (32 + 16));
 }
 
-/// Q, K and V cut from one packed projection by a Split are one attention layer, as the DSL's MultiheadAttention.
+/// Q, K and V cut from one packed projection, by a Split or by three Slices, are one attention layer, as the DSL's
+/// MultiheadAttention.
 TEST(OnnxImport, PackedProjectionAttention) {
-  const onnx_import r = load_onnx_bytes(onnx_test::packed_attention_onnx({.batch = 4}));
-  EXPECT_TRUE(r.unmapped.empty());
-  std::size_t attention = 0;
-  for (const layer_node& n : r.network.nodes()) attention += n.spec.kind == layer_kind::multihead_attention ? 1 : 0;
-  EXPECT_EQ(attention, 1U);
-  constexpr auto dsl = Input<16, 64>{} | MultiheadAttention<64, 4>{};
-  EXPECT_EQ(r.network.params(), dsl.params());
-  expect_same_predictions(r.network, runtime_network(dsl), 4);
+  for (const onnx_test::packed_cut cut : {onnx_test::packed_cut::split, onnx_test::packed_cut::slices}) {
+    SCOPED_TRACE(cut == onnx_test::packed_cut::split ? "Split" : "Slices");
+    const onnx_import r = load_onnx_bytes(onnx_test::packed_attention_onnx({.batch = 4}, cut));
+    EXPECT_TRUE(r.unmapped.empty());
+    std::size_t attention = 0;
+    for (const layer_node& n : r.network.nodes()) attention += n.spec.kind == layer_kind::multihead_attention ? 1 : 0;
+    EXPECT_EQ(attention, 1U);
+    constexpr auto dsl = Input<16, 64>{} | MultiheadAttention<64, 4>{};
+    EXPECT_EQ(r.network.params(), dsl.params());
+    expect_same_predictions(r.network, runtime_network(dsl), 4);
+  }
 }
 
 TEST(OnnxImport, UnknownOperatorsAreListedAndPredicted) {

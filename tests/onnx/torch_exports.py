@@ -175,7 +175,8 @@ class LstmLm(nn.Module):
 #   twin_gpt2 without constant folding, so that its tied head reads the token table (export_params=False).
 EXPORT_OPTIONS = {"gpt2_style": {"export_params": True}, "vgg19_bn": {"training": True},
                   "swin_t": {"constant_folding": False}, "twin_vgg16": {"training": True},
-                  "twin_resnet50": {"training": True}, "twin_gpt2": {"training": True, "constant_folding": False}}
+                  "twin_resnet50": {"training": True}, "twin_gpt2": {"training": True, "constant_folding": False},
+                  "twin_vit_b_16": {"training": True}}
 
 
 def tokens(batch, seq):
@@ -204,6 +205,7 @@ def models():
     m["twin_vgg16"] = (tv.vgg16, img(224))
     m["twin_resnet50"] = (tv.resnet50, img(224))
     m["twin_gpt2"] = (lambda: GPT2(vocab=50257, d=768, heads=12, layers=12, seq=1024, dropout=0.1), tokens(2, 128))
+    m["twin_vit_b_16"] = (tv.vit_b_16, img(224))
     for name in ["resnet18", "resnet50", "resnext50_32x4d", "wide_resnet50_2", "densenet121", "googlenet",
                  "mobilenet_v2", "mobilenet_v3_large", "efficientnet_b0", "regnet_y_400mf", "shufflenet_v2_x1_0",
                  "squeezenet1_1", "mnasnet1_0", "alexnet", "vgg11"]:

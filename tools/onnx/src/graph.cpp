@@ -825,6 +825,8 @@ shape graph::sample_shape(int id) const {
   if (t.batch_axis >= 0 && t.batch_axis < static_cast<int>(d.size()) &&
       d[static_cast<std::size_t>(t.batch_axis)] == batch_) {
     d.erase(d.begin() + t.batch_axis);
+  } else if (!d.empty() && d[0] == batch_) {
+    d.erase(d.begin());  // a leading axis of the batch's length, which no view's rule traced (Gemm-Reshape-Transpose)
   } else if (!d.empty() && d[0] % batch_ == 0) {
     d[0] /= batch_;
   } else {

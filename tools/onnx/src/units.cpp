@@ -624,10 +624,19 @@ class mapper {
     return op == "Reshape" || op == "Transpose" || op == "Squeeze" || op == "Unsqueeze" || op == "Identity" ||
            op == "Cast";
   }
-  /// The size of each part of a Split of its input's last axis into equal parts (a packed Q/K/V projection, GPT-2's
-  /// `qkv(x).split(d, dim=2)`), or 0.
+  /// The size of each part of a packed Q/K/V projection cut on its last axis into equal parts, or 0: a Split (GPT-2's
+  /// `qkv(x).split(d, dim=2)`), or one Slice of such a cut (nn.MultiheadAttention's `in_proj(x).chunk(3, -1)`, as
+  /// torch.onnx writes it: a Slice per part whose bounds are shape arithmetic, folded on import). A Slice counts when
+  /// its output keeps every axis but the last, whose length divides the input's.
   [[nodiscard]] std::int64_t equal_last_axis_split(const node& n) const {
     const auto* d = dims(n.input(0));
+    if (n.op == "Slice") {
+      const auto* od = dims(n.output(0));
+      if (d == nullptr || od == nullptr || d->empty() || od->size() != d->size() || od->back() <= 0 ||
+          od->back() >= d->back() || d->back() % od->back() != 0 || !std::equal(d->begin(), d->end() - 1, od->begin()))
+        return 0;
+      return od->back();
+    }
     if (n.op != "Split" || d == nullptr || d->empty() || n.outputs.size() < 2) return 0;
     const auto rank = static_cast<std::int64_t>(d->size());
     const std::int64_t axis = graph::attr_int(n, "axis", 0);
