@@ -10,6 +10,7 @@
 #include <prenet/layers/conv2d.hpp>
 #include <prenet/layers/dense.hpp>
 #include <prenet/layers/embedding.hpp>
+#include <prenet/layers/multihead_attention.hpp>
 #include <prenet/models/bert.hpp>
 #include <prenet/models/resnet.hpp>
 #include <prenet/models/vgg.hpp>
@@ -120,6 +121,25 @@ TEST(Predictors, KernelsTakeInferredSizesFromTheShapes) {
   EXPECT_EQ(conv.items[0], conv2d_kernel(8, 3, 64, 7, 224, 2, 3));
   const kernel_list conv_back = layer_kernels(cnn.nodes()[1], pass::backward, {.batch = 8, .input_grad = false});
   EXPECT_EQ(conv_back.size, 1U);  // the first layer computes no d(input)
+}
+
+/// Dropout on the attention probabilities runs in training only where the layer has it: at p = 0 (LLaMA, ViT, OPT)
+/// PyTorch's dropout returns its input and launches nothing, in forward or backward.
+TEST(Predictors, AttentionDropoutKernelOnlyWhereTheLayerDropsOut) {
+  const auto count_masks = [](bool dropout, pass p, bool training) {
+    runtime_network net(sequence_shape(128, 256));
+    net.append(attention_spec(256, 4, {.dropout = dropout}));
+    const std::int64_t scores = 2 * 4 * 128 * 128;  // batch x heads x S x S
+    int n = 0;
+    for (const kernel& k : layer_kernels(net.nodes()[1], p, {.batch = 2, .training = training}))
+      n += k == elementwise_kernel(elementwise_op::mul, scores) ? 1 : 0;
+    return n;
+  };
+  for (const pass p : {pass::forward, pass::backward}) {
+    EXPECT_EQ(count_masks(true, p, true), 1);
+    EXPECT_EQ(count_masks(false, p, true), 0);
+    EXPECT_EQ(count_masks(true, p, false), 0);
+  }
 }
 
 TEST(Predictors, BackwardSkipsTheFirstLayersInputGradient) {

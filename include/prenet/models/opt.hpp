@@ -11,7 +11,8 @@ namespace prenet::models {
 namespace detail {
 /// One OPTDecoderLayer with do_layer_norm_before: LayerNorm, causal self-attention (q, k, v, out with bias),
 /// dropout, residual; LayerNorm, fc1, ReLU, fc2, dropout, residual. OPT has no dropout after the activation
-/// (activation_dropout 0); its attention dropout is 0 but is counted as PyTorch still runs the kernel in training.
+/// (activation_dropout 0); its attention dropout is 0, which runs no kernel (PyTorch's dropout returns its input at
+/// p = 0).
 template <std::int64_t Dim, std::int64_t Heads, std::int64_t FFN>
 using opt_decoder_layer =
     Sequential<Residual<Sequential<LayerNorm<Dim>, MultiheadAttention<Dim, Heads, attention_options{.causal = true}>,

@@ -138,7 +138,8 @@ constexpr void fused_attention(kernel_list& out, const layer_node& n, pass p, co
   out.push(k);
 }
 
-/// The eager attention core's forward: Q K^T, scaling, softmax, dropout (in training), P V.
+/// The eager attention core's forward: Q K^T, scaling, softmax, dropout (in training, when the layer has attention
+/// dropout: at p = 0 PyTorch's dropout returns its input without a kernel), P V.
 constexpr void eager_core_forward(kernel_list& out, const layer_node& n, const pass_context& c) noexcept {
   const layer_spec& s = n.spec;
   const std::int64_t b = c.batch, seq = n.input[0], e = s.in_features, h = s.heads > 0 ? s.heads : 1;
@@ -146,7 +147,8 @@ constexpr void eager_core_forward(kernel_list& out, const layer_node& n, const p
   out.push(sized(gemm_kernel(b * h, seq, kv, d), eb));                          // Q K^T
   out.push(sized(elementwise_kernel(elementwise_op::mul_scalar, scores), eb));  // scaling
   out.push(sized(rows_kernel(kernel_family::softmax, b * h * seq, kv), eb));
-  if (c.training) out.push(sized(elementwise_kernel(elementwise_op::mul, scores), eb));  // dropout on probabilities
+  if (c.training && attention_dropout(s))  // dropout on the probabilities
+    out.push(sized(elementwise_kernel(elementwise_op::mul, scores), eb));
   out.push(sized(gemm_kernel(b * h, seq, d, kv), eb));                          // P V
 }
 
@@ -179,7 +181,7 @@ constexpr void attention(kernel_list& out, const layer_node& n, pass p, const pa
   } else {
     out.push(sized(gemm_kernel(b * h, seq, kv, d), eb));  // dP = dC V^T
     out.push(sized(gemm_kernel(b * h, kv, d, seq), eb));  // dV = P^T dC
-    if (c.training) out.push(sized(elementwise_kernel(elementwise_op::mul, scores), eb));
+    if (c.training && attention_dropout(s)) out.push(sized(elementwise_kernel(elementwise_op::mul, scores), eb));
     out.push(sized(rows_kernel(kernel_family::softmax, b * h * seq, kv), eb));  // softmax backward: same traffic
     out.push(sized(elementwise_kernel(elementwise_op::mul_scalar, scores), eb));
     out.push(sized(gemm_kernel(b * h, seq, d, kv), eb));  // dQ = dS K
