@@ -400,6 +400,23 @@ std::string layernorm_scale_only_decomposed_onnx(const write_options& o) {
   return m.bytes();
 }
 
+std::string rmsnorm_silu_onnx(const write_options& o, bool hf_casts) {
+  builder m(o, 13);
+  const std::string in = m.input("input", ::onnx::TensorProto::FLOAT, {-1, 16, 64});
+  // x * rsqrt(x.pow(2).mean(-1, keepdim=True) + eps) * weight; rsqrt is written Div(1, Sqrt(.)).
+  const auto to_float = [&m](const std::string& t) {
+    return m.node("Cast", {t}, {b::a("to", ::onnx::TensorProto::FLOAT)});
+  };
+  const std::string x = hf_casts ? to_float(in) : in;
+  const std::string var = m.node("ReduceMean", {m.node("Pow", {x, m.scalar(2.0F)})}, {b::as("axes", {-1})});
+  const std::string inv = m.node("Div", {m.scalar(1.0F), m.node("Sqrt", {m.node("Add", {var, m.scalar(1e-6F)})})});
+  std::string normed = m.node("Mul", {x, inv});
+  if (hf_casts) normed = to_float(normed);
+  const std::string h = linear(m, m.node("Mul", {normed, m.weight("norm.weight", {64})}), "fc", 64, 128);
+  m.output(m.node("Mul", {h, m.node("Sigmoid", {h})}));  // F.silu
+  return m.bytes();
+}
+
 std::string layernorm_scalar_shift_onnx(const write_options& o) {
   builder m(o, 13);
   const std::string x = m.input("input", ::onnx::TensorProto::FLOAT, {-1, 10, 64});

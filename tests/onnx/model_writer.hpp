@@ -70,6 +70,11 @@ enum class packed_cut { split, slices };
 /// (32), as a registered buffer is written with export_params=True; then Linear(64, 64). PyTorch's parameters: 8,320.
 [[nodiscard]] std::string rotary_buffer_onnx(const write_options& o = {});
 
+/// RMSNorm(64) over 16 tokens as PyTorch <= 1.13 writes Hugging Face's LlamaRMSNorm (Pow, ReduceMean, Add eps, Sqrt,
+/// Div(1, .), Mul by x, Mul by the weight; `hf_casts`: with the float32 upcast and the cast back around it), then
+/// Linear(64, 128) and F.silu (x * Sigmoid(x)): 64 + 8,320 = 8,384 parameters.
+[[nodiscard]] std::string rmsnorm_silu_onnx(const write_options& o = {}, bool hf_casts = false);
+
 /// Self-attention scores over 16 tokens of width 64 masked by two registered buffers, as minGPT-style code writes
 /// them: a float (16, 16) mask added to the scores, and a (16, 16) `bias` of ones and zeros compared with 0 for a
 /// Where; then Softmax, the product with the values and a Linear(64, 64). Buffers are not parameters: 4,160.

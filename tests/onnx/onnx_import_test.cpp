@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
@@ -13,6 +14,9 @@
 #include <onnx/onnx_pb.h>
 
 #include <prenet/devices.hpp>
+#include <prenet/layers/activation.hpp>
+#include <prenet/layers/dense.hpp>
+#include <prenet/layers/rmsnorm.hpp>
 #include <prenet/memory.hpp>
 #include <prenet/models/bert.hpp>
 #include <prenet/models/resnet.hpp>
@@ -189,6 +193,24 @@ TEST(OnnxImport, PackedProjectionAttention) {
     EXPECT_EQ(attention, 1U);
     constexpr auto dsl = Input<16, 64>{} | MultiheadAttention<64, 4>{};
     EXPECT_EQ(r.network.params(), dsl.params());
+    expect_same_predictions(r.network, runtime_network(dsl), 4);
+  }
+}
+
+/// A decomposed RMSNorm (with or without Hugging Face's float32 casts) and x * Sigmoid(x) are the DSL's RMSNorm and
+/// SiLU: one layer each, nothing on the roofline.
+TEST(OnnxImport, DecomposedRmsNormAndSilu) {
+  for (const bool casts : {false, true}) {
+    SCOPED_TRACE(casts ? "with casts" : "without casts");
+    const onnx_import r = load_onnx_bytes(onnx_test::rmsnorm_silu_onnx({.batch = 4}, casts));
+    EXPECT_TRUE(r.unmapped.empty());
+    constexpr auto dsl = Input<16, 64>{} | RMSNorm<64>{} | Dense<128>{} | SiLU{};
+    EXPECT_EQ(r.network.params(), dsl.params());
+    EXPECT_EQ(r.network.params(), 8'384);
+    std::vector<layer_kind> kinds;
+    for (const layer_node& n : r.network.nodes()) kinds.push_back(n.spec.kind);
+    EXPECT_EQ(kinds, (std::vector<layer_kind>{layer_kind::input, layer_kind::rmsnorm, layer_kind::dense,
+                                              layer_kind::silu}));
     expect_same_predictions(r.network, runtime_network(dsl), 4);
   }
 }

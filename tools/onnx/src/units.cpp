@@ -18,6 +18,7 @@
 #include <prenet/layers/pooling.hpp>
 #include <prenet/layers/recurrent.hpp>
 #include <prenet/layers/reshape.hpp>
+#include <prenet/layers/rmsnorm.hpp>
 #include <prenet/layers/select_token.hpp>
 
 namespace prenet::onnx_import_detail {
@@ -43,6 +44,8 @@ class mapper {
       std::optional<unit> u;
       if (nodes[i].op == "Softmax") u = attention(static_cast<int>(i));
       else if (nodes[i].op == "ReduceMean") u = decomposed_layernorm(static_cast<int>(i));
+      else if (nodes[i].op == "Pow") u = decomposed_rmsnorm(static_cast<int>(i));
+      else if (nodes[i].op == "Sigmoid") u = decomposed_silu(static_cast<int>(i));
       else if (nodes[i].op == "Erf") u = decomposed_gelu(static_cast<int>(i));
       if (u) keep(std::move(*u));
     }
@@ -580,6 +583,72 @@ class mapper {
     return unit{.in = x, .out = out, .nodes = nodes,
                 .specs = scale_only ? scale_only_layernorm(s) : std::vector<layer_spec>{layernorm_spec(s.last(), affine)},
                 .op = "LayerNorm (decomposed)"};
+  }
+
+  /// RMSNorm as PyTorch <= 1.13 writes `x * rsqrt(x.pow(2).mean(-1, keepdim=True) + eps) * weight` (Hugging Face's
+  /// LlamaRMSNorm, Mistral's and Qwen2's): Pow 2, ReduceMean, Add eps, Sqrt, then Div(1, .) or Reciprocal and a Mul
+  /// by x, or x divided by the root; then a Mul by a weight of the normalised width. HF's float32 upcast of x and
+  /// the cast back before the weight are Casts on the way, part of the layer.
+  std::optional<unit> decomposed_rmsnorm(int p) {
+    const node& pow = at(p);
+    int x = pow.input(0);
+    const std::optional<double> exponent = g_.scalar(pow.input(1));
+    if (!is_main(x) || !exponent || *exponent != 2.0 || pow.output(0) < 0) return std::nullopt;
+    std::vector<int> nodes{p};
+    int t = pow.output(0);
+    for (const std::string_view step : {"ReduceMean", "Add", "Sqrt"}) {
+      const int c = only_consumer(t);
+      if (c < 0 || at(c).op != step || (step == "Add" && const_partner(at(c), t) < 0)) return std::nullopt;
+      nodes.push_back(c);
+      t = at(c).output(0);
+    }
+    const int c = only_consumer(t);
+    if (c < 0) return std::nullopt;
+    nodes.push_back(c);
+    int out = -1;
+    if (at(c).op == "Div" && at(c).input(0) == x && at(c).input(1) == t) {
+      out = at(c).output(0);  // x / sqrt(...)
+    } else {
+      const std::optional<double> one = at(c).op == "Div" && at(c).input(1) == t ? g_.scalar(at(c).input(0)) : std::nullopt;
+      if (at(c).op != "Reciprocal" && !(one && *one == 1.0)) return std::nullopt;
+      const int m = only_consumer(at(c).output(0));
+      if (m < 0 || at(m).op != "Mul" || (at(m).input(0) != x && at(m).input(1) != x)) return std::nullopt;
+      nodes.push_back(m);
+      out = at(m).output(0);
+    }
+    int w = only_consumer(out);
+    if (w >= 0 && at(w).op == "Cast") {
+      nodes.push_back(w);
+      out = at(w).output(0);
+      w = only_consumer(out);
+    }
+    const int gamma = w >= 0 && at(w).op == "Mul" ? const_partner(at(w), out) : -1;
+    if (gamma < 0 || !g_.at(x).has_shape || !g_.at(gamma).has_shape ||
+        g_.at(gamma).numel() != g_.sample_shape(x).last())
+      return std::nullopt;
+    nodes.push_back(w);
+    out = at(w).output(0);
+    if (const int cast = producer(x); cast >= 0 && at(cast).op == "Cast" && !taken_[static_cast<std::size_t>(cast)] &&
+                                      is_main(at(cast).input(0)) && g_.at(x).consumers.size() == 2) {
+      nodes.push_back(cast);  // HF's x.to(torch.float32), read by the Pow and the Mul only
+      x = at(cast).input(0);
+    }
+    if (out < 0 || !g_.at(x).has_shape) return std::nullopt;
+    return unit{.in = x, .out = out, .nodes = nodes, .specs = {rmsnorm_spec(g_.sample_shape(x).last())},
+                .op = "RMSNorm (decomposed)"};
+  }
+
+  /// SiLU as torch.onnx writes F.silu (ONNX has no SiLU operator): x * Sigmoid(x), the sigmoid read by that Mul only.
+  std::optional<unit> decomposed_silu(int sg) {
+    const int x = at(sg).input(0), m = only_consumer(at(sg).output(0));
+    if (!is_main(x) || m < 0 || at(m).op != "Mul" || at(m).inputs.size() != 2) return std::nullopt;
+    const node& mul = at(m);
+    if (!((mul.input(0) == x && mul.input(1) == at(sg).output(0)) ||
+          (mul.input(1) == x && mul.input(0) == at(sg).output(0))) ||
+        !g_.at(x).has_shape || mul.output(0) < 0)
+      return std::nullopt;
+    return unit{.in = x, .out = mul.output(0), .nodes = {sg, m}, .specs = {activation_spec(layer_kind::silu)},
+                .op = "SiLU (decomposed)"};
   }
 
   /// PyTorch's exact GELU before opset 20: x * 0.5 * (1 + erf(x / sqrt 2)), in either multiplication order.
