@@ -417,6 +417,18 @@ std::string rmsnorm_silu_onnx(const write_options& o, bool hf_casts) {
   return m.bytes();
 }
 
+std::string gated_mlp_onnx(const write_options& o, bool bias) {
+  builder m(o, 13);
+  const std::string x = m.input("input", ::onnx::TensorProto::FLOAT, {-1, 16, 64});
+  const auto proj = [&](const std::string& t, const std::string& name, std::int64_t in, std::int64_t out) {
+    return bias ? linear(m, t, name, in, out) : m.node("MatMul", {t, m.weight("onnx::MatMul_" + name, {in, out})});
+  };
+  const std::string gate = proj(x, "gate", 64, 172), up = proj(x, "up", 64, 172);
+  const std::string act = m.node("Mul", {gate, m.node("Sigmoid", {gate})});
+  m.output(proj(m.node("Mul", {act, up}), "down", 172, 64));
+  return m.bytes();
+}
+
 std::string layernorm_scalar_shift_onnx(const write_options& o) {
   builder m(o, 13);
   const std::string x = m.input("input", ::onnx::TensorProto::FLOAT, {-1, 10, 64});

@@ -75,6 +75,10 @@ enum class packed_cut { split, slices };
 /// Linear(64, 128) and F.silu (x * Sigmoid(x)): 64 + 8,320 = 8,384 parameters.
 [[nodiscard]] std::string rmsnorm_silu_onnx(const write_options& o = {}, bool hf_casts = false);
 
+/// LLaMA's gated feed-forward over 16 tokens of width 64: down(silu(gate(x)) * up(x)), gate and up Linear(64, 172),
+/// down Linear(172, 64), all with biases or none: 33,024 parameters without, 33,432 with.
+[[nodiscard]] std::string gated_mlp_onnx(const write_options& o = {}, bool bias = false);
+
 /// Self-attention scores over 16 tokens of width 64 masked by two registered buffers, as minGPT-style code writes
 /// them: a float (16, 16) mask added to the scores, and a (16, 16) `bias` of ones and zeros compared with 0 for a
 /// Where; then Softmax, the product with the values and a Linear(64, 64). Buffers are not parameters: 4,160.

@@ -16,6 +16,7 @@
 #include <prenet/devices.hpp>
 #include <prenet/layers/activation.hpp>
 #include <prenet/layers/dense.hpp>
+#include <prenet/layers/gated_mlp.hpp>
 #include <prenet/layers/rmsnorm.hpp>
 #include <prenet/memory.hpp>
 #include <prenet/models/bert.hpp>
@@ -213,6 +214,25 @@ TEST(OnnxImport, DecomposedRmsNormAndSilu) {
                                               layer_kind::silu}));
     expect_same_predictions(r.network, runtime_network(dsl), 4);
   }
+}
+
+/// down(silu(gate(x)) * up(x)) is the DSL's GatedMLP, with biases or without.
+TEST(OnnxImport, GatedMlp) {
+  const onnx_import plain = load_onnx_bytes(onnx_test::gated_mlp_onnx({.batch = 4}, false));
+  const onnx_import biased = load_onnx_bytes(onnx_test::gated_mlp_onnx({.batch = 4}, true));
+  constexpr auto dsl = Input<16, 64>{} | GatedMLP<172>{};
+  constexpr auto dsl_bias = Input<16, 64>{} | GatedMLP<172, gated_mlp_options{.bias = true}>{};
+  for (const onnx_import* r : {&plain, &biased}) {
+    EXPECT_TRUE(r->unmapped.empty());
+    ASSERT_EQ(r->network.size(), 2U);
+    EXPECT_EQ(r->network.nodes()[1].spec.kind, layer_kind::gated_mlp);
+  }
+  EXPECT_EQ(plain.network.params(), 33'024);
+  EXPECT_EQ(biased.network.params(), 33'432);
+  EXPECT_EQ(plain.network.params(), dsl.params());
+  EXPECT_EQ(biased.network.params(), dsl_bias.params());
+  expect_same_predictions(plain.network, runtime_network(dsl), 4);
+  expect_same_predictions(biased.network, runtime_network(dsl_bias), 4);
 }
 
 TEST(OnnxImport, UnknownOperatorsAreListedAndPredicted) {

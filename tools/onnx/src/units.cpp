@@ -12,6 +12,7 @@
 #include <prenet/layers/dense.hpp>
 #include <prenet/layers/dropout.hpp>
 #include <prenet/layers/embedding.hpp>
+#include <prenet/layers/gated_mlp.hpp>
 #include <prenet/layers/layernorm.hpp>
 #include <prenet/layers/multihead_attention.hpp>
 #include <prenet/layers/opaque.hpp>
@@ -45,7 +46,7 @@ class mapper {
       if (nodes[i].op == "Softmax") u = attention(static_cast<int>(i));
       else if (nodes[i].op == "ReduceMean") u = decomposed_layernorm(static_cast<int>(i));
       else if (nodes[i].op == "Pow") u = decomposed_rmsnorm(static_cast<int>(i));
-      else if (nodes[i].op == "Sigmoid") u = decomposed_silu(static_cast<int>(i));
+      else if (nodes[i].op == "Sigmoid" && !(u = gated_mlp(static_cast<int>(i)))) u = decomposed_silu(static_cast<int>(i));
       else if (nodes[i].op == "Erf") u = decomposed_gelu(static_cast<int>(i));
       if (u) keep(std::move(*u));
     }
@@ -649,6 +650,50 @@ class mapper {
       return std::nullopt;
     return unit{.in = x, .out = mul.output(0), .nodes = {sg, m}, .specs = {activation_spec(layer_kind::silu)},
                 .op = "SiLU (decomposed)"};
+  }
+
+  /// LLaMA's gated feed-forward (Hugging Face LlamaMLP, SwiGLU): down(silu(gate(h)) * up(h)), gate and up Dense
+  /// projections of one stream to the same width, with or without biases (all three alike), SiLU decomposed
+  /// (decomposed_silu), the down projection back to the stream's width. `sg` is the SiLU's Sigmoid.
+  std::optional<unit> gated_mlp(int sg) {
+    const std::optional<unit> act = decomposed_silu(sg);
+    if (!act) return std::nullopt;
+    const int g = act->in;
+    if (g_.at(g).consumers.size() != 2) return std::nullopt;  // the Sigmoid and the SiLU's Mul only
+    std::vector<int> nodes = act->nodes;
+    const auto gate = trace_projection(g, nodes);
+    const int m = only_consumer(act->out);
+    if (!gate || m < 0 || at(m).op != "Mul" || at(m).inputs.size() != 2) return std::nullopt;
+    const int u = at(m).input(0) == act->out ? at(m).input(1) : at(m).input(0);
+    if (!is_main(u) || g_.at(u).consumers.size() != 1) return std::nullopt;
+    nodes.push_back(m);
+    const auto up = trace_projection(u, nodes);
+    if (!up || up->x != gate->x || up->in != gate->in || up->out != gate->out || up->bias != gate->bias)
+      return std::nullopt;
+    // The down projection: MatMul by a constant (intermediate, hidden) matrix [+ bias], or Gemm.
+    const int d = only_consumer(at(m).output(0));
+    const auto* wd = d >= 0 ? dims(at(d).input(1)) : nullptr;
+    if (d < 0 || (at(d).op != "MatMul" && at(d).op != "Gemm") || at(d).input(0) != at(m).output(0) ||
+        !is_const(at(d).input(1)) || wd == nullptr || wd->size() != 2 ||
+        (at(d).op == "Gemm" && graph::attr_int(at(d), "transA", 0) != 0))
+      return std::nullopt;
+    const bool trans = at(d).op == "Gemm" && graph::attr_int(at(d), "transB", 0) != 0;
+    if ((trans ? (*wd)[1] : (*wd)[0]) != gate->out || (trans ? (*wd)[0] : (*wd)[1]) != gate->in) return std::nullopt;
+    nodes.push_back(d);
+    int out = at(d).output(0);
+    bool down_bias = at(d).op == "Gemm" && at(d).input(2) >= 0;
+    if (const int b = only_consumer(out); at(d).op == "MatMul" && b >= 0 && at(b).op == "Add" &&
+                                         const_partner(at(b), out) >= 0) {
+      nodes.push_back(b);
+      out = at(b).output(0);
+      down_bias = true;
+    }
+    if (down_bias != gate->bias || out < 0 || !g_.at(gate->x).has_shape) return std::nullopt;
+    std::sort(nodes.begin(), nodes.end());
+    nodes.erase(std::unique(nodes.begin(), nodes.end()), nodes.end());
+    return unit{.in = gate->x, .out = out, .nodes = nodes,
+                .specs = {gated_mlp_spec(gate->out, {.bias = gate->bias, .hidden_size = gate->in})},
+                .op = "gated MLP (SwiGLU)"};
   }
 
   /// PyTorch's exact GELU before opset 20: x * 0.5 * (1 + erf(x / sqrt 2)), in either multiplication order.
