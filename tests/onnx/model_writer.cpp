@@ -429,6 +429,36 @@ std::string gated_mlp_onnx(const write_options& o, bool bias) {
   return m.bytes();
 }
 
+std::string rotary_attention_onnx(const write_options& o) {
+  builder m(o, 13);
+  const std::string x = m.input("input", ::onnx::TensorProto::FLOAT, {-1, 16, 64});
+  // The (16, 16) cos and sin tables: Cos and Sin of positions x an inv_freq buffer, halves duplicated.
+  const std::string pos = m.node("Cast", {m.node("Range", {m.ints({0}, true), m.ints({16}, true), m.ints({1}, true)})},
+                                 {b::a("to", ::onnx::TensorProto::FLOAT)});
+  const std::string ang = m.node("Mul", {m.node("Unsqueeze", {pos, m.ints({1})}), m.weight("inv_freq", {8})});
+  const std::string both = m.node("Concat", {ang, ang}, {b::a("axis", -1)});
+  const std::string cos = m.node("Cos", {both}), sin = m.node("Sin", {both});
+  const auto heads = [&m](const std::string& t) {
+    return m.node("Transpose", {m.node("Reshape", {t, m.ints({0, 16, 4, 16})})}, {b::as("perm", {0, 2, 1, 3})});
+  };
+  const auto proj = [&](const std::string& name) {
+    return heads(m.node("MatMul", {x, m.weight("onnx::MatMul_" + name, {64, 64})}));
+  };
+  const auto rotate = [&](const std::string& t) {  // t * cos + cat(-t2, t1) * sin
+    const std::string t1 = m.node("Slice", {t, m.ints({0}), m.ints({8}), m.ints({-1})});
+    const std::string t2 = m.node("Slice", {t, m.ints({8}), m.ints({16}), m.ints({-1})});
+    const std::string r = m.node("Concat", {m.node("Neg", {t2}), t1}, {b::a("axis", -1)});
+    return m.node("Add", {m.node("Mul", {t, cos}), m.node("Mul", {r, sin})});
+  };
+  const std::string q = rotate(proj("q")), k = rotate(proj("k")), v = proj("v");
+  const std::string kt = m.node("Transpose", {k}, {b::as("perm", {0, 1, 3, 2})});
+  const std::string scores = m.node("Div", {m.node("MatMul", {q, kt}), m.scalar(4.0F)});
+  const std::string probs = m.node("Softmax", {scores}, {b::a("axis", -1)});
+  const std::string y = m.node("Transpose", {m.node("MatMul", {probs, v})}, {b::as("perm", {0, 2, 1, 3})});
+  m.output(m.node("MatMul", {m.node("Reshape", {y, m.ints({0, 16, 64})}), m.weight("onnx::MatMul_o", {64, 64})}));
+  return m.bytes();
+}
+
 std::string layernorm_scalar_shift_onnx(const write_options& o) {
   builder m(o, 13);
   const std::string x = m.input("input", ::onnx::TensorProto::FLOAT, {-1, 10, 64});

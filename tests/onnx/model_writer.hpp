@@ -79,6 +79,11 @@ enum class packed_cut { split, slices };
 /// down Linear(172, 64), all with biases or none: 33,024 parameters without, 33,432 with.
 [[nodiscard]] std::string gated_mlp_onnx(const write_options& o = {}, bool bias = false);
 
+/// Self-attention over 16 tokens of width 64, 4 heads, bias-free projections, with a rotary position embedding of q
+/// and k as LLaMA writes it (t * cos + cat(-t2, t1) * sin, t1 and t2 Slices of the head's halves; the tables Cos and
+/// Sin of positions x an inv_freq buffer): 16,384 parameters.
+[[nodiscard]] std::string rotary_attention_onnx(const write_options& o = {});
+
 /// Self-attention scores over 16 tokens of width 64 masked by two registered buffers, as minGPT-style code writes
 /// them: a float (16, 16) mask added to the scores, and a (16, 16) `bias` of ones and zeros compared with 0 for a
 /// Where; then Softmax, the product with the values and a Linear(64, 64). Buffers are not parameters: 4,160.

@@ -216,6 +216,18 @@ TEST(OnnxImport, DecomposedRmsNormAndSilu) {
   }
 }
 
+/// A rotary position embedding of q and k between the projections and the scores is the DSL's rotary attention.
+TEST(OnnxImport, RotaryAttention) {
+  const onnx_import r = load_onnx_bytes(onnx_test::rotary_attention_onnx({.batch = 4}));
+  EXPECT_TRUE(r.unmapped.empty());
+  ASSERT_EQ(r.network.size(), 2U);
+  EXPECT_EQ(r.network.nodes()[1].spec.kind, layer_kind::multihead_attention);
+  constexpr auto dsl = Input<16, 64>{} | MultiheadAttention<64, 4, attention_options{.bias = false, .rotary = true}>{};
+  EXPECT_EQ(r.network.params(), 16'384);
+  EXPECT_EQ(r.network.params(), dsl.params());
+  expect_same_predictions(r.network, runtime_network(dsl), 4);
+}
+
 /// down(silu(gate(x)) * up(x)) is the DSL's GatedMLP, with biases or without.
 TEST(OnnxImport, GatedMlp) {
   const onnx_import plain = load_onnx_bytes(onnx_test::gated_mlp_onnx({.batch = 4}, false));

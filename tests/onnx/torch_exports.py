@@ -194,6 +194,7 @@ def models():
             nn.TransformerEncoderLayer(256, 4, 1024), 2), torch.randn(32, 2, 256)),
         "gpt2_style": (GPT2, tokens(2, 64)),
         "llama_style": (Llama, tokens(2, 64)),
+        "llama_mha_style": (lambda: Llama(kv_heads=4), tokens(2, 64)),
         "lstm_lm": (LstmLm, tokens(2, 32)),
         "vit_b_16": (lambda: tv.vit_b_16(image_size=64), img(64)),
         "swin_t": (tv.swin_t, img(64)),

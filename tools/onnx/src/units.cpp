@@ -733,7 +733,42 @@ class mapper {
     int x = -1;                 ///< the projected stream
     std::int64_t in = 0, out = 0;
     bool bias = false;
+    bool rotary = false;        ///< a rotary position embedding between the projection and the product
   };
+
+  /// The rotated tensor when `add` is a rotary position embedding of it, `t * cos + rotate_half(t) * sin`
+  /// (LLaMA's apply_rotary_pos_emb): Add of two Muls by constant tables, the second of Concat(-x2, x1) where x1 and x2
+  /// are t's halves (two Slices or a Split of t); -1 otherwise. Its nodes are added to `nodes`.
+  int rotary_source(int a, std::vector<int>& nodes) const {
+    const node& add = at(a);
+    if (add.op != "Add" || add.inputs.size() != 2 || !is_main(add.input(0)) || !is_main(add.input(1))) return -1;
+    for (int first = 0; first < 2; ++first) {
+      const int pa = producer(add.input(static_cast<std::size_t>(first)));
+      const int pb = producer(add.input(static_cast<std::size_t>(1 - first)));
+      if (pa < 0 || pb < 0 || at(pa).op != "Mul" || at(pb).op != "Mul") continue;
+      const node& ma = at(pa);
+      const int t = is_main(ma.input(0)) ? ma.input(0) : ma.input(1);
+      const node& mb = at(pb);
+      const int rotated = is_main(mb.input(0)) ? mb.input(0) : mb.input(1);
+      if (const_partner(ma, t) < 0 || const_partner(mb, rotated) < 0) continue;
+      const int cat = producer(rotated);
+      if (cat < 0 || at(cat).op != "Concat" || at(cat).inputs.size() != 2) continue;
+      const int neg = producer(at(cat).input(0));
+      if (neg < 0 || at(neg).op != "Neg") continue;
+      const int half2 = producer(at(neg).input(0)), half1 = producer(at(cat).input(1));
+      const auto halves_t = [&](int h) {
+        return h >= 0 && (at(h).op == "Slice" || at(h).op == "Split") && at(h).input(0) == t;
+      };
+      if (!halves_t(half1) || !halves_t(half2)) continue;
+      std::vector<int> mine{a, pa, pb, cat, neg, half1, half2};
+      for (const int n : mine) {
+        if (taken_[static_cast<std::size_t>(n)]) return -1;
+      }
+      nodes.insert(nodes.end(), mine.begin(), mine.end());
+      return t;
+    }
+    return -1;
+  }
   static bool is_view(std::string_view op) {
     return op == "Reshape" || op == "Transpose" || op == "Squeeze" || op == "Unsqueeze" || op == "Identity" ||
            op == "Cast";
@@ -769,10 +804,18 @@ class mapper {
   /// of a stream.
   std::optional<projection> trace_projection(int t, std::vector<int>& nodes) const {
     std::int64_t part = 0;
+    bool rotary = false;
     for (int hops = 0; hops < 8; ++hops) {
       const int p = producer(t);
       if (p < 0 || taken_[static_cast<std::size_t>(p)]) return std::nullopt;
       const node& n = at(p);
+      if (!rotary) {
+        if (const int source = rotary_source(p, nodes); source >= 0) {
+          rotary = true;
+          t = source;
+          continue;
+        }
+      }
       if (is_view(n.op) || ((n.op == "Div" || n.op == "Mul") && g_.scalar(const_partner(n, n.input(0))))) {
         nodes.push_back(p);
         t = n.input(0);
@@ -783,7 +826,7 @@ class mapper {
         t = n.input(0);
         continue;
       }
-      projection r;
+      projection r{.rotary = rotary};
       int mm = p;
       if (n.op == "Add") {
         const int lhs = is_main(n.input(0)) ? n.input(0) : n.input(1);
@@ -863,7 +906,8 @@ class mapper {
     const auto q = trace_projection(at(scores_mm).input(0), nodes);
     const auto k = trace_projection(at(scores_mm).input(1), nodes);
     const auto v = trace_projection(at(pv).input(1), nodes);
-    if (!q || !k || !v || k->x != v->x || q->out != k->out || q->out != v->out) return std::nullopt;
+    if (!q || !k || !v || k->x != v->x || q->out != k->out || q->out != v->out || q->rotary != k->rotary || v->rotary)
+      return std::nullopt;
     // Forward from P V through views to the output projection.
     int o = at(pv).output(0), out = -1;
     bool out_bias = false;
@@ -902,7 +946,8 @@ class mapper {
     unit u{.in = q->x, .out = out, .nodes = nodes,
            .specs = {attention_spec(e, heads, {.bias = q->bias && out_bias, .causal = causal,
                                                .kdim = self ? 0 : k->in, .vdim = self ? 0 : v->in,
-                                               .kv_seq = self ? 0 : mem.dims[0], .dropout = dropout})},
+                                               .kv_seq = self ? 0 : mem.dims[0], .rotary = q->rotary,
+                                               .dropout = dropout})},
            .op = "attention (MatMul-Softmax-MatMul)"};
     std::sort(u.nodes.begin(), u.nodes.end());
     u.nodes.erase(std::unique(u.nodes.begin(), u.nodes.end()), u.nodes.end());
