@@ -194,7 +194,8 @@ constexpr void plan_walk(std::span<const layer_node> nodes, dtype t, memory_walk
     std::int64_t skip_elem = 0;  // residual_add: the type of the shortcut it adds
     switch (graph ? layer_kind::dense : n.spec.kind) {  // a graph has no markers: every node is a plain layer
       case layer_kind::input:
-        p.tensor_elem = autocast ? 4 : elem;  // autocast casts no input: a data loader's tensors are fp32
+        // autocast casts no input: a data loader's tensors are fp32
+        p.tensor_elem = autocast ? element_bytes(dtype::fp32) : elem;
         tensor_bytes[0] = sample_bytes(n.output, p.tensor_elem);
         cur = 0;
         continue;
@@ -212,10 +213,14 @@ constexpr void plan_walk(std::span<const layer_node> nodes, dtype t, memory_walk
       default: break;
     }
     // The types it reads, computes in and creates (all `elem` without autocast).
-    const autocast_rule rule = autocast ? autocast_rule_of(n.spec, n.input) : autocast_rule{};
-    const std::int64_t in_elem = std::max(plan[in].tensor_elem, skip_elem);
-    const std::int64_t run_elem = autocast_compute_bytes(rule, in_elem, elem);
-    const std::int64_t out_elem = rule.fp32_output ? 4 : run_elem;
+    autocast_rule rule{};
+    std::int64_t in_elem = elem, run_elem = elem, out_elem = elem;
+    if (autocast) {
+      rule = autocast_rule_of(n.spec, n.input);
+      in_elem = std::max(plan[in].tensor_elem, skip_elem);
+      run_elem = autocast_compute_bytes(rule, in_elem, elem);
+      out_elem = rule.fp32_output ? element_bytes(dtype::fp32) : run_elem;
+    }
     if (c.aliases_input == 0) {
       cur = i;
       tensor_bytes[i] = sat_mul(n.output.numel(), out_elem);
@@ -234,14 +239,17 @@ constexpr void plan_walk(std::span<const layer_node> nodes, dtype t, memory_walk
     }
     // An input of another type than it computes in: it saves its casts of the input (its own tensors), not the input.
     std::int64_t casts = 0;
-    if (c.saves_input != 0 && run_elem == in_elem) first_save(in, i);
-    if (c.saves_input != 0 && run_elem != in_elem) casts = sat_mul(rule.input_casts, sat_mul(n.input.numel(), run_elem));
+    if (c.saves_input != 0) {
+      if (run_elem == in_elem) first_save(in, i);
+      else casts = sat_mul(rule.input_casts, sat_mul(n.input.numel(), run_elem));
+    }
     if (c.saves_output != 0) first_save(cur, i);
     // Selective recomputation keeps no S x S tensors of an eager attention core (backward_peak_at brings them
     // back during the layer's own backward).
     const std::int64_t core = ck == checkpointing::selective ? core_saved_bytes(n.spec, n.input, t, autocast) : 0;
-    p.freed_extra = sat_sub(
-        sat_add(sat_add(autocast_saved_bytes(rule, c.saved_elements, run_elem), c.saved_fixed_bytes), casts), core);
+    const std::int64_t elements = autocast ? autocast_saved_bytes(rule, c.saved_elements, run_elem)
+                                           : sat_mul(c.saved_elements, elem);
+    p.freed_extra = sat_sub(sat_add(sat_add(elements, c.saved_fixed_bytes), casts), core);
     if (!p.backward) continue;
     p.grad_raw = sat_mul(c.trainable_params, grad_elem);
     p.grad_block = allocator_block(p.grad_raw);

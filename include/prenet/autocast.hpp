@@ -13,10 +13,12 @@
 #include <algorithm>
 #include <cstdint>
 
+#include <prenet/detail/saturating.hpp>
 #include <prenet/layer_kind.hpp>
 #include <prenet/layer_spec.hpp>
 #include <prenet/layers/multihead_attention.hpp>
 #include <prenet/shape.hpp>
+#include <prenet/units.hpp>
 
 namespace prenet {
 
@@ -74,15 +76,18 @@ struct autocast_rule {
 /// `half_elem` bytes (residual_add: `input_elem` is already the promotion of its two inputs).
 [[nodiscard]] constexpr std::int64_t autocast_compute_bytes(const autocast_rule& r, std::int64_t input_elem,
                                                             std::int64_t half_elem) noexcept {
-  return r.computes == autocast_type::half ? half_elem : r.computes == autocast_type::fp32 ? 4 : input_elem;
+  return r.computes == autocast_type::half   ? half_elem
+         : r.computes == autocast_type::fp32 ? element_bytes(dtype::fp32)
+                                             : input_elem;
 }
 
 /// Bytes of a layer's `elements` saved elements (layer_cost::saved_elements) under rule `r`, computing in
-/// `compute_elem` bytes: fp32_elements at 4 bytes, the rest and extra_elements at compute_elem.
+/// `compute_elem` bytes: fp32_elements in fp32, the rest and extra_elements at compute_elem.
 [[nodiscard]] constexpr std::int64_t autocast_saved_bytes(const autocast_rule& r, std::int64_t elements,
                                                           std::int64_t compute_elem) noexcept {
   const std::int64_t fp32 = std::min(r.fp32_elements, elements);
-  return 4 * fp32 + (elements - fp32 + r.extra_elements) * compute_elem;
+  return detail::sat_add(detail::sat_mul(fp32, element_bytes(dtype::fp32)),
+                         detail::sat_mul(detail::sat_add(elements - fp32, r.extra_elements), compute_elem));
 }
 
 }  // namespace prenet
