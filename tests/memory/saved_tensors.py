@@ -31,9 +31,10 @@ the per-sample difference cancels them. A Python function whose inner ops must m
 (F.multi_head_attention_forward, which hands itself to the mode whole) runs inside the mode again.
 
 PRENET_SAVED_BYTES_EXE prints prenet's per-sample saved bytes (saved_activations at batch 1, fp32, or under
-amp-bf16 for the amp cases) of the same networks as JSON (tests/memory/saved_bytes.cpp). Exit 0 when every case is within the tolerance (default 3%), 1
-when one is not, 77 when torch or torchvision cannot be imported (ctest: skipped). With --doc, the table between the BEGIN/END markers of that file is rewritten
-(or, with --check, compared: exit 1 when it differs).
+amp-bf16 for the amp cases) of the same networks as JSON (tests/memory/saved_bytes.cpp). Exit 0 when every case is
+within the tolerance (default 3%), 1 when one is not, 77 when torch or torchvision cannot be imported (ctest:
+skipped). With --doc, the table between the BEGIN/END markers of that file is rewritten (or, with --check, compared:
+exit 1 when it differs). bf16 matmuls are slow on the CPU: the amp cases take most of the run's 5-10 minutes.
 """
 import argparse
 import json
@@ -123,10 +124,9 @@ class CudaAutocast(TorchFunctionMode):
             finally:
                 nn.functional.has_torch_function = has
         name = getattr(func, "__name__", "")
-        if name in TO_HALF:
-            args, kwargs = cast(args, {torch.float32}, HALF), {k: cast(v, {torch.float32}, HALF) for k, v in kwargs.items()}
-        elif name in TO_FP32:
-            args, kwargs = cast(args, {HALF}, torch.float32), {k: cast(v, {HALF}, torch.float32) for k, v in kwargs.items()}
+        if name in TO_HALF or name in TO_FP32:
+            source, target = ({torch.float32}, HALF) if name in TO_HALF else ({HALF}, torch.float32)
+            args, kwargs = cast(args, source, target), {k: cast(v, source, target) for k, v in kwargs.items()}
         return func(*args, **kwargs)
 
 
