@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <span>
 
+#include <prenet/autocast.hpp>
 #include <prenet/detail/propagate.hpp>
 #include <prenet/detail/saturating.hpp>
 #include <prenet/layer_node.hpp>
@@ -68,6 +69,7 @@ struct node_plan {
   bool forward_pair = false;  ///< a layer of a frozen prefix: d_input and d_output hold its forward's tensors
   bool recomputed = false;  ///< inside a checkpointed block after its first node: its saved tensors are made again
   bool block_last = false;  ///< the last node of a checkpointed block: its forward runs again here in backward
+  std::int64_t tensor_elem = 0;  ///< element bytes of the tensor it creates (under autocast: autocast_rule_of)
 };
 
 /// Per-sample bytes of the tensor node i creates (0 when it aliases its input: views, in-place layers, markers),
@@ -103,10 +105,16 @@ template <class Ints>
   return costs != nullptr ? costs[i] : nodes[i].cost();
 }
 
-/// Gradient working set of one layer's backward: d(input) (none for token ids) and d(output), in bytes per sample.
+/// Gradient working set of one layer's backward: d(input) (none for token ids) and d(output), in bytes per sample;
+/// each gradient has its tensor's type (`input_elem`, `output_elem` bytes).
+[[nodiscard]] constexpr std::array<std::int64_t, 2> gradient_pair_per_sample(const layer_node& n,
+                                                                             std::int64_t input_elem,
+                                                                             std::int64_t output_elem) noexcept {
+  return {n.input.tokens ? 0 : sat_mul(n.input.numel(), input_elem), sat_mul(n.output.numel(), output_elem)};
+}
 [[nodiscard]] constexpr std::array<std::int64_t, 2> gradient_pair_per_sample(const layer_node& n,
                                                                              std::int64_t elem) noexcept {
-  return {n.input.tokens ? 0 : sat_mul(n.input.numel(), elem), sat_mul(n.output.numel(), elem)};
+  return gradient_pair_per_sample(n, elem, elem);
 }
 
 /// The same for `batch` samples, in batch bytes.
@@ -128,10 +136,13 @@ template <class Ints>
 /// from forward to backward; what its layers save is not alive after the forward pass (the total leaves it out) and
 /// is made again when the block runs again in backward (backward_peak_at). Under `selective` an eager attention
 /// layer keeps no S x S tensors (core_saved_bytes): they exist during its own backward only. Activations are of type
-/// `t`, parameter gradients of `grad_t`. Nothing here depends on the batch.
+/// `t`, parameter gradients of `grad_t`. Under `autocast` (torch.autocast to the half type `t`) each tensor has the
+/// type autocast gives it (autocast_rule_of; the network's input is fp32): a layer that computes in another type than
+/// its input's saves its own casts of the input instead of the input, and a residual sum takes the wider of its two
+/// inputs' types. Nothing here depends on the batch.
 template <class Ints>
 constexpr void plan_walk(std::span<const layer_node> nodes, dtype t, memory_walk<Ints> w, dtype grad_t,
-                         checkpointing ck = checkpointing::none) noexcept {
+                         checkpointing ck = checkpointing::none, bool autocast = false) noexcept {
   const std::int64_t elem = element_bytes(t);
   const std::int64_t grad_elem = element_bytes(grad_t);
   if (ck == checkpointing::blocks) {
@@ -180,9 +191,12 @@ constexpr void plan_walk(std::span<const layer_node> nodes, dtype t, memory_walk
     const bool graph = !w.input_tensor.empty() && i > 0;
     if (graph) cur = static_cast<std::size_t>(w.input_tensor[i]);
     const std::size_t in = cur;
+    std::int64_t skip_elem = 0;  // residual_add: the type of the shortcut it adds
     switch (graph ? layer_kind::dense : n.spec.kind) {  // a graph has no markers: every node is a plain layer
       case layer_kind::input:
-        tensor_bytes[0] = sample_bytes(n.output, elem);
+        // autocast casts no input: a data loader's tensors are fp32
+        p.tensor_elem = autocast ? element_bytes(dtype::fp32) : elem;
+        tensor_bytes[0] = sample_bytes(n.output, p.tensor_elem);
         cur = 0;
         continue;
       case layer_kind::residual_begin:
@@ -194,36 +208,53 @@ constexpr void plan_walk(std::span<const layer_node> nodes, dtype t, memory_walk
         cur = depth > 0 ? skip_stack[depth - 1] : cur;
         continue;
       case layer_kind::residual_add:
-        if (depth > 0) --depth;
+        if (depth > 0) skip_elem = plan[skip_stack[--depth]].tensor_elem;
         break;
       default: break;
     }
+    // The types it reads, computes in and creates (all `elem` without autocast).
+    autocast_rule rule{};
+    std::int64_t in_elem = elem, run_elem = elem, out_elem = elem;
+    if (autocast) {
+      rule = autocast_rule_of(n.spec, n.input);
+      in_elem = std::max(plan[in].tensor_elem, skip_elem);
+      run_elem = autocast_compute_bytes(rule, in_elem, elem);
+      out_elem = rule.fp32_output ? element_bytes(dtype::fp32) : run_elem;
+    }
     if (c.aliases_input == 0) {
       cur = i;
-      tensor_bytes[i] = sat_mul(n.output.numel(), elem);
+      tensor_bytes[i] = sat_mul(n.output.numel(), out_elem);
+      p.tensor_elem = out_elem;
     }
     if (!grad_flows) {
       // A frozen prefix saves nothing, but its forward still holds a layer's input and output at once: with
       // everything before the head frozen that can be the step's peak (the backward sweep counts it).
       if (has_backward(n) && c.aliases_input == 0) {
-        const auto pair = gradient_pair_per_sample(n, elem);
+        const auto pair = gradient_pair_per_sample(n, in_elem, out_elem);
         p.d_input = pair[0];
         p.d_output = pair[1];
         p.forward_pair = true;
       }
       continue;
     }
-    if (c.saves_input != 0) first_save(in, i);
+    // An input of another type than it computes in: it saves its casts of the input (its own tensors), not the input.
+    std::int64_t casts = 0;
+    if (c.saves_input != 0) {
+      if (run_elem == in_elem) first_save(in, i);
+      else casts = sat_mul(rule.input_casts, sat_mul(n.input.numel(), run_elem));
+    }
     if (c.saves_output != 0) first_save(cur, i);
     // Selective recomputation keeps no S x S tensors of an eager attention core (backward_peak_at brings them
     // back during the layer's own backward).
-    const std::int64_t core = ck == checkpointing::selective ? core_saved_bytes(n.spec, n.input, t) : 0;
-    p.freed_extra = sat_sub(sat_add(sat_mul(c.saved_elements, elem), c.saved_fixed_bytes), core);
+    const std::int64_t core = ck == checkpointing::selective ? core_saved_bytes(n.spec, n.input, t, autocast) : 0;
+    const std::int64_t elements = autocast ? autocast_saved_bytes(rule, c.saved_elements, run_elem)
+                                           : sat_mul(c.saved_elements, elem);
+    p.freed_extra = sat_sub(sat_add(sat_add(elements, c.saved_fixed_bytes), casts), core);
     if (!p.backward) continue;
     p.grad_raw = sat_mul(c.trainable_params, grad_elem);
     p.grad_block = allocator_block(p.grad_raw);
     if (c.aliases_input == 0) {
-      const auto pair = gradient_pair_per_sample(n, elem);
+      const auto pair = gradient_pair_per_sample(n, in_elem, out_elem);
       p.d_input = pair[0];
       p.d_output = pair[1];
     }
@@ -257,8 +288,9 @@ constexpr std::array<std::int64_t, 2> saved_at(std::size_t nodes, std::int64_t b
 /// walk as they do. `w`'s containers are zero-initialised.
 template <class Ints>
 constexpr std::int64_t record_saved(std::span<const layer_node> nodes, dtype t, std::int64_t batch,
-                                    memory_walk<Ints> w, checkpointing ck = checkpointing::none) noexcept {
-  plan_walk(nodes, t, w, t, ck);
+                                    memory_walk<Ints> w, checkpointing ck = checkpointing::none,
+                                    bool autocast = false) noexcept {
+  plan_walk(nodes, t, w, t, ck, autocast);
   return saved_at(nodes.size(), batch, w)[0];
 }
 

@@ -112,6 +112,18 @@ template <std::size_t N>
   detail::dynamic_walk s(net);
   return bytes{detail::record_saved(net.nodes(), t, batch, s.walk())};
 }
+/// The same under precision `p`: under autocast each tensor has the type autocast gives it (autocast_rule_of).
+template <std::size_t N>
+[[nodiscard]] constexpr bytes saved_activations(const network<N>& net, std::int64_t batch, precision p) noexcept {
+  detail::fixed_walk<N> s;
+  return bytes{detail::record_saved(net.nodes(), activation_dtype(p), batch, s.walk(), checkpointing::none,
+                                    autocasts(p))};
+}
+[[nodiscard]] inline bytes saved_activations(const runtime_network& net, std::int64_t batch, precision p) {
+  detail::dynamic_walk s(net);
+  return bytes{detail::record_saved(net.nodes(), activation_dtype(p), batch, s.walk(), checkpointing::none,
+                                    autocasts(p))};
+}
 
 /// Inference keeps no autograd state: alive at the peak are the weights, the input and output of the layer whose pair
 /// is largest (`activations`), the caching allocator's rounding of those blocks (`allocator`) and the framework. The

@@ -153,7 +153,8 @@ template <class Ints>
 /// Plans a fresh walk over nodes whose training roles (LoRA) are set for every batch of `cfg` (plan_walk).
 template <class Ints>
 constexpr void plan_for(std::span<const layer_node> nodes, const train_config& cfg, memory_walk<Ints> w) noexcept {
-  plan_walk(nodes, activation_dtype(cfg.precision), w, parameter_dtype(cfg.precision), cfg.checkpoint);
+  plan_walk(nodes, activation_dtype(cfg.precision), w, parameter_dtype(cfg.precision), cfg.checkpoint,
+            autocasts(cfg.precision));
 }
 
 /// The analytical estimate of nodes whose training roles (LoRA) are set, on a fresh walk; see analytic().

@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <span>
 
+#include <prenet/autocast.hpp>
 #include <prenet/errors.hpp>
 #include <prenet/layer_cost.hpp>
 #include <prenet/layer_spec.hpp>
@@ -204,12 +205,16 @@ template <class Node>
   return s.kind == layer_kind::multihead_attention && !fused(impl_of(s));
 }
 /// Bytes per sample of the S x S tensors the eager core saves in activation dtype `t` (detail::eager_core_saved: the
-/// probabilities, and under attention dropout the dropped ones and the mask), which selective recomputation does not
-/// keep from forward and makes again during the layer's backward; 0 for any other layer.
-[[nodiscard]] constexpr std::int64_t core_saved_bytes(const layer_spec& s, const shape& in, dtype t) noexcept {
+/// probabilities, and under attention dropout the dropped ones and the mask; under autocast as autocast_rule_of has
+/// them), which selective recomputation does not keep from forward and makes again during the layer's backward; 0
+/// for any other layer.
+[[nodiscard]] constexpr std::int64_t core_saved_bytes(const layer_spec& s, const shape& in, dtype t,
+                                                      bool autocast = false) noexcept {
   if (!recomputes_core(s)) return 0;
   const detail::core_saved c = detail::eager_core_saved(s, in);
-  return c.elements * element_bytes(t) + c.fixed_bytes;
+  const std::int64_t elem = element_bytes(t);
+  return (autocast ? autocast_saved_bytes(autocast_rule_of(s, in), c.elements, elem) : c.elements * elem) +
+         c.fixed_bytes;
 }
 /// Forward FLOPs per sample of the eager attention core, with attention_cost's constants: Q K^T and P V (4 S S_kv E),
 /// the scaling (S E), softmax (5 per score) and the causal mask (1 per score).

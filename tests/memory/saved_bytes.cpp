@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
-// Per-sample saved activations (prenet::saved_activations at batch 1, fp32) of the networks that
-// tests/memory/saved_tensors.py measures in PyTorch, as one JSON object keyed by the script's case names.
+// Per-sample saved activations (prenet::saved_activations at batch 1, fp32; under amp-bf16 for the names ending in
+// ", amp-bf16") of the networks that tests/memory/saved_tensors.py measures in PyTorch, as one JSON object keyed by
+// the script's case names.
 #include <cstdint>
 #include <cstdio>
 
@@ -20,6 +21,10 @@ template <class Net>
 std::int64_t per_sample(const Net& net) {
   return saved_activations(net, 1).value;
 }
+template <class Net>
+std::int64_t amp_per_sample(const Net& net) {
+  return saved_activations(net, 1, precision::amp_bf16).value;
+}
 }  // namespace
 
 int main() {
@@ -37,6 +42,18 @@ int main() {
       {"vit-b-16 patch embedding (224)", per_sample(Input<3, 224, 224>{} | PatchEmbedding<768, 16>{})},
       {"vit-b-16 encoder block (S 197)", per_sample(Input<197, 768>{} | TransformerEncoderLayer<768, 12, 3072, vit_block>{})},
       {"vit-b-16 (224)", per_sample(models::vit_b_16)},
+      {"bert-large layer (S 512), amp-bf16",
+       amp_per_sample(Input<512, 1024>{} | TransformerEncoderLayer<1024, 16, 4096, bert_layer>{})},
+      {"bert-base layer (S 512), amp-bf16",
+       amp_per_sample(Input<512, 768>{} | TransformerEncoderLayer<768, 12, 3072, bert_layer>{})},
+      {"gpt2 block (S 1024), amp-bf16",
+       amp_per_sample(Input<1024, 768>{} | TransformerDecoderLayer<768, 12, 3072, gpt2_block>{})},
+      {"llama-3.2-1b layer (S 512), amp-bf16",
+       amp_per_sample(Input<512, 2048>{} | LlamaDecoderLayer<2048, 32, 8, 8192>{})},
+      {"vit-b-16 encoder block (S 197), amp-bf16",
+       amp_per_sample(Input<197, 768>{} | TransformerEncoderLayer<768, 12, 3072, vit_block>{})},
+      {"vit-b-16 (224), amp-bf16", amp_per_sample(models::vit_b_16)},
+      {"resnet50 (224), amp-bf16", amp_per_sample(models::resnet50)},
   };
   std::printf("{");
   const char* sep = "";

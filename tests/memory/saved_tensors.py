@@ -18,10 +18,23 @@ Two CPU artefacts are taken out so that the count is what a GPU run saves, which
 - torch 1.13's mean() keeps its input for backward (derivatives.yaml then read self.numel()); torch >= 2 keeps its
   sizes only. The LLaMA twin's RMSNorm takes the mean of squares as sum / n, which saves what torch >= 2's mean does.
 
-PRENET_SAVED_BYTES_EXE prints prenet's per-sample saved bytes (saved_activations at batch 1, fp32) of the
-same networks as JSON (tests/memory/saved_bytes.cpp). Exit 0 when every case is within the tolerance (default 3%), 1
-when one is not, 77 when torch or torchvision cannot be imported (ctest: skipped). With --doc, the table between the BEGIN/END markers of that file is rewritten
-(or, with --check, compared: exit 1 when it differs).
+Mixed precision (the cases marked "amp-bf16"): the twin runs under CudaAutocast, a torch.overrides.TorchFunctionMode
+that applies CUDA autocast's op lists on the CPU, because torch's CPU autocast casts by other lists (and this torch
+has no CUDA). The lists are those of PyTorch's documentation, "Automatic Mixed Precision package - torch.amp",
+section "Autocast Op Reference" / "CUDA Op-Specific Behavior": an op listed under "CUDA Ops that can autocast to
+float16" gets its fp32 floating-point inputs cast to the half type, one listed under "CUDA Ops that can autocast to
+float32" gets its half inputs cast to fp32, and any other op runs in the type of its inputs (with type promotion).
+Each cast is a new tensor recorded by autograd, as autocast's are, so what an op saves is its cast input. The half
+type is bfloat16 (what --precision amp-bf16 runs; torch 1.13 has no fp16 matmul on the CPU; fp16 saves the same
+2 bytes). Autocast's cache of the weights' half copies is left out: those copies do not depend on the batch, and
+the per-sample difference cancels them. A Python function whose inner ops must meet the lists
+(F.multi_head_attention_forward, which hands itself to the mode whole) runs inside the mode again.
+
+PRENET_SAVED_BYTES_EXE prints prenet's per-sample saved bytes (saved_activations at batch 1, fp32, or under
+amp-bf16 for the amp cases) of the same networks as JSON (tests/memory/saved_bytes.cpp). Exit 0 when every case is
+within the tolerance (default 3%), 1 when one is not, 77 when torch or torchvision cannot be imported (ctest:
+skipped). With --doc, the table between the BEGIN/END markers of that file is rewritten (or, with --check, compared:
+exit 1 when it differs). bf16 matmuls are slow on the CPU: the amp cases take most of the run's 5-10 minutes.
 """
 import argparse
 import json
@@ -33,6 +46,7 @@ try:
     import torch
     import torch.nn as nn
     import torchvision  # noqa: F401 - the ResNet-50 and ViT-B/16 cases
+    from torch.overrides import TorchFunctionMode
 except Exception as e:  # noqa: BLE001
     print(f"saved_tensors: cannot import torch/torchvision ({e}): skipped", file=sys.stderr)
     sys.exit(77)
@@ -57,11 +71,63 @@ def saved_bytes(module, make_input):
     return sum(seen.values())
 
 
-def per_sample(module, make_input):
+def per_sample(module, make_input, amp=False):
     module.train()
     torch.manual_seed(0)
-    one, two = saved_bytes(module, lambda: make_input(1)), saved_bytes(module, lambda: make_input(2))
-    return two - one
+
+    def run(b):
+        if not amp:
+            return saved_bytes(module, lambda: make_input(b))
+        with CudaAutocast():
+            return saved_bytes(module, lambda: make_input(b))
+
+    return run(2) - run(1)
+
+
+# --- CUDA autocast's op lists on the CPU (see the module docstring) -----------------------------------------------
+HALF = torch.bfloat16
+# "CUDA Ops that can autocast to float16" (as the functions and Tensor methods that reach a TorchFunctionMode name them)
+TO_HALF = {"__matmul__", "__rmatmul__", "addbmm", "addmm", "addmv", "addr", "baddbmm", "bmm", "chain_matmul",
+           "multi_dot", "conv1d", "conv2d", "conv3d", "conv_transpose1d", "conv_transpose2d", "conv_transpose3d",
+           "linear", "matmul", "mm", "mv", "prelu"}
+# "CUDA Ops that can autocast to float32"
+TO_FP32 = {"__pow__", "__rdiv__", "__rpow__", "__rtruediv__", "acos", "asin", "binary_cross_entropy_with_logits",
+           "cosh", "cosine_embedding_loss", "cdist", "cosine_similarity", "cross_entropy", "cumprod", "cumsum", "dist",
+           "erfinv", "exp", "expm1", "group_norm", "hinge_embedding_loss", "kl_div", "l1_loss", "layer_norm", "log",
+           "log_softmax", "log10", "log1p", "log2", "margin_ranking_loss", "mse_loss", "multilabel_margin_loss",
+           "multi_margin_loss", "nll_loss", "norm", "normalize", "pdist", "poisson_nll_loss", "pow", "prod",
+           "reciprocal", "rsqrt", "sinh", "smooth_l1_loss", "soft_margin_loss", "softmax", "softmin", "softplus",
+           "sum", "renorm", "tan", "triplet_margin_loss"}
+# Python functions that hand themselves to the mode whole: they run inside it again so that their ops meet the lists.
+COMPOSITE = {nn.functional.multi_head_attention_forward}
+
+
+def cast(x, source, target):
+    if isinstance(x, torch.Tensor):
+        return x.to(target) if x.dtype in source else x
+    if isinstance(x, (list, tuple)):
+        return type(x)(cast(v, source, target) for v in x)
+    return x
+
+
+class CudaAutocast(TorchFunctionMode):
+    """torch.autocast("cuda", torch.bfloat16)'s casts, applied on the CPU (see the module docstring)."""
+
+    def __torch_function__(self, func, types, args=(), kwargs=None):
+        kwargs = kwargs or {}
+        if func in COMPOSITE:
+            has = nn.functional.has_torch_function
+            nn.functional.has_torch_function = lambda *_: False  # or it hands itself to the mode again
+            try:
+                with self:
+                    return func(*args, **kwargs)
+            finally:
+                nn.functional.has_torch_function = has
+        name = getattr(func, "__name__", "")
+        if name in TO_HALF or name in TO_FP32:
+            source, target = ({torch.float32}, HALF) if name in TO_HALF else ({HALF}, torch.float32)
+            args, kwargs = cast(args, source, target), {k: cast(v, source, target) for k, v in kwargs.items()}
+        return func(*args, **kwargs)
 
 
 def cuda_dropout(input, p=0.5, training=True, inplace=False):  # noqa: A002 - F.dropout's signature
@@ -101,10 +167,21 @@ def llama_block(d, heads, kv_heads, ff):
     sys.path.insert(0, __file__.rsplit("/", 2)[0] + "/onnx")
     import torch_exports  # noqa: E402 - the repository's own twin
 
-    def rms_norm(self, x):  # torch_exports.RMSNorm with mean(x^2) as sum / n (see the module docstring)
-        return x * torch.rsqrt((x * x).sum(-1, keepdim=True) / x.shape[-1] + 1e-6) * self.weight
+    def rms_norm(self, x):
+        """HF LlamaRMSNorm: computed in fp32 whatever the input's type, cast back to it before the weight; mean(x^2)
+        as sum / n (see the module docstring)."""
+        input_dtype = x.dtype
+        h = x.to(torch.float32)
+        h = h * torch.rsqrt((h * h).sum(-1, keepdim=True) / x.shape[-1] + 1e-6)
+        return self.weight * h.to(input_dtype)
+
+    rotate = torch_exports.rotate
+
+    def rotate_in_own_type(x, cos, sin):  # HF's rotary embedding hands cos and sin over in the type of q and k
+        return rotate(x, cos.to(x.dtype), sin.to(x.dtype))
 
     torch_exports.RMSNorm.forward = rms_norm
+    torch_exports.rotate = rotate_in_own_type
     block = torch_exports.LlamaBlock(d, heads, kv_heads, ff)
     hd = d // heads
 
@@ -144,10 +221,13 @@ def vit_encoder_block(heads, d, mlp):
     return EncoderBlock(heads, d, mlp, 0.0, 0.0, partial(nn.LayerNorm, eps=1e-6))
 
 
+AMP = ", amp-bf16"
+
+
 def cases():
     import torchvision.models as tv
     return {
-        # name (the key of the exe's JSON): (module, input maker)
+        # name (the key of the exe's JSON; AMP at its end: under CudaAutocast): (module, input maker)
         "bert-large layer (S 512)": (lambda: nn.TransformerEncoderLayer(1024, 16, 4096, dropout=0.1, activation="gelu",
                                                                         batch_first=True), sequence(512, 1024)),
         "bert-base layer (S 512)": (lambda: nn.TransformerEncoderLayer(768, 12, 3072, dropout=0.1, activation="gelu",
@@ -160,6 +240,17 @@ def cases():
                                            lambda b: torch.randn(b, 3, 224, 224)),
         "vit-b-16 encoder block (S 197)": (lambda: vit_encoder_block(12, 768, 3072), sequence(197, 768)),
         "vit-b-16 (224)": (tv.vit_b_16, lambda b: torch.randn(b, 3, 224, 224)),
+        "bert-large layer (S 512)" + AMP: (lambda: nn.TransformerEncoderLayer(1024, 16, 4096, dropout=0.1,
+                                                                              activation="gelu", batch_first=True),
+                                           sequence(512, 1024)),
+        "bert-base layer (S 512)" + AMP: (lambda: nn.TransformerEncoderLayer(768, 12, 3072, dropout=0.1,
+                                                                             activation="gelu", batch_first=True),
+                                          sequence(512, 768)),
+        "gpt2 block (S 1024)" + AMP: (lambda: Decoder(768, 12, 3072), sequence(1024, 768)),
+        "llama-3.2-1b layer (S 512)" + AMP: (lambda: llama_block(2048, 32, 8, 8192), sequence(512, 2048)),
+        "vit-b-16 encoder block (S 197)" + AMP: (lambda: vit_encoder_block(12, 768, 3072), sequence(197, 768)),
+        "vit-b-16 (224)" + AMP: (tv.vit_b_16, lambda b: torch.randn(b, 3, 224, 224)),
+        "resnet50 (224)" + AMP: (tv.resnet50, lambda b: torch.randn(b, 3, 224, 224)),
     }
 
 
@@ -187,7 +278,7 @@ def main():
     rows, worst = [], 0.0
     for name, (make, inp) in cases().items():
         torch.manual_seed(0)
-        t = per_sample(make(), inp)
+        t = per_sample(make(), inp, amp=name.endswith(AMP))
         p = prenet[name]
         err = 100 * (p - t) / t
         worst = max(worst, abs(err))

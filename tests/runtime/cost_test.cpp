@@ -429,6 +429,36 @@ constexpr bool saved_activations_special_cases() {
 }
 PRENET_CHECK(Memory, saved_activations_special_cases)
 
+constexpr bool saved_activations_under_autocast() {
+  // CUDA autocast (autocast_rule_of): the input is fp32; Dense casts it to the half type and saves its cast; ReLU
+  // runs in its input's type; the second Dense reads a half tensor and saves that tensor: the bf16 count.
+  const auto relu = Input<100>{} | Dense<50>{} | ReLU<>{} | Dense<10>{};
+  // LayerNorm casts the half Dense output to fp32 and saves the cast (plus fp32 mean and rstd); its output is fp32,
+  // which the next Dense casts back to half and saves.
+  const auto norm = Input<64>{} | Dense<64>{} | LayerNorm<64>{} | Dense<8>{};
+  // A half body plus the fp32 shortcut is fp32 (type promotion): GELU saves the sum at 4 bytes.
+  const auto promoted = Input<64>{} | Residual<Sequential<Dense<64>, ReLU<>>>{} | GELU{};
+  // Attention (no dropout): the input's half cast, q, k, v and the context in half; the softmax output (2 heads x
+  // 8 x 8) in fp32 and the half cast of it that P V saves.
+  const auto attention = Input<8, 16>{} | MultiheadAttention<16, 2>{};
+  // An embedding's lookup is fp32 (the fp32 table's type): the Dense after it saves a half cast.
+  const auto tokens = Tokens<16>{} | Embedding<100, 32>{} | Dense<4>{};
+  // Convolution, BatchNorm (on no autocast list: it runs in its half input's type), ReLU: the bf16 count.
+  const auto conv = Input<3, 8, 8>{} | Conv2d<4, 3, conv2d_options{.padding = 1}>{} | BatchNorm2d<4>{} | ReLU<>{};
+  const auto amp = [](const auto& net) { return saved_activations(net, 1, precision::amp_bf16); };
+  const std::int64_t scores = 2 * 8 * 8, seq = 8 * 16;
+  return amp(relu) == bytes{(100 + 50) * 2} && amp(relu) == saved_activations(relu, 1, dtype::bf16) &&
+         amp(norm) == bytes{64 * 2 + (64 * 4 + 2 * 4) + 64 * 2} &&
+         saved_activations(norm, 1, dtype::bf16) == bytes{64 * 2 + (64 * 2 + 2 * 4) + 64 * 2} &&
+         amp(promoted) == bytes{64 * 2 + 64 * 2 + 64 * 4} &&
+         amp(attention) == bytes{seq * 2 + 3 * seq * 2 + scores * 4 + scores * 2 + seq * 2} &&
+         amp(tokens) == bytes{16 * 8 + 16 * 32 * 2} &&
+         amp(conv) == saved_activations(conv, 1, dtype::bf16) &&
+         saved_activations(norm, 3, precision::fp32) == saved_activations(norm, 3) &&
+         saved_activations(norm, 3, precision::amp_fp16) == 3 * amp(norm);
+}
+PRENET_CHECK(Memory, saved_activations_under_autocast)
+
 constexpr bool layer_features_bytes() {
   const auto net = Input<3, 32, 32>{} | Conv2d<16, 3, conv2d_options{.padding = 1}>{};
   const layer_features f = features(net.nodes(), 1, 8, dtype::fp16);
