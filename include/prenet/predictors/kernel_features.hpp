@@ -13,17 +13,18 @@
 
 namespace prenet {
 
-inline constexpr std::size_t kernel_feature_count = 19;
+inline constexpr std::size_t kernel_feature_count = 18;
 
 /// Column names of kernel_features(), in order (the report and the generated headers print them). The device enters
 /// only through quantities that mean the same on every GPU — times at its peaks, where the kernel sits against its
-/// ridge point, how many waves of work it gives the SMs and how full the last one is, and its working set against
-/// L2 — never through raw spec columns a tree can only memorise GPU by GPU (docs/predictors.md says what was tried).
+/// ridge point, how many waves of work it gives the SMs and how full the last one is — never through raw spec
+/// columns a tree can only memorise GPU by GPU (docs/predictors.md says what was tried: the working set against L2
+/// was one, and acted as an "is it an A100" flag whose 40 MB L2 no other training GPU has).
 inline constexpr std::array<std::string_view, kernel_feature_count> kernel_feature_names{
     "log2_b",        "log2_m",       "log2_n",         "log2_k",         "log2_image",     "stride",
     "padding",       "op",           "log2_co",        "log2_cm_input",  "log2_cm_weights", "log2_cm_output",
     "log2_ct_compute_s", "log2_ct_memory_s", "log2_intensity", "log2_intensity_over_ridge", "log2_waves",
-    "last_wave_fill", "log2_working_set_over_l2"};
+    "last_wave_fill"};
 
 /// The position of a column in kernel_feature_names (kernel_feature_count when there is none).
 [[nodiscard]] constexpr std::size_t kernel_feature_index(std::string_view name) noexcept {
@@ -123,8 +124,7 @@ namespace detail {
           detail::log2(intensity),
           detail::log2(intensity / ridge),
           log2_1p(waves),
-          waves / whole_waves,
-          detail::log2((bytes + 1.0) / (static_cast<double>(d.l2.value) + 1.0))};
+          waves / whole_waves};
 }
 
 }  // namespace prenet
