@@ -4,7 +4,10 @@
 
 #include <algorithm>
 #include <cmath>
+#include <initializer_list>
 #include <optional>
+#include <tuple>
+#include <utility>
 
 #include <prenet/layers/activation.hpp>
 #include <prenet/layers/batchnorm2d.hpp>
@@ -46,7 +49,7 @@ class mapper {
       if (nodes[i].op == "Softmax") u = attention(static_cast<int>(i));
       else if (nodes[i].op == "ReduceMean") u = decomposed_layernorm(static_cast<int>(i));
       else if (nodes[i].op == "Pow") u = decomposed_rmsnorm(static_cast<int>(i));
-      else if (nodes[i].op == "Sigmoid" && !(u = gated_mlp(static_cast<int>(i)))) u = decomposed_silu(static_cast<int>(i));
+      else if (nodes[i].op == "Sigmoid" && (u = decomposed_silu(static_cast<int>(i)))) u = gated_mlp(*u).value_or(*u);
       else if (nodes[i].op == "Erf") u = decomposed_gelu(static_cast<int>(i));
       if (u) keep(std::move(*u));
     }
@@ -554,14 +557,8 @@ class mapper {
     }
     if (pow < 0 || div < 0) return std::nullopt;
     std::vector<int> nodes{r1, sub, pow};
-    int t = at(pow).output(0);
-    for (const std::string_view step : {"ReduceMean", "Add", "Sqrt"}) {
-      const int c = only_consumer(t);
-      if (c < 0 || at(c).op != step) return std::nullopt;
-      nodes.push_back(c);
-      t = at(c).output(0);
-    }
-    if (at(div).input(1) != t) return std::nullopt;
+    const int t = follow(at(pow).output(0), {"ReduceMean", "Add", "Sqrt"}, nodes);
+    if (t < 0 || at(div).input(1) != t) return std::nullopt;
     nodes.push_back(div);
     int out = at(div).output(0);
     bool affine = false, scale_only = false;
@@ -596,13 +593,9 @@ class mapper {
     const std::optional<double> exponent = g_.scalar(pow.input(1));
     if (!is_main(x) || !exponent || *exponent != 2.0 || pow.output(0) < 0) return std::nullopt;
     std::vector<int> nodes{p};
-    int t = pow.output(0);
-    for (const std::string_view step : {"ReduceMean", "Add", "Sqrt"}) {
-      const int c = only_consumer(t);
-      if (c < 0 || at(c).op != step || (step == "Add" && const_partner(at(c), t) < 0)) return std::nullopt;
-      nodes.push_back(c);
-      t = at(c).output(0);
-    }
+    const int t = follow(pow.output(0), {"ReduceMean", "Add", "Sqrt"}, nodes);
+    // nodes[1..3]: ReduceMean, Add, Sqrt; the Add adds a constant eps to the mean
+    if (t < 0 || const_partner(at(nodes[2]), at(nodes[1]).output(0)) < 0) return std::nullopt;
     const int c = only_consumer(t);
     if (c < 0) return std::nullopt;
     nodes.push_back(c);
@@ -654,41 +647,28 @@ class mapper {
 
   /// LLaMA's gated feed-forward (Hugging Face LlamaMLP, SwiGLU): down(silu(gate(h)) * up(h)), gate and up Dense
   /// projections of one stream to the same width, with or without biases (all three alike), SiLU decomposed
-  /// (decomposed_silu), the down projection back to the stream's width. `sg` is the SiLU's Sigmoid.
-  std::optional<unit> gated_mlp(int sg) {
-    const std::optional<unit> act = decomposed_silu(sg);
-    if (!act) return std::nullopt;
-    const int g = act->in;
+  /// (decomposed_silu), the down projection back to the stream's width. `act` is the SiLU.
+  std::optional<unit> gated_mlp(const unit& act) {
+    const int g = act.in;
     if (g_.at(g).consumers.size() != 2) return std::nullopt;  // the Sigmoid and the SiLU's Mul only
-    std::vector<int> nodes = act->nodes;
+    std::vector<int> nodes = act.nodes;
     const auto gate = trace_projection(g, nodes);
-    const int m = only_consumer(act->out);
+    const int m = only_consumer(act.out);
     if (!gate || m < 0 || at(m).op != "Mul" || at(m).inputs.size() != 2) return std::nullopt;
-    const int u = at(m).input(0) == act->out ? at(m).input(1) : at(m).input(0);
+    const int u = at(m).input(0) == act.out ? at(m).input(1) : at(m).input(0);
     if (!is_main(u) || g_.at(u).consumers.size() != 1) return std::nullopt;
     nodes.push_back(m);
     const auto up = trace_projection(u, nodes);
     if (!up || up->x != gate->x || up->in != gate->in || up->out != gate->out || up->bias != gate->bias)
       return std::nullopt;
-    // The down projection: MatMul by a constant (intermediate, hidden) matrix [+ bias], or Gemm.
+    // The down projection, back from the intermediate width to the stream's.
     const int d = only_consumer(at(m).output(0));
-    const auto* wd = d >= 0 ? dims(at(d).input(1)) : nullptr;
-    if (d < 0 || (at(d).op != "MatMul" && at(d).op != "Gemm") || at(d).input(0) != at(m).output(0) ||
-        !is_const(at(d).input(1)) || wd == nullptr || wd->size() != 2 ||
-        (at(d).op == "Gemm" && graph::attr_int(at(d), "transA", 0) != 0))
+    if (d < 0 || (at(d).op == "Gemm" && graph::attr_int(at(d), "transA", 0) != 0)) return std::nullopt;
+    const auto down = projection_reading(at(m).output(0), d, nodes);
+    if (!down || down->in != gate->out || down->out != gate->in || down->bias != gate->bias || down->y < 0 ||
+        !g_.at(gate->x).has_shape)
       return std::nullopt;
-    const bool trans = at(d).op == "Gemm" && graph::attr_int(at(d), "transB", 0) != 0;
-    if ((trans ? (*wd)[1] : (*wd)[0]) != gate->out || (trans ? (*wd)[0] : (*wd)[1]) != gate->in) return std::nullopt;
-    nodes.push_back(d);
-    int out = at(d).output(0);
-    bool down_bias = at(d).op == "Gemm" && at(d).input(2) >= 0;
-    if (const int b = only_consumer(out); at(d).op == "MatMul" && b >= 0 && at(b).op == "Add" &&
-                                         const_partner(at(b), out) >= 0) {
-      nodes.push_back(b);
-      out = at(b).output(0);
-      down_bias = true;
-    }
-    if (down_bias != gate->bias || out < 0 || !g_.at(gate->x).has_shape) return std::nullopt;
+    const int out = down->y;
     std::sort(nodes.begin(), nodes.end());
     nodes.erase(std::unique(nodes.begin(), nodes.end()), nodes.end());
     return unit{.in = gate->x, .out = out, .nodes = nodes,
@@ -734,7 +714,48 @@ class mapper {
     std::int64_t in = 0, out = 0;
     bool bias = false;
     bool rotary = false;        ///< a rotary position embedding between the projection and the product
+    int y = -1;                 ///< its output (projection_reading)
   };
+
+  /// The (in, out) features of a MatMul's or Gemm's constant weight of dims `wd` (transB: Gemm's (out, in) layout).
+  [[nodiscard]] static std::pair<std::int64_t, std::int64_t> weight_features(const node& m,
+                                                                            const std::vector<std::int64_t>& wd) {
+    const bool trans = m.op == "Gemm" && graph::attr_int(m, "transB", 0) != 0;
+    return trans ? std::pair{wd[1], wd[0]} : std::pair{wd[0], wd[1]};
+  }
+
+  /// The Dense-like projection node `c` makes of `t`, going forward: a MatMul or Gemm of `t` by a constant matrix,
+  /// then, after a MatMul, an Add of a constant bias when it is the product's only reader. Its nodes are added to
+  /// `nodes`.
+  std::optional<projection> projection_reading(int t, int c, std::vector<int>& nodes) const {
+    const node& n = at(c);
+    const auto* wd = dims(n.input(1));
+    if ((n.op != "MatMul" && n.op != "Gemm") || n.input(0) != t || !is_const(n.input(1)) || wd == nullptr ||
+        wd->size() != 2)
+      return std::nullopt;
+    const auto [in, out] = weight_features(n, *wd);
+    projection r{.x = t, .in = in, .out = out, .bias = n.op == "Gemm" && n.input(2) >= 0, .y = n.output(0)};
+    nodes.push_back(c);
+    if (const int b = only_consumer(r.y); n.op == "MatMul" && b >= 0 && at(b).op == "Add" &&
+                                         const_partner(at(b), r.y) >= 0) {
+      nodes.push_back(b);
+      r.y = at(b).output(0);
+      r.bias = true;
+    }
+    return r;
+  }
+
+  /// Follows `t` forward through the only readers with the operators `steps`, in order, adding them to `nodes`: the
+  /// last one's output, or -1 where the chain breaks.
+  int follow(int t, std::initializer_list<std::string_view> steps, std::vector<int>& nodes) const {
+    for (const std::string_view step : steps) {
+      const int c = only_consumer(t);
+      if (c < 0 || at(c).op != step) return -1;
+      nodes.push_back(c);
+      t = at(c).output(0);
+    }
+    return t;
+  }
 
   /// The rotated tensor when `add` is a rotary position embedding of it, `t * cos + rotate_half(t) * sin`
   /// (LLaMA's apply_rotary_pos_emb): Add of two Muls by constant tables, the second of Concat(-x2, x1) where x1 and x2
@@ -844,10 +865,8 @@ class mapper {
       const node& m = at(mm);
       const auto* wd = dims(m.input(1));
       if (!is_main(m.input(0)) || !is_const(m.input(1)) || wd == nullptr || wd->size() != 2) return std::nullopt;
-      const bool trans = m.op == "Gemm" && graph::attr_int(m, "transB", 0) != 0;
       r.x = m.input(0);
-      r.in = trans ? (*wd)[1] : (*wd)[0];
-      r.out = trans ? (*wd)[0] : (*wd)[1];
+      std::tie(r.in, r.out) = weight_features(m, *wd);
       if (part > 0) {  // one of the packed projection's parts
         if (r.out % part != 0) return std::nullopt;
         r.out = part;
@@ -914,25 +933,15 @@ class mapper {
     for (int hops = 0; hops < 6 && out < 0; ++hops) {
       const int c = only_consumer(o);
       if (c < 0) return std::nullopt;
-      const node& n = at(c);
-      nodes.push_back(c);
-      if (is_view(n.op)) {
-        o = n.output(0);
+      if (is_view(at(c).op)) {
+        nodes.push_back(c);
+        o = at(c).output(0);
         continue;
       }
-      const auto* wd = dims(n.input(1));
-      if ((n.op != "MatMul" && n.op != "Gemm") || n.input(0) != o || !is_const(n.input(1)) || wd == nullptr ||
-          wd->size() != 2) {
-        return std::nullopt;
-      }
-      out = n.output(0);
-      out_bias = n.op == "Gemm" && n.input(2) >= 0;
-      const int b = only_consumer(out);
-      if (n.op == "MatMul" && b >= 0 && at(b).op == "Add" && const_partner(at(b), out) >= 0) {
-        nodes.push_back(b);
-        out = at(b).output(0);
-        out_bias = true;
-      }
+      const auto proj = projection_reading(o, c, nodes);
+      if (!proj) return std::nullopt;
+      out = proj->y;
+      out_bias = proj->bias;
     }
     if (out < 0 || !g_.at(q->x).has_shape || !g_.at(k->x).has_shape) return std::nullopt;
     const auto* sd = dims(at(scores_mm).output(0));
