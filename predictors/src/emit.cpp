@@ -54,9 +54,7 @@ std::string header(const family_model& fm, const provenance& prov) {
                   std::to_string(fm.train.size()) + " rows from";
   for (const auto& d : fm.devices) h.description += ' ' + d;
   h.description += '.';
-  // Training domain of the kernel columns.
-  domain_of(fm.train, first_device_feature, [](const sample* s) { return kernel_features(s->kn, *s->device); },
-            h.model.domain_min, h.model.domain_max);
+  kernel_domain(fm, h.model.domain_min, h.model.domain_max);
   const auto probes = pick_probes(fm);
   std::vector<std::vector<float>> rows;
   for (const sample* s : probes) rows.push_back(kernel_row(*s, false));
@@ -78,6 +76,10 @@ std::string header(const family_model& fm, const provenance& prov) {
 }
 
 }  // namespace
+
+void kernel_domain(const family_model& fm, std::vector<float>& lo, std::vector<float>& hi) {
+  domain_of(fm.train, first_device_feature, [](const sample* s) { return kernel_features(s->kn, *s->device); }, lo, hi);
+}
 
 std::uintmax_t write_headers(const std::filesystem::path& dir, const std::vector<family_model>& models,
                              const provenance& prov) {

@@ -3,6 +3,8 @@
 
 #include <string_view>
 
+#include "emit.hpp"
+
 namespace prenet::trainer {
 
 struct runtime_predictors::owned {
@@ -10,12 +12,14 @@ struct runtime_predictors::owned {
   std::string name;
   std::vector<std::string> devices;
   std::vector<std::string_view> device_views;
+  std::vector<float> domain_min, domain_max;
   predictors::tree_ensemble head;
   predictors::kernel_model model;
 
   owned(const family_model& fm) : trees(fm.model->flatten()), name(std::string(prenet::name(fm.family)) + ".runtime"),
                                   devices(fm.devices) {
     for (const std::string& d : devices) device_views.emplace_back(d);
+    kernel_domain(fm, domain_min, domain_max);
     head = {.base_score = trees.base_score, .roots = trees.roots, .feature = trees.feature, .value = trees.value,
             .left = trees.left};
     model = {.family = fm.family,
@@ -23,8 +27,8 @@ struct runtime_predictors::owned {
                        .target = embedded_transform(fm.chosen),
                        .heads = {&head, 1},
                        .features = kernel_feature_names,
-                       .domain_min = {},
-                       .domain_max = {},
+                       .domain_min = domain_min,
+                       .domain_max = domain_max,
                        .trained_devices = device_views},
              .probes = {}};
   }
