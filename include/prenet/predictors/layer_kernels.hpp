@@ -138,24 +138,6 @@ constexpr void fused_attention(kernel_list& out, const layer_node& n, pass p, co
   out.push(k);
 }
 
-/// Dropout in training over `elements`: forward draws the mask and scales (one elementwise pass); backward,
-/// dx = dy x mask x scale, is timed by NeuSight's per-node traces at 2.0-2.7x the forward (V100 and A100-80GB; hidden
-/// states of 4-5 M and attention probabilities of 34-84 M elements: forward 0.05-0.52 ms, within 4% of one pass as
-/// modelled, backward 0.10-1.41 ms), two elementwise passes' worth.
-constexpr void dropout(kernel_list& out, pass p, std::int64_t elements, std::int64_t eb) noexcept {
-  out.push(sized(elementwise_kernel(elementwise_op::mul, elements), eb, p == pass::forward ? 1 : 2));
-}
-
-/// Softmax backward, dx = y (dy - sum(dy y)) per row: a row reduction over y and dy (a pass shaped like the
-/// forward's), then an elementwise pass reading y and dy and writing dx, both at the softmax's element size (autocast
-/// runs softmax and its backward in fp32). NeuSight's per-node traces (neusight/scripts/asplos/label, V100 and
-/// A100-80GB; BERT-large, GPT-2-large, GPT-3 XL and 2.7B, OPT-1.3B) time it at 2.55-2.83x the forward, from 54 us to
-/// 1.5 ms: one pass with the forward's traffic (1x) under-counted it.
-constexpr void softmax_backward(kernel_list& out, std::int64_t rows, std::int64_t width, const pass_context& c) noexcept {
-  out.push(sized(rows_kernel(kernel_family::softmax, rows, width), c.reduction_bytes));
-  out.push(sized(elementwise_kernel(elementwise_op::mul, rows * width), c.reduction_bytes));
-}
-
 /// The eager attention core's forward: Q K^T, scaling, softmax, dropout (in training, when the layer has attention
 /// dropout: at p = 0 PyTorch's dropout returns its input without a kernel), P V.
 constexpr void eager_core_forward(kernel_list& out, const layer_node& n, const pass_context& c) noexcept {
@@ -165,7 +147,8 @@ constexpr void eager_core_forward(kernel_list& out, const layer_node& n, const p
   out.push(sized(gemm_kernel(b * h, seq, kv, d), eb));                          // Q K^T
   out.push(sized(elementwise_kernel(elementwise_op::mul_scalar, scores), eb));  // scaling
   out.push(sized(rows_kernel(kernel_family::softmax, b * h * seq, kv), eb));
-  if (c.training && attention_dropout(s)) dropout(out, pass::forward, scores, eb);  // on the probabilities
+  if (c.training && attention_dropout(s))  // dropout on the probabilities
+    out.push(sized(elementwise_kernel(elementwise_op::mul, scores), eb));
   out.push(sized(gemm_kernel(b * h, seq, d, kv), eb));                          // P V
 }
 
@@ -198,8 +181,10 @@ constexpr void attention(kernel_list& out, const layer_node& n, pass p, const pa
   } else {
     out.push(sized(gemm_kernel(b * h, seq, kv, d), eb));  // dP = dC V^T
     out.push(sized(gemm_kernel(b * h, kv, d, seq), eb));  // dV = P^T dC
-    if (c.training && attention_dropout(s)) dropout(out, p, scores, eb);
-    softmax_backward(out, b * h * seq, kv, c);
+    if (c.training && attention_dropout(s)) out.push(sized(elementwise_kernel(elementwise_op::mul, scores), eb));
+    // Softmax backward as one pass like the forward's. NeuSight's per-node traces time it at 2.6x the forward and
+    // dropout's backward at 2.0-2.7x, but modelling that made whole runs worse (docs/predictors.md, "Backward").
+    out.push(sized(rows_kernel(kernel_family::softmax, b * h * seq, kv), eb));
     out.push(sized(elementwise_kernel(elementwise_op::mul_scalar, scores), eb));
     out.push(sized(gemm_kernel(b * h, seq, d, kv), eb));  // dQ = dS K
     out.push(sized(gemm_kernel(b * h, kv, d, seq), eb));  // dK = dS^T Q
@@ -352,12 +337,11 @@ constexpr void recurrent(kernel_list& out, const layer_node& n, pass p, const pa
       break;
     case layer_kind::softmax: {
       const std::int64_t width = n.input.last();
-      if (fwd) out.push(sized(rows_kernel(kernel_family::softmax, in_elems / width, width), eb));
-      else detail::softmax_backward(out, in_elems / width, width, c);
+      out.push(sized(rows_kernel(kernel_family::softmax, in_elems / width, width), eb));  // backward: see attention
       break;
     }
     case layer_kind::dropout:
-      if (c.training) detail::dropout(out, p, in_elems, eb);
+      if (c.training) out.push(sized(elementwise_kernel(elementwise_op::mul, in_elems), eb));  // mask and scale
       break;
     case layer_kind::residual_add:
       if (fwd) out.push(sized(elementwise_kernel(elementwise_op::add, out_elems), eb));
