@@ -64,6 +64,11 @@ std::string chip_key(const device_spec& d) {
   return std::to_string(c.sm_count) + "/" + std::to_string(c.fp32_tflops) + "/" + std::to_string(c.fp16_tensor_tflops);
 }
 
+std::string die_key(const device_spec& d) {
+  return std::to_string(d.sm_count) + "x" + std::to_string(d.cores_per_sm) +
+         (d.peak_tf32_tensor_flops_per_s > 0 ? "/tf32" : "") + (d.peak_bf16_tensor_flops_per_s > 0 ? "/bf16" : "");
+}
+
 void ingest_justus(const fs::path& datasets, dataset& out, std::int64_t max_rows_per_file) {
   const fs::path root = datasets / "justus2018/prediction_model/data/raw_data";
   if (!fs::exists(root)) throw data_error(root.string() + ": missing (is ../shared/datasets mounted?)");

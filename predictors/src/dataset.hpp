@@ -49,6 +49,12 @@ struct dataset {
 /// definition of the held-out unit for every leave-one-GPU-out experiment: prenet::chip_of as a map key.
 [[nodiscard]] std::string chip_key(const device_spec& d);
 
+/// The die behind a catalogue entry, clocks, memory and board power aside: SM count, cores per SM and the tensor-core
+/// generation (TF32, BF16). A V100 PCIe, a V100 SXM2 and a Titan V are one GV100 die: kernel models that saw one of
+/// them have seen how the others run a kernel per clock. The unit the kernel models are held out by when boards
+/// other than the measured ones are predicted (prenet-train precision's kernel-model leave-one-out).
+[[nodiscard]] std::string die_key(const device_spec& d);
+
 /// Reads Justus et al. 2018's raw per-layer benchmarks (Conv2d and Dense, forward and training step).
 /// `max_rows_per_file` > 0 keeps only the first rows of each file (the ctest smoke run).
 void ingest_justus(const std::filesystem::path& datasets, dataset& out, std::int64_t max_rows_per_file = 0);

@@ -29,7 +29,9 @@
 #include "csv.hpp"
 #include "dataset.hpp"
 #include "embedded_emit.hpp"
+#include "experiments.hpp"
 #include "intervals.hpp"
+#include "runtime_predictors.hpp"
 #include "subcommands.hpp"
 #include "trainer_cli.hpp"
 
@@ -304,7 +306,9 @@ double kernel_ms(const calibrated_kernel& k, const device_spec& d, double ln_str
   return predictors::precision_time_ms(k.fp32_ms, k.own, d, stretch) * k.count;
 }
 
-prepared_run prepare(const run_row& r, const tree_shape& shape) {
+/// `r` as the calibration sees it, with the kernel models of `kp` (the embedded ones, or refits that held a die out).
+prepared_run prepare(const run_row& r, const tree_shape& shape,
+                     const predictors::kernel_predictors& kp = predictors::embedded_predictors) {
   prepared_run out{.row = &r};
   const runtime_network net = r.model->build(r.size);
   const device_spec& d = *r.device;
@@ -316,7 +320,7 @@ prepared_run prepare(const run_row& r, const tree_shape& shape) {
     lc.input_grad = input_grad;
     predictors::for_each_kernel(n, lc, backward, [&](predictors::pass, const kernel& run) {
       if (run.math == math_mode::fp32 && run.element_bytes == 4) return;
-      touched_ms += predictors::estimate(run, d).time_ms;
+      touched_ms += predictors::estimate(run, d, kp).time_ms;
       const kernel own = predictors::as_run_on(run, d);
       // Identical kernels (BERT repeats its layers) are merged.
       const auto same = std::find_if(out.kernels.begin(), out.kernels.end(),
@@ -326,11 +330,11 @@ prepared_run prepare(const run_row& r, const tree_shape& shape) {
         return;
       }
       out.kernels.push_back({.own = own,
-                             .fp32_ms = predictors::estimate_fp32(predictors::as_fp32(own), d).time_ms,
+                             .fp32_ms = predictors::estimate_fp32(predictors::as_fp32(own), d, kp).time_ms,
                              .leaf = shape.leaf_of(predictors::precision_features(own, d))});
     });
   });
-  const prediction p = predict(net.nodes(), d, cfg);
+  const prediction p = predict(net.nodes(), d, cfg, run_mode::train, kp);
   out.rest_ms = p.iteration.count() - touched_ms;
   if (!(out.rest_ms > -1e-6 * p.iteration.count()))
     throw std::runtime_error(r.where + ": the calibrated kernels take more than the whole prediction");
@@ -464,6 +468,7 @@ std::string interval_section(const predictors::interval_spread& s, const coverag
 struct scored_run {
   const prepared_run* run;
   double today_ms, held_out_ms, fitted_ms;
+  double die_held_out_ms = 0;  ///< kernel models and calibration both without the run's die; 0 = no kernel row of it
 };
 
 struct error_summary {
@@ -481,6 +486,69 @@ struct error_summary {
     return n ? fixed(std::exp(ratios_log_sum / static_cast<double>(n)), 2) + "×" : "—";
   }
 };
+
+/// Issue 15's protocol where it applies to these runs: each run on a die whose kernels NeuSight measured (the
+/// kernel models' training GPUs: GV100, GA100, ...) predicted with every kernel model refitted without any kernel row
+/// of that die, and the calibration fitted, on runs prepared with those refits, without any run of that die. Sets
+/// scored[i].die_held_out_ms for rows[i]; returns a log line per die.
+std::string predict_die_held_out(const fs::path& datasets, const std::vector<run_row>& rows, const tree_shape& shape,
+                                 std::vector<scored_run>& scored) {
+  dataset kernels;
+  ingest_neusight(datasets, kernels);
+  std::set<std::string> measured;
+  for (const sample& k : kernels.samples) measured.insert(die_key(*k.device));
+  std::string log;
+  for (const std::string& die : measured) {
+    const auto on_die = [&die](const run_row& r) { return die_key(*r.device) == die; };
+    const auto held = static_cast<std::size_t>(std::count_if(rows.begin(), rows.end(), on_die));
+    if (held == 0) continue;
+    std::vector<family_model> fitted;
+    for (const kernel_family f : learned_families) {
+      auto train = family_rows(kernels, f, [&die](const device_spec& d) { return die_key(d) != die; });
+      if (!train.empty()) fitted.push_back(fit_family_model(f, std::move(train), {}));
+    }
+    const runtime_predictors refit(fitted);
+    std::vector<prepared_run> runs;
+    runs.reserve(rows.size());
+    for (const run_row& r : rows) runs.push_back(prepare(r, shape, refit.set()));
+    std::vector<const prepared_run*> train;
+    for (const prepared_run& r : runs)
+      if (r.row->source->calibrates && !on_die(*r.row)) train.push_back(&r);
+    const std::vector<double> leaves = fit(train, shape).leaves;
+    for (std::size_t i = 0; i < runs.size(); ++i)
+      if (on_die(rows[i])) scored[i].die_held_out_ms = predicted_ms(runs[i], leaves);
+    log += "die " + die + " held out of the kernel models and the calibration: " + std::to_string(held) + " runs\n";
+  }
+  return log;
+}
+
+/// The report's table of predict_die_held_out: by precision and die, the calibration alone held out against the
+/// kernel models held out too.
+std::string die_section(const std::vector<scored_run>& scored) {
+  std::map<std::string, std::array<error_summary, 2>> by;
+  std::map<std::string, std::set<std::string>> gpus;
+  for (const scored_run& s : scored) {
+    if (s.die_held_out_ms <= 0) continue;
+    const std::string k = std::string(name(s.run->row->prec)) + ", die " + die_key(*s.run->row->device);
+    by[k][0].add(s.held_out_ms, s.run->row->measured_ms);
+    by[k][1].add(s.die_held_out_ms, s.run->row->measured_ms);
+    gpus[k].insert(std::string(s.run->row->device->id));
+  }
+  std::ostringstream md;
+  md << "\n## Kernel models held out too\n\nThe tables above hold each GPU out of the calibration only; the FP32 kernel "
+        "models under it were trained on NeuSight's kernels, which include the dies of some of these GPUs (a V100 "
+        "SXM2 or a Titan V is the GV100 of NeuSight's V100 PCIe; die = SMs x FP32 lanes per SM and the tensor-core "
+        "generation). Here every run on such a die is predicted with every kernel model refitted without any kernel "
+        "row of the die and the calibration fitted without any run of it: what a user gets for a GPU whose silicon "
+        "nobody measured (docs/validation.md does the same on NeuSight's own end-to-end runs).\n\n"
+        "| precision, die | rows | GPUs | calibration held out: mean abs. error | bias | kernel models and calibration "
+        "held out: mean abs. error | bias | worst |\n|---|---|---|---|---|---|---|---|\n";
+  for (const auto& [k, e] : by)
+    md << "| " << k << " | " << e[1].n << " | " << gpus[k].size() << " | " << e[0].mape() << " | " << e[0].bias()
+       << " | " << e[1].mape() << " | " << e[1].bias() << " | " << fixed(100 * e[1].worst, 0) << "% |\n";
+  if (by.empty()) md << "| no run on a die of the kernel models' data | | | | | | | |\n";
+  return md.str() + '\n';
+}
 
 std::string report(const std::vector<scored_run>& scored, const std::map<std::string, ingest_count>& counts,
                    const tree_shape& shape, const calibration& fitted, const std::string& hash) {
@@ -656,9 +724,11 @@ int prenet::trainer::train_precision(int argc, char** argv) {
     }
     const predictors::interval_spread spread = spread_of(residuals);
     const coverage covered = nested_coverage(residuals);
+    std::cerr << predict_die_held_out(datasets, rows, shape, scored);
     const std::string hash = fnv1a_files(datasets, {"external/measurements.csv"});
     const std::uintmax_t n = write_if_changed(header, header_text(shape, theta, runs, spread, hash));
-    write_if_changed(report_path, report(scored, counts, shape, fitted, hash) + interval_section(spread, covered));
+    write_if_changed(report_path,
+                     report(scored, counts, shape, fitted, hash) + die_section(scored) + interval_section(spread, covered));
     std::cerr << "prenet-train precision: " << runs.size() << " runs on " << groups.size() << " GPUs; wrote " << n
               << " bytes to " << header.string() << " and " << report_path.string() << '\n';
   });
