@@ -480,6 +480,29 @@ std::string rotary_attention_onnx(const write_options& o, kv_repeat repeat) {
   return m.bytes();
 }
 
+std::string seq_first_attention_onnx(std::int64_t seq, std::int64_t batch) {
+  builder m({.batch = seq}, 13);  // the writer's first input dimension is the sequence here
+  const std::string x = m.input("input", ::onnx::TensorProto::FLOAT, {seq, batch, 64});
+  // nn.MultiheadAttention(64, 4) on a (S, B, 64) input as torch.onnx 1.13 writes it: the packed in-projection cut by
+  // three Slices, heads merged behind the batch on axis 1, then brought to the front.
+  const std::string packed = linear(m, x, "in_proj", 64, 192);
+  const auto part = [&](std::int64_t k) {
+    const std::string cut = m.node("Slice", {packed, m.ints({64 * k}), m.ints({64 * (k + 1)}), m.ints({-1})});
+    return m.node("Reshape", {cut, m.ints({seq, batch * 4, 16})});
+  };
+  const std::string q = m.node("Transpose", {part(0)}, {b::as("perm", {1, 0, 2})});
+  const std::string kt = m.node("Transpose", {part(1)}, {b::as("perm", {1, 2, 0})});
+  const std::string v = m.node("Transpose", {part(2)}, {b::as("perm", {1, 0, 2})});
+  const std::string scores = m.node("MatMul", {m.node("Div", {q, m.scalar(4.0F)}), kt});
+  const std::string y = m.node("MatMul", {m.node("Softmax", {scores}, {b::a("axis", -1)}), v});
+  const std::string merged = m.node("Reshape", {m.node("Transpose", {y}, {b::as("perm", {1, 0, 2})}),
+                                                m.ints({seq * batch, 64})});
+  const std::string out = m.node(
+      "Gemm", {merged, m.weight("out_proj.weight", {64, 64}), m.weight("out_proj.bias", {64})}, {b::a("transB", 1)});
+  m.output(m.node("Add", {x, m.node("Reshape", {out, m.ints({seq, batch, 64})})}));  // the residual connection
+  return m.bytes();
+}
+
 std::string layernorm_scalar_shift_onnx(const write_options& o) {
   builder m(o, 13);
   const std::string x = m.input("input", ::onnx::TensorProto::FLOAT, {-1, 10, 64});

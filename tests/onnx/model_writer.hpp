@@ -89,6 +89,11 @@ enum class kv_repeat { none, repeat_kv, repeat_interleave, heads_twice, tile };
 /// Sin of positions x an inv_freq buffer): 16,384 parameters with 4 K/V heads, 12,288 with 2 (`repeat`).
 [[nodiscard]] std::string rotary_attention_onnx(const write_options& o = {}, kv_repeat repeat = kv_repeat::none);
 
+/// nn.MultiheadAttention(64, 4) over a seq-first (seq, batch, 64) input, both dimensions fixed in the file, as
+/// torch.onnx 1.13 writes it: in-projection Linear(64, 192) cut by three Slices, heads merged behind the batch,
+/// output Linear(64, 64) on the (seq x batch, 64) rows, reshaped back and added to the input: 16,640 parameters.
+[[nodiscard]] std::string seq_first_attention_onnx(std::int64_t seq, std::int64_t batch);
+
 /// Self-attention scores over 16 tokens of width 64 masked by two registered buffers, as minGPT-style code writes
 /// them: a float (16, 16) mask added to the scores, and a (16, 16) `bias` of ones and zeros compared with 0 for a
 /// Where; then Softmax, the product with the values and a Linear(64, 64). Buffers are not parameters: 4,160.

@@ -264,6 +264,29 @@ TEST(OnnxImport, UnprovenHeadRepeatsStayOnTheRoofline) {
   }
 }
 
+/// nn.MultiheadAttention's default seq-first layout: the attention mixes the input's axis 0, so axis 1 is the batch,
+/// and the import is the batch-first DSL attention, its output reshaped back to (S, B, E) a residual with the input.
+/// Where S = B the shapes cannot tell the axes apart: axis 0 stays the batch, as before.
+TEST(OnnxImport, SeqFirstAttentionReadsTheBatchFromAxis1) {
+  const onnx_import r = load_onnx_bytes(onnx_test::seq_first_attention_onnx(16, 4));
+  EXPECT_EQ(r.batch, 4);
+  EXPECT_TRUE(r.unmapped.empty());
+  EXPECT_THAT(r.notes, testing::Contains(HasSubstr("seq-first")));
+  constexpr auto dsl = Input<16, 64>{} | Residual<MultiheadAttention<64, 4>>{};
+  std::vector<layer_kind> kinds;
+  for (const layer_node& n : r.network.nodes()) kinds.push_back(n.spec.kind);
+  EXPECT_EQ(kinds, (std::vector<layer_kind>{layer_kind::input, layer_kind::multihead_attention,
+                                            layer_kind::residual_add}));
+  EXPECT_EQ(r.network.params(), 16'640);
+  EXPECT_EQ(r.network.params(), dsl.params());
+  expect_same_predictions(r.network, runtime_network(dsl), 4);
+
+  const onnx_import square = load_onnx_bytes(onnx_test::seq_first_attention_onnx(8, 8));
+  EXPECT_EQ(square.batch, 8);
+  EXPECT_THAT(square.notes, testing::Not(testing::Contains(HasSubstr("seq-first"))));
+  EXPECT_EQ(square.network.params(), 16'640);
+}
+
 /// down(silu(gate(x)) * up(x)) is the DSL's GatedMLP, with biases or without.
 TEST(OnnxImport, GatedMlp) {
   const onnx_import plain = load_onnx_bytes(onnx_test::gated_mlp_onnx({.batch = 4}, false));
