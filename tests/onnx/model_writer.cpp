@@ -429,8 +429,9 @@ std::string gated_mlp_onnx(const write_options& o, bool bias) {
   return m.bytes();
 }
 
-std::string rotary_attention_onnx(const write_options& o) {
+std::string rotary_attention_onnx(const write_options& o, kv_repeat repeat) {
   builder m(o, 13);
+  const std::int64_t kv = repeat == kv_repeat::none ? 4 : 2;  // K/V heads
   const std::string x = m.input("input", ::onnx::TensorProto::FLOAT, {-1, 16, 64});
   // The (16, 16) cos and sin tables: Cos and Sin of positions x an inv_freq buffer, halves duplicated.
   const std::string pos = m.node("Cast", {m.node("Range", {m.ints({0}, true), m.ints({16}, true), m.ints({1}, true)})},
@@ -438,11 +439,31 @@ std::string rotary_attention_onnx(const write_options& o) {
   const std::string ang = m.node("Mul", {m.node("Unsqueeze", {pos, m.ints({1})}), m.weight("inv_freq", {8})});
   const std::string both = m.node("Concat", {ang, ang}, {b::a("axis", -1)});
   const std::string cos = m.node("Cos", {both}), sin = m.node("Sin", {both});
-  const auto heads = [&m](const std::string& t) {
-    return m.node("Transpose", {m.node("Reshape", {t, m.ints({0, 16, 4, 16})})}, {b::as("perm", {0, 2, 1, 3})});
+  const auto proj = [&](const std::string& name, std::int64_t n) {  // (B, n, 16, 16)
+    const std::string y = m.node("MatMul", {x, m.weight("onnx::MatMul_" + name, {64, n * 16})});
+    return m.node("Transpose", {m.node("Reshape", {y, m.ints({0, 16, n, 16})})}, {b::as("perm", {0, 2, 1, 3})});
   };
-  const auto proj = [&](const std::string& name) {
-    return heads(m.node("MatMul", {x, m.weight("onnx::MatMul_" + name, {64, 64})}));
+  // t (B, n, 16, 16) with its heads repeated twice by Unsqueeze(axis) -> Expand -> Reshape: each head twice in place
+  // for axis 2 (Hugging Face's repeat_kv), the heads twice over for axis 1.
+  const auto expand = [&m](const std::string& t, std::int64_t n, std::int64_t axis) {
+    const std::string e = m.node("Expand", {m.node("Unsqueeze", {t, m.ints({axis})}),
+                                            m.ints(axis == 2 ? std::vector<std::int64_t>{1, 1, 2, 1, 1}
+                                                             : std::vector<std::int64_t>{1, 2, 1, 1, 1})});
+    return m.node("Reshape", {e, m.ints({0, 2 * n, 16, 16})});
+  };
+  const auto repeated = [&](const std::string& t) {
+    switch (repeat) {
+      case kv_repeat::none: return t;
+      case kv_repeat::repeat_kv: return expand(t, 2, 2);
+      case kv_repeat::repeat_interleave: {  // as torch.onnx writes it: per head, then concatenated
+        m.node("Split", {t, m.ints({1, 1})}, {b::a("axis", 1)}, 2);
+        const std::string h0 = m.last_output(0), h1 = m.last_output(1);
+        return m.node("Concat", {expand(h0, 1, 2), expand(h1, 1, 2)}, {b::a("axis", 1)});
+      }
+      case kv_repeat::heads_twice: return expand(t, 2, 1);
+      case kv_repeat::tile: return m.node("Tile", {t, m.ints({1, 2, 1, 1})});
+    }
+    return t;
   };
   const auto rotate = [&](const std::string& t) {  // t * cos + cat(-t2, t1) * sin
     const std::string t1 = m.node("Slice", {t, m.ints({0}), m.ints({8}), m.ints({-1})});
@@ -450,12 +471,35 @@ std::string rotary_attention_onnx(const write_options& o) {
     const std::string r = m.node("Concat", {m.node("Neg", {t2}), t1}, {b::a("axis", -1)});
     return m.node("Add", {m.node("Mul", {t, cos}), m.node("Mul", {r, sin})});
   };
-  const std::string q = rotate(proj("q")), k = rotate(proj("k")), v = proj("v");
+  const std::string q = rotate(proj("q", 4)), k = repeated(rotate(proj("k", kv))), v = repeated(proj("v", kv));
   const std::string kt = m.node("Transpose", {k}, {b::as("perm", {0, 1, 3, 2})});
   const std::string scores = m.node("Div", {m.node("MatMul", {q, kt}), m.scalar(4.0F)});
   const std::string probs = m.node("Softmax", {scores}, {b::a("axis", -1)});
   const std::string y = m.node("Transpose", {m.node("MatMul", {probs, v})}, {b::as("perm", {0, 2, 1, 3})});
   m.output(m.node("MatMul", {m.node("Reshape", {y, m.ints({0, 16, 64})}), m.weight("onnx::MatMul_o", {64, 64})}));
+  return m.bytes();
+}
+
+std::string seq_first_attention_onnx(std::int64_t seq, std::int64_t batch) {
+  builder m({.batch = seq}, 13);  // the writer's first input dimension is the sequence here
+  const std::string x = m.input("input", ::onnx::TensorProto::FLOAT, {seq, batch, 64});
+  // nn.MultiheadAttention(64, 4) on a (S, B, 64) input as torch.onnx 1.13 writes it: the packed in-projection cut by
+  // three Slices, heads merged behind the batch on axis 1, then brought to the front.
+  const std::string packed = linear(m, x, "in_proj", 64, 192);
+  const auto part = [&](std::int64_t k) {
+    const std::string cut = m.node("Slice", {packed, m.ints({64 * k}), m.ints({64 * (k + 1)}), m.ints({-1})});
+    return m.node("Reshape", {cut, m.ints({seq, batch * 4, 16})});
+  };
+  const std::string q = m.node("Transpose", {part(0)}, {b::as("perm", {1, 0, 2})});
+  const std::string kt = m.node("Transpose", {part(1)}, {b::as("perm", {1, 2, 0})});
+  const std::string v = m.node("Transpose", {part(2)}, {b::as("perm", {1, 0, 2})});
+  const std::string scores = m.node("MatMul", {m.node("Div", {q, m.scalar(4.0F)}), kt});
+  const std::string y = m.node("MatMul", {m.node("Softmax", {scores}, {b::a("axis", -1)}), v});
+  const std::string merged = m.node("Reshape", {m.node("Transpose", {y}, {b::as("perm", {1, 0, 2})}),
+                                                m.ints({seq * batch, 64})});
+  const std::string out = m.node(
+      "Gemm", {merged, m.weight("out_proj.weight", {64, 64}), m.weight("out_proj.bias", {64})}, {b::a("transB", 1)});
+  m.output(m.node("Add", {x, m.node("Reshape", {out, m.ints({seq, batch, 64})})}));  // the residual connection
   return m.bytes();
 }
 

@@ -79,10 +79,20 @@ enum class packed_cut { split, slices };
 /// down Linear(172, 64), all with biases or none: 33,024 parameters without, 33,432 with.
 [[nodiscard]] std::string gated_mlp_onnx(const write_options& o = {}, bool bias = false);
 
+/// How rotary_attention_onnx's K and V get as many heads as Q: `none`, 4 K/V heads (multi-head attention); else 2, each
+/// repeated twice in place (grouped-query attention) by Hugging Face's repeat_kv (Unsqueeze(2) -> Expand -> Reshape)
+/// or by repeat_interleave(2, dim=1) as torch.onnx writes it (Split into heads, repeat_kv of each, Concat); or, not
+/// grouped-query attention, the 2 heads twice over: `heads_twice` (Unsqueeze(1) -> Expand -> Reshape), `tile` (Tile).
+enum class kv_repeat { none, repeat_kv, repeat_interleave, heads_twice, tile };
 /// Self-attention over 16 tokens of width 64, 4 heads, bias-free projections, with a rotary position embedding of q
 /// and k as LLaMA writes it (t * cos + cat(-t2, t1) * sin, t1 and t2 Slices of the head's halves; the tables Cos and
-/// Sin of positions x an inv_freq buffer): 16,384 parameters.
-[[nodiscard]] std::string rotary_attention_onnx(const write_options& o = {});
+/// Sin of positions x an inv_freq buffer): 16,384 parameters with 4 K/V heads, 12,288 with 2 (`repeat`).
+[[nodiscard]] std::string rotary_attention_onnx(const write_options& o = {}, kv_repeat repeat = kv_repeat::none);
+
+/// nn.MultiheadAttention(64, 4) over a seq-first (seq, batch, 64) input, both dimensions fixed in the file, as
+/// torch.onnx 1.13 writes it: in-projection Linear(64, 192) cut by three Slices, heads merged behind the batch,
+/// output Linear(64, 64) on the (seq x batch, 64) rows, reshaped back and added to the input: 16,640 parameters.
+[[nodiscard]] std::string seq_first_attention_onnx(std::int64_t seq, std::int64_t batch);
 
 /// Self-attention scores over 16 tokens of width 64 masked by two registered buffers, as minGPT-style code writes
 /// them: a float (16, 16) mask added to the scores, and a (16, 16) `bias` of ones and zeros compared with 0 for a

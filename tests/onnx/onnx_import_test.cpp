@@ -228,6 +228,65 @@ TEST(OnnxImport, RotaryAttention) {
   expect_same_predictions(r.network, runtime_network(dsl), 4);
 }
 
+/// Grouped-query attention: 2 K/V heads, each repeated for 2 of the 4 query heads by Hugging Face's repeat_kv or by
+/// repeat_interleave as torch.onnx writes it, are the DSL's rotary attention with num_kv_heads = 2.
+TEST(OnnxImport, GroupedQueryAttention) {
+  constexpr auto dsl = Input<16, 64>{} | MultiheadAttention<64, 4, attention_options{.bias = false, .num_kv_heads = 2,
+                                                                                     .rotary = true}>{};
+  for (const onnx_test::kv_repeat repeat : {onnx_test::kv_repeat::repeat_kv, onnx_test::kv_repeat::repeat_interleave}) {
+    SCOPED_TRACE(repeat == onnx_test::kv_repeat::repeat_kv ? "repeat_kv" : "repeat_interleave");
+    const onnx_import r = load_onnx_bytes(onnx_test::rotary_attention_onnx({.batch = 4}, repeat));
+    EXPECT_TRUE(r.unmapped.empty());
+    ASSERT_EQ(r.network.size(), 2U);
+    const layer_spec& s = r.network.nodes()[1].spec;
+    EXPECT_EQ(s.kind, layer_kind::multihead_attention);
+    EXPECT_EQ(s.heads, 4);
+    EXPECT_EQ(s.groups, 2);  // query heads per K/V head
+    EXPECT_EQ(r.network.params(), 64 * (64 + 32 + 32 + 64));
+    EXPECT_EQ(r.network.params(), dsl.params());
+    expect_same_predictions(r.network, runtime_network(dsl), 4);
+  }
+}
+
+/// K and V heads repeated in another order, the 2 heads twice over (`k.repeat(1, 2, 1, 1)`: Unsqueeze(1) -> Expand ->
+/// Reshape, or a Tile), are not grouped-query attention: nothing proves which K/V head serves which query head, so the
+/// products, softmax and rotary arithmetic stay roofline nodes, listed, with parameters and FLOPs exact.
+TEST(OnnxImport, UnprovenHeadRepeatsStayOnTheRoofline) {
+  for (const onnx_test::kv_repeat repeat : {onnx_test::kv_repeat::heads_twice, onnx_test::kv_repeat::tile}) {
+    SCOPED_TRACE(repeat == onnx_test::kv_repeat::tile ? "tile" : "heads twice");
+    const onnx_import r = load_onnx_bytes(onnx_test::rotary_attention_onnx({.batch = 4}, repeat));
+    for (const layer_node& n : r.network.nodes()) EXPECT_NE(n.spec.kind, layer_kind::multihead_attention);
+    EXPECT_FALSE(r.unmapped.empty());
+    EXPECT_EQ(r.network.params(), 64 * (64 + 32 + 32 + 64));
+    // Per sample: the four projections and the two attention products over 4 heads.
+    EXPECT_EQ(r.matmul_flops, 2 * 16 * 64 * (64 + 32 + 32 + 64) + 2 * 2 * 4 * 16 * 16 * 16);
+    EXPECT_GT(predict(r.network.nodes(), devices::v100, {.batch = 4}).roofline_share, 0);
+  }
+}
+
+/// nn.MultiheadAttention's default seq-first layout: the attention mixes the input's axis 0, so axis 1 is the batch,
+/// and the import is the batch-first DSL attention, its output reshaped back to (S, B, E) a residual with the input.
+/// Where S = B the shapes cannot tell the axes apart: axis 0 stays the batch, as before.
+TEST(OnnxImport, SeqFirstAttentionReadsTheBatchFromAxis1) {
+  const onnx_import r = load_onnx_bytes(onnx_test::seq_first_attention_onnx(16, 4));
+  EXPECT_EQ(r.batch, 4);
+  EXPECT_TRUE(r.unmapped.empty());
+  EXPECT_THAT(r.notes, testing::Contains(HasSubstr("seq-first")));
+  constexpr auto dsl = Input<16, 64>{} | Residual<MultiheadAttention<64, 4>>{};
+  std::vector<layer_kind> kinds;
+  for (const layer_node& n : r.network.nodes()) kinds.push_back(n.spec.kind);
+  EXPECT_EQ(kinds, (std::vector<layer_kind>{layer_kind::input, layer_kind::multihead_attention,
+                                            layer_kind::residual_add}));
+  EXPECT_EQ(r.network.params(), 16'640);
+  EXPECT_EQ(r.network.params(), dsl.params());
+  expect_same_predictions(r.network, runtime_network(dsl), 4);
+
+  const onnx_import square = load_onnx_bytes(onnx_test::seq_first_attention_onnx(8, 8));
+  EXPECT_EQ(square.batch, 8);
+  EXPECT_THAT(square.notes, testing::Not(testing::Contains(HasSubstr("seq-first"))));
+  EXPECT_EQ(square.network.params(), 16'640);
+}
+
 /// down(silu(gate(x)) * up(x)) is the DSL's GatedMLP, with biases or without.
 TEST(OnnxImport, GatedMlp) {
   const onnx_import plain = load_onnx_bytes(onnx_test::gated_mlp_onnx({.batch = 4}, false));

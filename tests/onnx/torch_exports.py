@@ -101,10 +101,16 @@ def rotate(x, cos, sin):
     return x * cos + torch.cat((-x2, x1), dim=-1) * sin
 
 
+def repeat_kv(x, n):
+    """Hugging Face's repeat_kv: each of x's (b, kv, s, d) heads n times in place, as repeat_interleave(n, dim=1)."""
+    b, kv, s, d = x.shape
+    return x[:, :, None].expand(b, kv, n, s, d).reshape(b, kv * n, s, d)
+
+
 class LlamaBlock(nn.Module):
-    def __init__(self, d, heads, kv_heads, hidden):
+    def __init__(self, d, heads, kv_heads, hidden, repeat="interleave"):
         super().__init__()
-        self.h, self.kv, self.hd = heads, kv_heads, d // heads
+        self.h, self.kv, self.hd, self.repeat = heads, kv_heads, d // heads, repeat
         self.n1, self.n2 = RMSNorm(d), RMSNorm(d)
         self.q = nn.Linear(d, d, bias=False)
         self.k = nn.Linear(d, kv_heads * self.hd, bias=False)
@@ -121,8 +127,10 @@ class LlamaBlock(nn.Module):
         v = self.v(h).view(b, s, self.kv, self.hd).transpose(1, 2)
         q, k = rotate(q, cos, sin), rotate(k, cos, sin)
         rep = self.h // self.kv
-        k = k.repeat_interleave(rep, dim=1) if rep > 1 else k
-        v = v.repeat_interleave(rep, dim=1) if rep > 1 else v
+        if rep > 1 and self.repeat == "interleave":
+            k, v = k.repeat_interleave(rep, dim=1), v.repeat_interleave(rep, dim=1)
+        elif rep > 1:
+            k, v = repeat_kv(k, rep), repeat_kv(v, rep)
         att = (q @ k.transpose(-2, -1)) / math.sqrt(self.hd)
         att = att.masked_fill(torch.ones(s, s, dtype=torch.bool).triu(1), float("-inf")).softmax(-1)
         x = x + self.o((att @ v).transpose(1, 2).reshape(b, s, d))
@@ -131,10 +139,10 @@ class LlamaBlock(nn.Module):
 
 
 class Llama(nn.Module):
-    def __init__(self, vocab=1000, d=128, heads=4, kv_heads=2, hidden=344, layers=2):
+    def __init__(self, vocab=1000, d=128, heads=4, kv_heads=2, hidden=344, layers=2, repeat="interleave"):
         super().__init__()
         self.emb = nn.Embedding(vocab, d)
-        self.blocks = nn.ModuleList(LlamaBlock(d, heads, kv_heads, hidden) for _ in range(layers))
+        self.blocks = nn.ModuleList(LlamaBlock(d, heads, kv_heads, hidden, repeat) for _ in range(layers))
         self.norm = RMSNorm(d)
         self.head = nn.Linear(d, vocab, bias=False)
         self.hd = d // heads
@@ -194,6 +202,7 @@ def models():
             nn.TransformerEncoderLayer(256, 4, 1024), 2), torch.randn(32, 2, 256)),
         "gpt2_style": (GPT2, tokens(2, 64)),
         "llama_style": (Llama, tokens(2, 64)),
+        "llama_repeat_kv_style": (lambda: Llama(repeat="expand"), tokens(2, 64)),
         "llama_mha_style": (lambda: Llama(kv_heads=4), tokens(2, 64)),
         "lstm_lm": (LstmLm, tokens(2, 32)),
         "vit_b_16": (lambda: tv.vit_b_16(image_size=64), img(64)),

@@ -406,9 +406,11 @@ graph::graph(std::string_view bytes, const onnx_options& options) {
     if (shape.dim_size() == 0) throw onnx_error("data input " + printable(in.name()) + " is a scalar: no batch dimension");
     const int batch_axis = first && shape.dim_size() == 3 ? recurrent_batch_axis(g, in.name()) : 0;
     if (first) input_batch_axis_ = batch_axis;
+    if (first) input_shape_from_file_ = true;
     for (int d = 0; d < shape.dim_size(); ++d) {
       auto& dim = *shape.mutable_dim(d);
       const bool known = dim.has_dim_value() && dim.dim_value() > 0;
+      if (first && !known) input_shape_from_file_ = false;
       if (known && dim.dim_value() > max_dimension) {
         throw onnx_error("data input " + printable(in.name()) + " dimension " + std::to_string(d) + " is " +
                          std::to_string(dim.dim_value()) + ", beyond the limit of 2^32");
@@ -515,7 +517,87 @@ graph::graph(std::string_view bytes, const onnx_options& options) {
   read_shapes(model_.graph());
   classify(model_.graph(), options);
   tie_by_value();
+  if (input_batch_axis_ == 0 && input_shape_from_file_ && seq_first_attention()) {
+    input_batch_axis_ = 1;
+    batch_ = tensors_[static_cast<std::size_t>(main_input_)].dims[1];
+    notes_.push_back("the data input is seq-first (S, B, E), as nn.MultiheadAttention's default layout: its attention "
+                     "mixes axis 0, so axis 1 is the batch");
+  }
   track_batch_axes();
+}
+
+/// Whether the data input (S, B, E), all of it given by the file, is seq-first as nn.MultiheadAttention's default
+/// layout exports it: its attention mixes axis 0, which therefore is not the batch. From the input, nodes that keep
+/// axes 0 and 1 (a MatMul by a constant matrix, an Add of a constant bias, a Slice or Split leaving both axes whole:
+/// the in-projection and its cut into q, k, v) lead to a Reshape to (S, B x H, E' / H), heads split off the last axis
+/// and merged into axis 1 behind B; a Transpose (1, 0, 2) makes it (B x H, S, E' / H), and, after a scaling by a
+/// constant or none, it is the left operand of a MatMul read by a Softmax over its last axis: the scores of S
+/// positions against each other, per sample and head. With S = B the shapes cannot tell the axes apart: no.
+bool graph::seq_first_attention() const {
+  const tensor& in = tensors_[static_cast<std::size_t>(main_input_)];
+  if (!in.has_shape || in.dims.size() != 3 || in.dims[0] == in.dims[1]) return false;
+  const std::int64_t seq = in.dims[0], batch = in.dims[1];
+  const auto& t_at = [this](int id) -> const tensor& { return tensors_[static_cast<std::size_t>(id)]; };
+  const auto constant = [&](int id) { return id >= 0 && t_at(id).kind == role::constant && t_at(id).has_shape; };
+  // The only reader of `id` (Shape aside), or nullptr.
+  const auto only_reader = [&](int id) -> const node* {
+    const node* found = nullptr;
+    for (const int c : t_at(id).consumers) {
+      const node& n = nodes_[static_cast<std::size_t>(c)];
+      if (n.op == "Shape") continue;
+      if (found != nullptr) return nullptr;
+      found = &n;
+    }
+    return found;
+  };
+  const auto keeps_axes = [&](int id) {
+    return id >= 0 && t_at(id).has_shape && t_at(id).dims.size() == 3 && t_at(id).dims[0] == seq &&
+           t_at(id).dims[1] == batch;
+  };
+  // Scores of (B x H, S, hd) tensor `id`: [Div or Mul by a constant scalar,] MatMul as left operand, Softmax of it.
+  const auto scores_of = [&](int id) {
+    const node* n = only_reader(id);
+    if (n != nullptr && (n->op == "Div" || n->op == "Mul") && n->input(0) == id && scalar(n->input(1))) {
+      id = n->output(0);
+      n = only_reader(id);
+    }
+    if (n == nullptr || n->op != "MatMul" || n->input(0) != id || n->output(0) < 0) return false;
+    const node* sm = only_reader(n->output(0));
+    const std::int64_t axis = sm == nullptr ? 0 : attr_int(*sm, "axis", -1);
+    return sm != nullptr && sm->op == "Softmax" && (axis == -1 || axis == 2);
+  };
+  std::vector<int> stack{main_input_};
+  std::vector<bool> seen(tensors_.size(), false);
+  while (!stack.empty()) {
+    const int t = stack.back();
+    stack.pop_back();
+    if (seen[static_cast<std::size_t>(t)]) continue;
+    seen[static_cast<std::size_t>(t)] = true;
+    const std::vector<std::int64_t>& d = t_at(t).dims;
+    for (const int c : t_at(t).consumers) {
+      const node& n = nodes_[static_cast<std::size_t>(c)];
+      if (n.op == "Reshape" && n.input(0) == t && n.output(0) >= 0 && t_at(n.output(0)).has_shape) {
+        const std::vector<std::int64_t>& r = t_at(n.output(0)).dims;
+        if (r.size() != 3 || r[0] != seq || r[1] % batch != 0 || r[2] * (r[1] / batch) != d[2]) continue;
+        const node* tr = only_reader(n.output(0));
+        if (tr != nullptr && tr->op == "Transpose" && attr_ints(*tr, "perm") == std::vector<std::int64_t>{1, 0, 2} &&
+            scores_of(tr->output(0)))
+          return true;
+        continue;
+      }
+      const bool by_weight = n.op == "MatMul" && n.input(0) == t && constant(n.input(1)) &&
+                             t_at(n.input(1)).dims.size() == 2;
+      const bool bias = n.op == "Add" && n.inputs.size() == 2 &&
+                        constant(n.input(0) == t ? n.input(1) : n.input(0)) &&
+                        t_at(n.input(0) == t ? n.input(1) : n.input(0)).dims.size() <= 1;
+      const bool cut = (n.op == "Slice" || n.op == "Split") && n.input(0) == t;
+      if (!by_weight && !bias && !cut) continue;
+      for (const int o : n.outputs) {
+        if (keeps_axes(o)) stack.push_back(o);
+      }
+    }
+  }
+  return false;
 }
 
 void graph::tie_by_value() {
@@ -813,6 +895,13 @@ void graph::track_batch_axes() {
         if (!fits || (src.has_shape && t.dims.size() != src.dims.size() && n.op != "Transpose")) {
           a = !t.dims.empty() && t.dims[0] == batch_ ? 0 : -1;  // reshapes keep a leading batch or merge it
         }
+      }
+      // With a seq-first input (S, B, ...), a tensor of that layout whose batch axis is not traced (a reshape of a
+      // merged (S x B, E) product back to (S, B, E)) has the batch second.
+      const std::vector<std::int64_t>& in = tensors_[static_cast<std::size_t>(main_input_)].dims;
+      if (a < 0 && input_batch_axis_ == 1 && t.has_shape && t.dims.size() == in.size() && in.size() >= 2 &&
+          in[0] != batch_ && t.dims[0] == in[0] && t.dims[1] == batch_) {
+        a = 1;
       }
       t.batch_axis = a;
     }

@@ -111,6 +111,7 @@ class graph {
   void read_shapes(const ::onnx::GraphProto& g);
   void classify(const ::onnx::GraphProto& g, const onnx_options& options);
   void tie_by_value();
+  [[nodiscard]] bool seq_first_attention() const;
   void track_batch_axes();
   int tensor_id(const std::string& name);
 
@@ -119,10 +120,11 @@ class graph {
   std::vector<tensor> tensors_;
   std::unordered_map<std::string, int> ids_;
   int main_input_ = -1;
-  int input_batch_axis_ = 0;  ///< the data input's batch axis (1 for a seq-first recurrent input)
+  int input_batch_axis_ = 0;  ///< the data input's batch axis (1 for a seq-first recurrent input or attention)
   int main_output_ = -1;
   std::int64_t batch_ = 1;
   bool batch_from_file_ = false;
+  bool input_shape_from_file_ = false;  ///< the file gives every dimension of the data input
   std::string producer_;
   std::int64_t file_nodes_ = 0;
   std::vector<std::string> notes_;

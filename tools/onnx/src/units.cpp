@@ -715,6 +715,9 @@ class mapper {
     bool bias = false;
     bool rotary = false;        ///< a rotary position embedding between the projection and the product
     int y = -1;                 ///< its output (projection_reading)
+    std::int64_t repeats = 1;   ///< grouped-query attention: each of its heads repeated this often (repeated_heads)
+    std::int64_t kv_heads = 0;  ///< with repeats > 1: the heads it has before they are repeated
+    int made = -1;  ///< trace_projection: the tensor it makes (its output, or its part of a packed projection's)
   };
 
   /// The (in, out) features of a MatMul's or Gemm's constant weight of dims `wd` (transB: Gemm's (out, in) layout).
@@ -755,6 +758,85 @@ class mapper {
       t = at(c).output(0);
     }
     return t;
+  }
+
+  /// Heads of a (B, H, S, D) tensor repeated for grouped-query attention: `source` has `kv_heads` heads, each repeated
+  /// `repeats` times in place (head j of `out` is head j / repeats of `source`).
+  struct heads_repeat {
+    int source = -1, out = -1;
+    std::int64_t kv_heads = 0, repeats = 0;
+  };
+
+  /// Hugging Face's repeat_kv, `x[:, :, None].expand(b, kv, n, s, d).reshape(b, kv * n, s, d)`, read forward from
+  /// `x`: Unsqueeze -> Expand -> Reshape as x's only readers. The shapes prove it: Unsqueeze and Reshape keep the
+  /// elements' order, so with x (B, KV, S, D), the Expand's input (B, KV, 1, S, D), its output (B, KV, n, S, D) and the
+  /// Reshape's (B, KV x n, S, D), head j of the result is head j / n of x. Its nodes are added to `nodes`.
+  std::optional<heads_repeat> repeat_kv(int x, std::vector<int>& nodes) const {
+    std::vector<int> mine;
+    const int y = follow(x, {"Unsqueeze", "Expand", "Reshape"}, mine);
+    if (y < 0) return std::nullopt;
+    const node &u = at(mine[0]), &e = at(mine[1]), &r = at(mine[2]);
+    const auto *xd = dims(x), *ud = dims(u.output(0)), *ed = dims(e.output(0)), *yd = dims(y);
+    if (e.input(0) != u.output(0) || r.input(0) != e.output(0) || xd == nullptr || ud == nullptr || ed == nullptr ||
+        yd == nullptr || xd->size() != 4 || ed->size() != 5)
+      return std::nullopt;
+    const std::vector<std::int64_t>& d = *xd;
+    const std::int64_t n = (*ed)[2];
+    if (n < 1 || *ud != std::vector<std::int64_t>{d[0], d[1], 1, d[2], d[3]} ||
+        *ed != std::vector<std::int64_t>{d[0], d[1], n, d[2], d[3]} ||
+        *yd != std::vector<std::int64_t>{d[0], d[1] * n, d[2], d[3]})
+      return std::nullopt;
+    nodes.insert(nodes.end(), mine.begin(), mine.end());
+    return heads_repeat{.source = x, .out = y, .kv_heads = d[1], .repeats = n};
+  }
+
+  /// The heads repeat (grouped-query attention's K or V) whose last node is `p`, read back from there: repeat_kv, or
+  /// `x.repeat_interleave(n, dim=1)` as torch.onnx writes it, a Split of x into its heads, repeat_kv of each, and a
+  /// Concat of them in order. Anything else, or shapes that do not prove it, is none. Its nodes are added to `nodes`.
+  std::optional<heads_repeat> repeated_heads(int p, std::vector<int>& nodes) const {
+    // The tensor a Unsqueeze -> Expand -> Reshape chain ending at `y` starts from, or -1.
+    const auto chain_start = [&](int y) {
+      const int r = producer(y);
+      const int e = r < 0 || at(r).op != "Reshape" ? -1 : producer(at(r).input(0));
+      const int u = e < 0 || at(e).op != "Expand" ? -1 : producer(at(e).input(0));
+      return u < 0 || at(u).op != "Unsqueeze" ? -1 : at(u).input(0);
+    };
+    const node& n = at(p);
+    if (n.op == "Reshape") {
+      const int x = chain_start(n.output(0));
+      std::vector<int> mine;
+      const auto r = x < 0 ? std::nullopt : repeat_kv(x, mine);
+      if (!r || r->out != n.output(0)) return std::nullopt;
+      nodes.insert(nodes.end(), mine.begin(), mine.end());
+      return r;
+    }
+    if (n.op != "Concat" || n.inputs.empty() || taken_[static_cast<std::size_t>(p)]) return std::nullopt;
+    const int first = chain_start(n.input(0));
+    const int s = producer(first);
+    const auto* xd = s < 0 ? nullptr : dims(at(s).input(0));
+    const auto* cd = dims(n.output(0));
+    if (s < 0 || at(s).op != "Split" || taken_[static_cast<std::size_t>(s)] || xd == nullptr || xd->size() != 4 ||
+        cd == nullptr || at(s).outputs.size() != n.inputs.size() ||
+        static_cast<std::int64_t>(n.inputs.size()) != (*xd)[1])
+      return std::nullopt;
+    const auto axis_1 = [](const node& m) {
+      const std::int64_t a = graph::attr_int(m, "axis", 0);
+      return a == 1 || a == -3;
+    };
+    if (!axis_1(n) || !axis_1(at(s))) return std::nullopt;
+    std::vector<int> mine{s, p};
+    std::int64_t repeats = 0;
+    for (std::size_t i = 0; i < n.inputs.size(); ++i) {  // head i of x, repeated, is part i of the Concat
+      const int part = at(s).output(i);
+      const auto r = chain_start(n.input(i)) == part ? repeat_kv(part, mine) : std::nullopt;
+      if (!r || r->out != n.input(i) || r->kv_heads != 1 || (repeats != 0 && r->repeats != repeats))
+        return std::nullopt;
+      repeats = r->repeats;
+    }
+    const std::vector<std::int64_t>& d = *xd;
+    if (*cd != std::vector<std::int64_t>{d[0], d[1] * repeats, d[2], d[3]}) return std::nullopt;
+    nodes.insert(nodes.end(), mine.begin(), mine.end());
+    return heads_repeat{.source = at(s).input(0), .out = n.output(0), .kv_heads = d[1], .repeats = repeats};
   }
 
   /// The rotated tensor when `add` is a rotary position embedding of it, `t * cos + rotate_half(t) * sin`
@@ -826,10 +908,17 @@ class mapper {
   std::optional<projection> trace_projection(int t, std::vector<int>& nodes) const {
     std::int64_t part = 0;
     bool rotary = false;
+    std::optional<heads_repeat> repeat;
+    int made = -1;
     for (int hops = 0; hops < 8; ++hops) {
       const int p = producer(t);
       if (p < 0 || taken_[static_cast<std::size_t>(p)]) return std::nullopt;
       const node& n = at(p);
+      // K and V repeated for grouped-query attention, after the rotary embedding (as LLaMA's exports do).
+      if (!repeat && !rotary && part == 0 && (repeat = repeated_heads(p, nodes))) {
+        t = repeat->source;
+        continue;
+      }
       if (!rotary) {
         if (const int source = rotary_source(p, nodes); source >= 0) {
           rotary = true;
@@ -843,11 +932,13 @@ class mapper {
         continue;
       }
       if (part == 0 && (part = equal_last_axis_split(n)) > 0) {
+        made = t;
         nodes.push_back(p);
         t = n.input(0);
         continue;
       }
-      projection r{.rotary = rotary};
+      projection r{.rotary = rotary, .repeats = repeat ? repeat->repeats : 1, .kv_heads = repeat ? repeat->kv_heads : 0,
+                   .made = made >= 0 ? made : t};
       int mm = p;
       if (n.op == "Add") {
         const int lhs = is_main(n.input(0)) ? n.input(0) : n.input(1);
@@ -925,7 +1016,11 @@ class mapper {
     const auto q = trace_projection(at(scores_mm).input(0), nodes);
     const auto k = trace_projection(at(scores_mm).input(1), nodes);
     const auto v = trace_projection(at(pv).input(1), nodes);
-    if (!q || !k || !v || k->x != v->x || q->out != k->out || q->out != v->out || q->rotary != k->rotary || v->rotary)
+    // Three projections (one product read as K and V is not the layer's); grouped-query attention: K and V repeated
+    // alike, Q with as many heads as they have after that.
+    if (!q || !k || !v || k->x != v->x || q->made == k->made || k->made == v->made || q->made == v->made ||
+        q->repeats != 1 || k->repeats != v->repeats || k->kv_heads != v->kv_heads || k->out != v->out ||
+        q->out != k->out * k->repeats || q->rotary != k->rotary || v->rotary)
       return std::nullopt;
     // Forward from P V through views to the output projection.
     int o = at(pv).output(0), out = -1;
@@ -949,13 +1044,16 @@ class mapper {
     const std::int64_t heads = sd->size() == 4 ? (*sd)[1] : (*sd)[0] / g_.batch();
     const std::int64_t e = q->out;
     if (heads <= 0 || e % heads != 0 || q->in != e) return std::nullopt;
+    const std::int64_t kv_heads = k->repeats > 1 ? k->kv_heads : 0;  // 0: multi-head attention
+    if (kv_heads > 0 && kv_heads * k->repeats != heads) return std::nullopt;
     const bool self = q->x == k->x;
     const shape mem = g_.sample_shape(k->x);
     if (mem.rank != 2) return std::nullopt;
     unit u{.in = q->x, .out = out, .nodes = nodes,
            .specs = {attention_spec(e, heads, {.bias = q->bias && out_bias, .causal = causal,
                                                .kdim = self ? 0 : k->in, .vdim = self ? 0 : v->in,
-                                               .kv_seq = self ? 0 : mem.dims[0], .rotary = q->rotary,
+                                               .kv_seq = self ? 0 : mem.dims[0], .num_kv_heads = kv_heads,
+                                               .rotary = q->rotary,
                                                .dropout = dropout})},
            .op = "attention (MatMul-Softmax-MatMul)"};
     std::sort(u.nodes.begin(), u.nodes.end());
