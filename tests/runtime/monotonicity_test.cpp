@@ -1,0 +1,73 @@
+// SPDX-License-Identifier: MIT
+// More work on the same device is never predicted meaningfully faster: the sweep of docs/monotonicity.md
+// (models::monotonicity::sweep — batch doubling, image side, sequence length, fp16 against fp32) over every zoo model
+// on a few GPUs each (gpu_for), failing on any adjacent pair whose larger run is predicted faster by more than
+// test_tolerance.
+#include <algorithm>
+#include <cstddef>
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include <prenet/devices.hpp>
+#include <prenet/models/monotonicity.hpp>
+#include <prenet/models/zoo.hpp>
+
+namespace {
+
+using namespace prenet;
+namespace mono = models::monotonicity;
+
+/// The `index`-th GPU of the sample: steps of 7 through the catalogue's GPUs, which (7 being prime to their count)
+/// visit every GPU once before any twice, old and new, CUDA-core and tensor-core. A few GPUs per model keep the test
+/// within seconds in Debug; `prenet-train monotonicity` runs every GPU (docs/monotonicity.md).
+device_spec gpu_for(std::size_t index) {
+  std::vector<device_spec> gpus;
+  for (const device_spec& d : devices::catalogue) {
+    if (!d.is_cpu) gpus.push_back(d);
+  }
+  return gpus[(index * 7) % gpus.size()];
+}
+
+/// The decrease a pair may show before the test fails: 5%. Real GPUs show small reversals where a larger shape
+/// aligns better with tiles and waves or a library picks a faster algorithm for it, a few percent; the report
+/// (docs/monotonicity.md) counts pairs beyond 3% to show where the predictions stand, the test fails beyond 5%.
+constexpr double test_tolerance = 0.05;
+
+/// GPUs each zoo model is swept on.
+constexpr std::size_t gpus_per_model = 3;
+
+// DISABLED_: the embedded predictors fail it (docs/monotonicity.md lists the pairs; issue 15). Run it with
+// --gtest_also_run_disabled_tests; enable it once the predictions are monotone in work.
+TEST(Monotonicity, DISABLED_MoreWorkIsNeverPredictedMeaningfullyFaster) {
+  std::size_t pairs = 0, index = 0;
+  std::vector<mono::pair> reversed;
+  for (const models::zoo_entry& z : models::zoo()) {
+    std::vector<device_spec> on;
+    for (std::size_t i = 0; i < gpus_per_model; ++i) on.push_back(gpu_for(index++));
+    mono::sweep(z, on, false, [&](const mono::pair& p) {
+      ++pairs;
+      if (mono::reversed(p, test_tolerance)) reversed.push_back(p);
+    });
+  }
+  EXPECT_GT(pairs, 500u);  // the sweep ran: every model, both precisions, every axis
+  std::sort(reversed.begin(), reversed.end(), [](const mono::pair& a, const mono::pair& b) { return a.ratio() < b.ratio(); });
+  std::string worst;
+  for (std::size_t i = 0; i < std::min<std::size_t>(reversed.size(), 10); ++i) {
+    worst += "\n  " + std::to_string(reversed[i].ratio()) + "  " + reversed[i].what;
+  }
+  EXPECT_TRUE(reversed.empty()) << reversed.size() << " of " << pairs << " pairs predict more work more than "
+                                << 100 * test_tolerance << "% faster; the largest:" << worst;
+}
+
+TEST(Monotonicity, ThePairTestCanFail) {
+  mono::swept smaller, larger;
+  smaller.iteration_ms = 10;
+  larger.iteration_ms = 10 * (1 - mono::tolerance) - 0.01;
+  EXPECT_TRUE(mono::reversed({"batch x2", "m", smaller, larger, "m"}));
+  larger.iteration_ms = 10 * (1 - mono::tolerance) + 0.01;
+  EXPECT_FALSE(mono::reversed({"batch x2", "m", smaller, larger, "m"}));
+}
+
+}  // namespace
