@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <span>
 #include <string>
 #include <utility>
@@ -21,6 +23,7 @@
 #include <prenet/layers/rmsnorm.hpp>
 #include <prenet/memory.hpp>
 #include <prenet/models/bert.hpp>
+#include <prenet/models/llama.hpp>
 #include <prenet/models/resnet.hpp>
 #include <prenet/models/vgg.hpp>
 #include <prenet/onnx/load_onnx.hpp>
@@ -128,6 +131,31 @@ TEST(OnnxImport, BertCheckpointingMatchesTheDsl) {
     train_config ck = plain;
     ck.checkpoint = c;
     EXPECT_LT(training_memory(r.network, ck).total().value, training_memory(r.network, plain).total().value);
+  }
+}
+
+/// torch_exports.py's LLaMA-style decoder (RMSNorm, rotary grouped-query attention as repeat_interleave, SwiGLU; 2
+/// layers, d 128, 4 heads, 2 kv heads, hidden 344, vocab 1000, 64 tokens), exported by torch 1.13: its 4 skip
+/// connections are proven from the edges, and time, recompute and memory equal the DSL's causal_lm under every
+/// checkpointing mode.
+TEST(OnnxImport, LlamaStyleExportCheckpointsAsItsDslTwin) {
+  std::ifstream in(std::filesystem::path(PRENET_ONNX_REPRO) / "llama_style.onnx", std::ios::binary);
+  const std::string bytes{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+  ASSERT_FALSE(bytes.empty());
+  const onnx_import r = load_onnx_bytes(bytes);
+  constexpr models::llama_config c{.vocab_size = 1000, .hidden_size = 128, .intermediate_size = 344,
+                                   .num_hidden_layers = 2, .num_attention_heads = 4, .num_key_value_heads = 2};
+  const runtime_network dsl(Tokens<64>{} | models::detail::causal_lm<c>{});
+  EXPECT_EQ(r.network.params(), 619'136);  // sum(p.numel()) of the PyTorch module
+  EXPECT_EQ(r.network.params(), dsl.params());
+  std::size_t begins = 0;
+  for (const layer_node& n : r.network.nodes()) begins += n.spec.kind == layer_kind::residual_begin ? 1 : 0;
+  EXPECT_EQ(begins, 4U);
+  EXPECT_TRUE(has_blocks(r.network.nodes()));
+  for (const checkpointing ck : {checkpointing::none, checkpointing::blocks, checkpointing::selective}) {
+    SCOPED_TRACE(std::string(name(ck)));
+    expect_same_predictions(r.network, dsl, 2, 1e-9, ck);
+    expect_same_predictions(r.network, dsl, 64, 1e-9, ck);
   }
 }
 
