@@ -246,38 +246,31 @@ class placer {
   std::int64_t matmul_flops_ = 0;  ///< per sample, over all units placed
 };
 
-/// Range minimum and maximum over a fixed array in O(1) per query after O(n log n) set-up (sparse tables).
-class range_extremes {
+/// Suffix extremes of a growing array: push values in index order; `from(a)` is the extreme of every value pushed at
+/// index a or later (a monotonic stack, binary-searched). `Better(u, v)`: u beats v (std::less for the minimum).
+template <class Better>
+class suffix_extreme {
  public:
-  range_extremes(std::vector<std::size_t> low, std::vector<std::size_t> high)
-      : low_{std::move(low)}, high_{std::move(high)} {
-    for (std::size_t w = 1; 2 * w <= low_[0].size(); w *= 2) {
-      const std::vector<std::size_t>&lo = low_.back(), &hi = high_.back();
-      std::vector<std::size_t> l(lo.size() - w), h(hi.size() - w);
-      for (std::size_t i = 0; i < l.size(); ++i) {
-        l[i] = std::min(lo[i], lo[i + w]);
-        h[i] = std::max(hi[i], hi[i + w]);
-      }
-      low_.push_back(std::move(l));
-      high_.push_back(std::move(h));
-    }
+  void push(std::size_t index, std::size_t value) {
+    while (!stack_.empty() && !Better{}(stack_.back().second, value)) stack_.pop_back();
+    stack_.emplace_back(index, value);
   }
-  /// {min of low, max of high} over [a, b), a < b.
-  [[nodiscard]] std::pair<std::size_t, std::size_t> over(std::size_t a, std::size_t b) const {
-    std::size_t level = 0;
-    while ((std::size_t{2} << level) <= b - a) ++level;
-    const std::size_t w = std::size_t{1} << level;
-    return {std::min(low_[level][a], low_[level][b - w]), std::max(high_[level][a], high_[level][b - w])};
+  /// The extreme over the values pushed at indices >= a; at least one must have been.
+  [[nodiscard]] std::size_t from(std::size_t a) const {
+    using entry = std::pair<std::size_t, std::size_t>;
+    const auto it =
+        std::lower_bound(stack_.begin(), stack_.end(), a, [](const entry& e, std::size_t i) { return e.first < i; });
+    return it->second;
   }
 
  private:
-  std::vector<std::vector<std::size_t>> low_, high_;
+  std::vector<std::pair<std::size_t, std::size_t>> stack_;  ///< (index, value), values strictly better upwards
 };
 
 /// The residual streams of `net`, proven from its edges: for each residual_add k that adds node x to a node of the
 /// sub-graph (x, k) — every node strictly between x and k reads only nodes in [x, k), and no node after k reads
 /// one of them — the count of Residual begin markers due right after node x. Such sub-graphs nest or are disjoint,
-/// so the markers balance as the DSL's Residual does. Linear in nodes + edges, after an n log n table.
+/// so the markers balance as the DSL's Residual does. O(edges + nodes log nodes) time, linear memory.
 [[nodiscard]] std::vector<std::size_t> residual_streams(const runtime_network& net) {
   const std::size_t n = net.size();
   std::vector<std::size_t> begins(n, 0);
@@ -293,19 +286,22 @@ class range_extremes {
     note(net.first_input(i));
     for (const std::size_t j : net.extra_inputs(i)) note(j);
   }
-  const range_extremes table(earliest_read, last_reader);
-  for (std::size_t k = 2; k < n; ++k) {
+  // Nodes 1 .. k-1 pushed when node k is examined: the extremes over (x, k) are those from x + 1 on.
+  suffix_extreme<std::less<>> lowest;
+  suffix_extreme<std::greater<>> highest;
+  for (std::size_t k = 1; k < n; ++k) {
     const std::span<const std::size_t> extra = net.extra_inputs(k);
-    if (net.nodes()[k].spec.kind != layer_kind::residual_add || extra.size() != 1) continue;
-    const std::size_t a = net.first_input(k), b = extra[0];
-    for (const auto& [x, y] : {std::pair{a, b}, std::pair{b, a}}) {
-      if (!(x < y && y < k)) continue;
-      const auto [lowest, highest] = table.over(x + 1, k);
-      if (lowest >= x && highest <= k) {
-        ++begins[x];
-        break;
+    if (net.nodes()[k].spec.kind == layer_kind::residual_add && extra.size() == 1) {
+      const std::size_t a = net.first_input(k), b = extra[0];
+      for (const auto& [x, y] : {std::pair{a, b}, std::pair{b, a}}) {
+        if (x < y && y < k && lowest.from(x + 1) >= x && highest.from(x + 1) <= k) {
+          ++begins[x];
+          break;
+        }
       }
     }
+    lowest.push(k, earliest_read[k]);
+    highest.push(k, last_reader[k]);
   }
   return begins;
 }
