@@ -191,8 +191,13 @@ constexpr void plan_walk(std::span<const layer_node> nodes, dtype t, memory_walk
     const bool graph = !w.input_tensor.empty() && i > 0;
     if (graph) cur = static_cast<std::size_t>(w.input_tensor[i]);
     const std::size_t in = cur;
+    // A checkpointed block starts here (at its Residual begin marker, in a chain or a graph): the checkpoint keeps
+    // its input until the block's backward is done.
+    if (block[i] == static_cast<std::int64_t>(i) + 1) first_save(in, i);
     std::int64_t skip_elem = 0;  // residual_add: the type of the shortcut it adds
-    switch (graph ? layer_kind::dense : n.spec.kind) {  // a graph has no markers: every node is a plain layer
+    // A graph's edges say what each node reads: its only marker, Residual begin, is a plain layer aliasing its
+    // input.
+    switch (graph ? layer_kind::dense : n.spec.kind) {
       case layer_kind::input:
         // autocast casts no input: a data loader's tensors are fp32
         p.tensor_elem = autocast ? element_bytes(dtype::fp32) : elem;
@@ -201,8 +206,6 @@ constexpr void plan_walk(std::span<const layer_node> nodes, dtype t, memory_walk
         continue;
       case layer_kind::residual_begin:
         if (depth < skip_stack.size()) skip_stack[depth++] = cur;
-        // A checkpointed block starts here: the checkpoint keeps its input until the block's backward is done.
-        if (block[i] == static_cast<std::int64_t>(i) + 1) first_save(cur, i);
         continue;
       case layer_kind::residual_shortcut:
         cur = depth > 0 ? skip_stack[depth - 1] : cur;

@@ -46,13 +46,17 @@ class runtime_network {
   }
   /// Appends a layer reading the outputs of the earlier nodes `inputs` (graph form). `inputs[0]` is the input the
   /// layer's shape rules apply to; the others are further operands (the second summand of an add, the other half of a
-  /// concatenation), which must exist. A `residual_add` sums operands of equal shape. Throws shape_error.
+  /// concatenation), which must exist. A `residual_add` sums operands of equal shape. A `residual_begin` marker reads
+  /// one node, the residual stream a later `residual_add` adds back (activation checkpointing finds blocks by it);
+  /// the other markers have no place in a graph. Throws shape_error.
   runtime_network& append(const layer_spec& spec, std::span<const std::size_t> inputs) {
     const std::int64_t index = state_.next_index;
     const shape in = inputs.empty() || inputs[0] >= nodes_.size() ? shape{} : nodes_[inputs[0]].output;
     detail::require(!inputs.empty() && inputs[0] < nodes_.size(), "Graph: a node must read an earlier node", index, in);
-    detail::require(spec.kind != layer_kind::input && !is_marker(spec.kind) && state_.depth == 0,
-                    "Graph: Input and Residual markers cannot be graph nodes", index, in);
+    detail::require(spec.kind != layer_kind::input && spec.kind != layer_kind::residual_shortcut && state_.depth == 0,
+                    "Graph: Input and Residual shortcut markers cannot be graph nodes", index, in);
+    detail::require(spec.kind != layer_kind::residual_begin || inputs.size() == 1,
+                    "Graph: a Residual begin marker must read one node", index, in);
     for (const std::size_t j : inputs) {
       detail::require(j < nodes_.size(), "Graph: a node must read an earlier node", index, in);
       detail::require(spec.kind != layer_kind::residual_add || nodes_[j].output == in,

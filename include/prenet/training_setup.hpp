@@ -384,7 +384,8 @@ constexpr void check_training_setup(std::span<const Node> nodes, const train_con
                                                 "head is tied to its token embedding)");
   }
   if (cfg.checkpoint == checkpointing::blocks) {
-    detail::require(has_blocks(nodes), "Checkpoint: the model must have repeated blocks (Repeat of a Residual block)");
+    detail::require(has_blocks(nodes), "Checkpoint: the model must have repeated blocks (Repeat of a Residual block; "
+                                       "in an ONNX import, skip connections its edges prove)");
   }
   if (cfg.checkpoint == checkpointing::selective) {
     bool any = false;

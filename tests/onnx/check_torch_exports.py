@@ -6,7 +6,8 @@ usage: /usr/bin/python3 tests/onnx/check_torch_exports.py PRENET_BIN EXPORT_DIR 
 Exports every model of torch_exports.py into EXPORT_DIR once (kept between runs), imports each with the CLI and checks:
 parameters equal sum(p.numel()), the importer's Conv/Gemm/MatMul FLOPs are within 2% of the TorchDispatchMode count,
 and prenet's forward FLOPs are at least 98% of it; for the exports of DSL_TWINS, the imported training step's time and
-memory equal `prenet predict --model NAME`'s within 1%. Models listed in KNOWN_GAPS are reported, not failed
+memory equal `prenet predict --model NAME`'s within 1%, also under the --checkpoint modes TWIN_CHECKPOINTS lists (the
+import's blocks are proven from its graph's edges). Models listed in KNOWN_GAPS are reported, not failed
 (docs/onnx.md says why); a known gap that now passes is reported too, so the list only shrinks. Exit 0 ok, 1 a failure,
 77 no torch. --markdown prints docs/onnx.md's coverage and twin tables.
 """
@@ -24,6 +25,10 @@ KNOWN_GAPS = set()
 # imported training step's time and memory must equal the DSL's within 1% on every device checked.
 DSL_TWINS = {"twin_vgg16": ("vgg16", []), "twin_resnet50": ("resnet50", []), "twin_gpt2": ("gpt2", ["--seq", "128"]),
              "twin_vit_b_16": ("vit-b-16", [])}
+# Activation checkpointing modes each twin is checked under besides none: blocks where the model has repeated residual
+# blocks (VGG has none), selective where it has eager attention.
+TWIN_CHECKPOINTS = {"twin_vgg16": (), "twin_resnet50": ("blocks",), "twin_gpt2": ("blocks", "selective"),
+                    "twin_vit_b_16": ("blocks", "selective")}
 TWIN_DEVICES = ("v100", "a100-40gb", "t4")
 TWIN_TOLERANCE = 0.01
 
@@ -35,16 +40,20 @@ def predict_json(prenet, args):
     return json.loads(r.stdout)
 
 
-def check_twin(prenet, path, batch, model, extra):
-    """(rows for the markdown table, problems): the import's training step against the DSL's, per device."""
+def check_twin(prenet, path, batch, model, extra, checkpoints):
+    """(rows for the markdown table, problems): the import's training step against the DSL's, per device and
+    checkpointing mode."""
     rows, problems = [], []
-    for device in TWIN_DEVICES:
-        a = predict_json(prenet, ["--onnx", path, "--device", device])
-        b = predict_json(prenet, ["--model", model, "--batch", str(batch), "--device", device, *extra])
-        for key in ("iteration_ms", "memory_bytes"):
-            if abs(a[key] - b[key]) > TWIN_TOLERANCE * abs(b[key]):
-                problems.append(f"{device} {key} {a[key]:.6g} vs the DSL's {b[key]:.6g}")
-        rows.append((device, a["iteration_ms"], b["iteration_ms"], a["memory_bytes"], b["memory_bytes"]))
+    for checkpoint in ("none", *checkpoints):
+        for device in TWIN_DEVICES:
+            ck = ["--checkpoint", checkpoint]
+            a = predict_json(prenet, ["--onnx", path, "--device", device, *ck])
+            b = predict_json(prenet, ["--model", model, "--batch", str(batch), "--device", device, *extra, *ck])
+            for key in ("iteration_ms", "memory_bytes"):
+                if abs(a[key] - b[key]) > TWIN_TOLERANCE * abs(b[key]):
+                    problems.append(f"{device} --checkpoint {checkpoint} {key} {a[key]:.6g} vs the DSL's {b[key]:.6g}")
+            rows.append((device, checkpoint, a["iteration_ms"], b["iteration_ms"], a["memory_bytes"],
+                         b["memory_bytes"]))
     return rows, problems
 
 
@@ -98,7 +107,8 @@ def main():
             if name in DSL_TWINS:
                 model, extra = DSL_TWINS[name]
                 try:
-                    t_rows, t_problems = check_twin(prenet, os.path.join(out, name + ".onnx"), batch, model, extra)
+                    t_rows, t_problems = check_twin(prenet, os.path.join(out, name + ".onnx"), batch, model, extra,
+                                                    TWIN_CHECKPOINTS[name])
                     twin_rows += [(name, model, *row) for row in t_rows]
                     problems += [f"DSL twin {model}: {p}" for p in t_problems]
                 except RuntimeError as e:
@@ -123,10 +133,12 @@ def main():
         print("|---|---|---|---|---|---|")
         for row in rows:
             print("| " + " | ".join(str(c) for c in row) + " |")
-        print("\n| export | DSL model | device | train step (ms) import / DSL | memory (MiB) import / DSL |")
-        print("|---|---|---|---|---|")
-        for name, model, device, ta, tb, ma, mb in twin_rows:
-            print(f"| {name} | {model} | {device} | {ta:.3f} / {tb:.3f} | {ma / 2**20:,.1f} / {mb / 2**20:,.1f} |")
+        print("\n| export | DSL model | device | --checkpoint | train step (ms) import / DSL | memory (MiB) import / "
+              "DSL |")
+        print("|---|---|---|---|---|---|")
+        for name, model, device, checkpoint, ta, tb, ma, mb in twin_rows:
+            print(f"| {name} | {model} | {device} | {checkpoint} | {ta:.3f} / {tb:.3f} | "
+                  f"{ma / 2**20:,.1f} / {mb / 2**20:,.1f} |")
     for f in failures:
         print("FAIL", f)
     return 1 if failures else 0

@@ -594,4 +594,12 @@ std::string residual_chain_onnx(int blocks) {
   return m.bytes();
 }
 
+std::string crossing_skips_onnx() {
+  builder m({.batch = 1}, 13);
+  const std::string i = m.input("input", ::onnx::TensorProto::FLOAT, {1, 4, 8, 8});
+  const std::string x = m.node("Relu", {i});
+  m.output(m.node("Add", {x, m.node("Add", {m.node("Relu", {x}), i})}));
+  return m.bytes();
+}
+
 }  // namespace prenet::onnx_test

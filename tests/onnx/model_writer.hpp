@@ -101,5 +101,9 @@ enum class kv_repeat { none, repeat_kv, repeat_interleave, heads_twice, tile };
 
 /// `blocks` residual blocks on a (1, 4, 8, 8) input: `y = Add(x, Relu(x))`, as shared/repro's slow_residual file.
 [[nodiscard]] std::string residual_chain_onnx(int blocks);
+/// Two skips whose sub-graphs cross on a (1, 4, 8, 8) input i: x = Relu(i), y = Add(x, Add(Relu(x), i)). The inner
+/// Add's sub-graph {x, Relu(x)} is read after it (by the outer Add), the outer one's reads i from before its fork:
+/// neither is a residual block.
+[[nodiscard]] std::string crossing_skips_onnx();
 
 }  // namespace prenet::onnx_test

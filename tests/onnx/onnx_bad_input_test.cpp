@@ -218,7 +218,7 @@ TEST(OnnxRepro, ResidualChainIsLinear) {
   const auto start = std::chrono::steady_clock::now();
   const prenet::onnx_import r = prenet::load_onnx_bytes(bytes);
   const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  EXPECT_EQ(r.network.size(), 200'001U);  // input + (relu + add) per block
+  EXPECT_EQ(r.network.size(), 300'001U);  // input + (residual begin + relu + add) per block
   EXPECT_TRUE(r.network.is_graph());
   // Forward FLOPs: one per element for the Relu and the Add of each block (256 elements).
   EXPECT_EQ(r.network.forward_flops(), 100'000 * 2 * 256);

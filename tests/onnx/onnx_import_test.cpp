@@ -4,6 +4,9 @@
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <span>
 #include <string>
 #include <utility>
 #include <vector>
@@ -20,6 +23,7 @@
 #include <prenet/layers/rmsnorm.hpp>
 #include <prenet/memory.hpp>
 #include <prenet/models/bert.hpp>
+#include <prenet/models/llama.hpp>
 #include <prenet/models/resnet.hpp>
 #include <prenet/models/vgg.hpp>
 #include <prenet/onnx/load_onnx.hpp>
@@ -37,12 +41,13 @@ using testing::HasSubstr;
 /// hold the same layers with the same shapes, so the numbers must agree to rounding (1e-9 relative); where the
 /// lists differ by design the test says so and widens the bound.
 void expect_same_predictions(const runtime_network& imported, const runtime_network& dsl, std::int64_t batch,
-                             double tolerance = 1e-9) {
-  const train_config cfg{.batch = batch, .optimizer = optimizer::adam};
+                             double tolerance = 1e-9, checkpointing checkpoint = checkpointing::none) {
+  const train_config cfg{.batch = batch, .optimizer = optimizer::adam, .checkpoint = checkpoint};
   for (const device_spec* d : {&devices::v100, &devices::a100_40gb, &devices::t4}) {
     const prediction a = predict(imported.nodes(), *d, cfg), b = predict(dsl.nodes(), *d, cfg);
     EXPECT_NEAR(a.iteration.count(), b.iteration.count(), tolerance * b.iteration.count()) << d->id;
     EXPECT_NEAR(a.forward.count(), b.forward.count(), tolerance * b.forward.count()) << d->id;
+    EXPECT_NEAR(a.recompute.count(), b.recompute.count(), tolerance * b.recompute.count()) << d->id;
   }
   const double ma = static_cast<double>(training_memory(imported, cfg).total().value);
   const double mb = static_cast<double>(training_memory(dsl, cfg).total().value);
@@ -92,12 +97,85 @@ TEST(OnnxImport, BertBaseAsPyTorch113ExportsIt) {
   for (const layer_node& n : r.network.nodes()) attention += n.spec.kind == layer_kind::multihead_attention ? 1 : 0;
   EXPECT_EQ(attention, 12U);
   // The DSL orders the added embeddings positions-then-types; the export adds types first. Same layers, same costs;
-  // the import is a graph, so it has no Residual begin/shortcut markers (two per skip connection, 24 here).
-  std::size_t markers = 0;
+  // the import is a graph: it has a Residual begin marker per skip connection proven from its edges (24 here), and
+  // no shortcut markers (the DSL's other 24), its adds naming both operands.
+  std::size_t markers = 0, begins = 0;
   for (const layer_node& n : dsl.nodes()) markers += is_marker(n.spec.kind) ? 1 : 0;
+  for (const layer_node& n : r.network.nodes()) begins += n.spec.kind == layer_kind::residual_begin ? 1 : 0;
   EXPECT_EQ(markers, 48U);
-  EXPECT_EQ(r.network.size(), dsl.size() - markers);
+  EXPECT_EQ(begins, 24U);
+  EXPECT_EQ(r.network.size(), dsl.size() - markers + begins);
   expect_same_predictions(r.network, dsl, 4);
+}
+
+/// Activation checkpointing of an imported encoder: its blocks, proven from the graph's edges, are the DSL's 12
+/// encoder layers, and the recompute time, step time and memory equal the DSL twin's under `blocks` and `selective`.
+TEST(OnnxImport, BertCheckpointingMatchesTheDsl) {
+  const onnx_import r = load_onnx_bytes(onnx_test::bert_onnx(768, 12, 12), {.batch = 4, .symbolic_dim = 128});
+  const auto dsl = with_input(models::bert_base.nodes(), token_shape(128));
+  const auto runs = [](std::span<const layer_node> nodes) {
+    std::vector<std::size_t> counts;
+    for_each_block_run(nodes, [&](std::size_t, std::size_t, std::size_t count) { counts.push_back(count); });
+    return counts;
+  };
+  EXPECT_THAT(runs(r.network.nodes()), testing::ElementsAre(12U));
+  EXPECT_EQ(runs(r.network.nodes()), runs(dsl.nodes()));
+  EXPECT_EQ(recompute_flops(r.network.nodes(), checkpointing::blocks, 4),
+            recompute_flops(dsl.nodes(), checkpointing::blocks, 4));
+  EXPECT_GT(recompute_flops(r.network.nodes(), checkpointing::blocks, 4), 0);
+  for (const checkpointing c : {checkpointing::blocks, checkpointing::selective}) {
+    SCOPED_TRACE(std::string(name(c)));
+    expect_same_predictions(r.network, dsl, 4, 1e-9, c);
+    // Checkpointing saves memory where activations make the peak: the twin check is not two equal no-ops.
+    const train_config plain{.batch = 32, .optimizer = optimizer::adam};
+    train_config ck = plain;
+    ck.checkpoint = c;
+    EXPECT_LT(training_memory(r.network, ck).total().value, training_memory(r.network, plain).total().value);
+  }
+}
+
+/// torch_exports.py's LLaMA-style decoder (RMSNorm, rotary grouped-query attention as repeat_interleave, SwiGLU; 2
+/// layers, d 128, 4 heads, 2 kv heads, hidden 344, vocab 1000, 64 tokens), exported by torch 1.13: its 4 skip
+/// connections are proven from the edges, and time, recompute and memory equal the DSL's causal_lm under every
+/// checkpointing mode.
+TEST(OnnxImport, LlamaStyleExportCheckpointsAsItsDslTwin) {
+  std::ifstream in(std::filesystem::path(PRENET_ONNX_REPRO) / "llama_style.onnx", std::ios::binary);
+  const std::string bytes{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+  ASSERT_FALSE(bytes.empty());
+  const onnx_import r = load_onnx_bytes(bytes);
+  constexpr models::llama_config c{.vocab_size = 1000, .hidden_size = 128, .intermediate_size = 344,
+                                   .num_hidden_layers = 2, .num_attention_heads = 4, .num_key_value_heads = 2};
+  const runtime_network dsl(Tokens<64>{} | models::detail::causal_lm<c>{});
+  EXPECT_EQ(r.network.params(), 619'136);  // sum(p.numel()) of the PyTorch module
+  EXPECT_EQ(r.network.params(), dsl.params());
+  std::size_t begins = 0;
+  for (const layer_node& n : r.network.nodes()) begins += n.spec.kind == layer_kind::residual_begin ? 1 : 0;
+  EXPECT_EQ(begins, 4U);
+  EXPECT_TRUE(has_blocks(r.network.nodes()));
+  for (const checkpointing ck : {checkpointing::none, checkpointing::blocks, checkpointing::selective}) {
+    SCOPED_TRACE(std::string(name(ck)));
+    expect_same_predictions(r.network, dsl, 2, 1e-9, ck);
+    expect_same_predictions(r.network, dsl, 64, 1e-9, ck);
+  }
+}
+
+/// Residual streams are proven from edges only: each Add(x, Relu(x)) of a chain is a skip connection (a Residual
+/// begin reads x right after it); skips whose sub-graphs cross are none, and --checkpoint blocks is refused on them.
+TEST(OnnxImport, ResidualStreamsAreProvenFromEdges) {
+  const onnx_import chain = load_onnx_bytes(onnx_test::residual_chain_onnx(3));
+  ASSERT_EQ(chain.network.size(), 10U);  // input, then (begin, relu, add) per block
+  for (std::size_t i = 1; i < chain.network.size(); i += 3) {
+    EXPECT_EQ(chain.network.nodes()[i].spec.kind, layer_kind::residual_begin) << i;
+    EXPECT_EQ(chain.network.first_input(i), i - 1);
+    EXPECT_EQ(chain.network.first_input(i + 1), i - 1);  // the Relu reads the stream itself, not the marker
+    EXPECT_EQ(chain.network.nodes()[i + 2].spec.kind, layer_kind::residual_add) << i;
+  }
+  EXPECT_FALSE(has_blocks(chain.network.nodes()));  // blocks without parameters: nothing worth checkpointing
+  const onnx_import crossing = load_onnx_bytes(onnx_test::crossing_skips_onnx());
+  for (const layer_node& n : crossing.network.nodes()) EXPECT_NE(n.spec.kind, layer_kind::residual_begin);
+  EXPECT_FALSE(has_blocks(crossing.network.nodes()));
+  const train_config cfg{.batch = 2, .checkpoint = checkpointing::blocks};
+  EXPECT_THROW((void)predict(crossing.network.nodes(), devices::a100_40gb, cfg), shape_error);
 }
 
 TEST(OnnxImport, ZeroRatioDropoutIsAnIdentity) {
@@ -275,8 +353,9 @@ TEST(OnnxImport, SeqFirstAttentionReadsTheBatchFromAxis1) {
   constexpr auto dsl = Input<16, 64>{} | Residual<MultiheadAttention<64, 4>>{};
   std::vector<layer_kind> kinds;
   for (const layer_node& n : r.network.nodes()) kinds.push_back(n.spec.kind);
-  EXPECT_EQ(kinds, (std::vector<layer_kind>{layer_kind::input, layer_kind::multihead_attention,
-                                            layer_kind::residual_add}));
+  // The skip connection is proven from the edges: a Residual begin after the input, as the DSL's Residual has.
+  EXPECT_EQ(kinds, (std::vector<layer_kind>{layer_kind::input, layer_kind::residual_begin,
+                                            layer_kind::multihead_attention, layer_kind::residual_add}));
   EXPECT_EQ(r.network.params(), 16'640);
   EXPECT_EQ(r.network.params(), dsl.params());
   expect_same_predictions(r.network, runtime_network(dsl), 4);

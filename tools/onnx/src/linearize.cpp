@@ -5,6 +5,9 @@
 #include <algorithm>
 #include <functional>
 #include <queue>
+#include <span>
+#include <utility>
+#include <vector>
 
 #include <prenet/detail/dispatch.hpp>
 #include <prenet/layers/flatten.hpp>
@@ -243,12 +246,94 @@ class placer {
   std::int64_t matmul_flops_ = 0;  ///< per sample, over all units placed
 };
 
+/// Suffix extremes of a growing array: push values in index order; `from(a)` is the extreme of every value pushed at
+/// index a or later (a monotonic stack, binary-searched). `Better(u, v)`: u beats v (std::less for the minimum).
+template <class Better>
+class suffix_extreme {
+ public:
+  void push(std::size_t index, std::size_t value) {
+    while (!stack_.empty() && !Better{}(stack_.back().second, value)) stack_.pop_back();
+    stack_.emplace_back(index, value);
+  }
+  /// The extreme over the values pushed at indices >= a; at least one must have been.
+  [[nodiscard]] std::size_t from(std::size_t a) const {
+    using entry = std::pair<std::size_t, std::size_t>;
+    const auto it =
+        std::lower_bound(stack_.begin(), stack_.end(), a, [](const entry& e, std::size_t i) { return e.first < i; });
+    return it->second;
+  }
+
+ private:
+  std::vector<std::pair<std::size_t, std::size_t>> stack_;  ///< (index, value), values strictly better upwards
+};
+
+/// The residual streams of `net`, proven from its edges: for each residual_add k that adds node x to a node of the
+/// sub-graph (x, k) — every node strictly between x and k reads only nodes in [x, k), and no node after k reads
+/// one of them — the count of Residual begin markers due right after node x. Such sub-graphs nest or are disjoint,
+/// so the markers balance as the DSL's Residual does. O(edges + nodes log nodes) time, linear memory.
+[[nodiscard]] std::vector<std::size_t> residual_streams(const runtime_network& net) {
+  const std::size_t n = net.size();
+  std::vector<std::size_t> begins(n, 0);
+  if (n < 3) return begins;
+  // Per node: the earliest node it reads, and the latest node that reads it.
+  std::vector<std::size_t> earliest_read(n, 0), last_reader(n, 0);
+  for (std::size_t i = 1; i < n; ++i) {
+    earliest_read[i] = i;
+    const auto note = [&](std::size_t j) {
+      earliest_read[i] = std::min(earliest_read[i], j);
+      last_reader[j] = std::max(last_reader[j], i);
+    };
+    note(net.first_input(i));
+    for (const std::size_t j : net.extra_inputs(i)) note(j);
+  }
+  // Nodes 1 .. k-1 pushed when node k is examined: the extremes over (x, k) are those from x + 1 on.
+  suffix_extreme<std::less<>> lowest;
+  suffix_extreme<std::greater<>> highest;
+  for (std::size_t k = 1; k < n; ++k) {
+    const std::span<const std::size_t> extra = net.extra_inputs(k);
+    if (net.nodes()[k].spec.kind == layer_kind::residual_add && extra.size() == 1) {
+      const std::size_t a = net.first_input(k), b = extra[0];
+      for (const auto& [x, y] : {std::pair{a, b}, std::pair{b, a}}) {
+        if (x < y && y < k && lowest.from(x + 1) >= x && highest.from(x + 1) <= k) {
+          ++begins[x];
+          break;
+        }
+      }
+    }
+    lowest.push(k, earliest_read[k]);
+    highest.push(k, last_reader[k]);
+  }
+  return begins;
+}
+
+/// `net` with a Residual begin marker placed right after each residual stream's fork (residual_streams), reading
+/// it: the blocks activation checkpointing finds in a DSL network (training_setup.hpp, for_each_block_run) are then
+/// found in an imported one by the same rule. The markers alias their input: time, memory, parameters and FLOPs stay.
+[[nodiscard]] runtime_network mark_residual_streams(runtime_network net) {
+  const std::vector<std::size_t> begins = residual_streams(net);
+  if (std::all_of(begins.begin(), begins.end(), [](std::size_t c) { return c == 0; })) return net;
+  runtime_network out(net.input_shape());
+  std::vector<std::size_t> index(net.size(), 0);
+  std::vector<std::size_t> inputs;
+  for (std::size_t i = 0; i < net.size(); ++i) {
+    if (i > 0) {
+      inputs.assign(1, index[net.first_input(i)]);
+      for (const std::size_t j : net.extra_inputs(i)) inputs.push_back(index[j]);
+      out.append(net.nodes()[i].spec, inputs);
+    }
+    index[i] = out.size() - 1;
+    const std::size_t from[] = {index[i]};
+    for (std::size_t c = 0; c < begins[i]; ++c) out.append(layer_spec{.kind = layer_kind::residual_begin}, from);
+  }
+  return out;
+}
+
 }  // namespace
 
 runtime_network to_network(const graph& g, const std::vector<unit>& units, std::vector<std::uint8_t>& emitted,
                            std::vector<std::string>& notes, std::int64_t& matmul_flops) {
   placer p(g, units, emitted, notes);
-  runtime_network net = p.run();
+  runtime_network net = mark_residual_streams(p.run());
   matmul_flops = p.matmul_flops_;
   return net;
 }
