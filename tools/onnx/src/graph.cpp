@@ -252,6 +252,49 @@ void check_control_flow(const ::onnx::NodeProto& n) {
   }
 }
 
+/// The most dimensions a shape operand may list (PyTorch's tensors have at most 64).
+constexpr std::int64_t max_shape_rank = 64;
+
+/// ONNX 1.12's inference propagates a ConstantOfShape's values into the shapes it feeds (Expand, Reshape, Tile,
+/// another ConstantOfShape): one of 14,811,137 ones read as a shape makes it build a tensor type of that rank, and
+/// gigabytes of symbols (tests/onnx/regressions/constantofshape_as_shape_oom.onnx, found by the fuzzer). A
+/// ConstantOfShape of a constant shape that is read as a shape must list at most max_shape_rank dimensions.
+void check_shape_operands(const ::onnx::GraphProto& g) {
+  std::unordered_map<std::string, std::vector<std::int64_t>> constant_ints;
+  for (const ::onnx::TensorProto& t : g.initializer()) {
+    if (auto v = int64_values(t)) constant_ints.emplace(t.name(), std::move(*v));
+  }
+  for (const ::onnx::NodeProto& n : g.node()) {
+    if (n.op_type() != "Constant" || n.output_size() == 0) continue;
+    for (const auto& a : n.attribute()) {
+      if (a.name() == "value" && a.has_t()) {
+        if (auto v = int64_values(a.t())) constant_ints.emplace(n.output(0), std::move(*v));
+      }
+    }
+  }
+  std::unordered_map<std::string, std::int64_t> filled_length;  // a ConstantOfShape's output -> its elements
+  for (const ::onnx::NodeProto& n : g.node()) {
+    if (n.op_type() != "ConstantOfShape" || n.input_size() == 0 || n.output_size() == 0) continue;
+    const auto c = constant_ints.find(n.input(0));
+    if (c == constant_ints.end()) continue;
+    std::int64_t count = 1;
+    for (const std::int64_t d : c->second) count = d <= 0 ? 0 : count > max_tensor_elements / d ? max_tensor_elements : count * d;
+    filled_length.emplace(n.output(0), count);
+  }
+  for (const ::onnx::NodeProto& n : g.node()) {
+    const int shape_input = n.op_type() == "Expand" || n.op_type() == "Reshape" || n.op_type() == "Tile" ? 1
+                            : n.op_type() == "ConstantOfShape"                                        ? 0
+                                                                                                       : -1;
+    if (shape_input < 0 || n.input_size() <= shape_input) continue;
+    const auto f = filled_length.find(n.input(shape_input));
+    if (f != filled_length.end() && f->second > max_shape_rank) {
+      throw onnx_error("node " + printable(n.name()) + " (" + printable(n.op_type()) + ") reads a shape of " +
+                       std::to_string(f->second) + " dimensions, beyond the limit of " +
+                       std::to_string(max_shape_rank));
+    }
+  }
+}
+
 /// The axis of data input `name` that is the batch: 0, except where the input reaches a recurrent layer of the
 /// default seq-first layout (X is [seq, batch, features]) through transposes only, as PyTorch's nn.LSTM exports.
 int recurrent_batch_axis(const ::onnx::GraphProto& g, const std::string& name) {
@@ -316,6 +359,7 @@ void order_for_inference(::onnx::GraphProto& g) {
       }
     }
   }
+  check_shape_operands(g);
   std::vector<int> waiting(static_cast<std::size_t>(g.node_size()), 0);
   std::vector<std::vector<int>> after(static_cast<std::size_t>(g.node_size()));
   for (int i = 0; i < g.node_size(); ++i) {
