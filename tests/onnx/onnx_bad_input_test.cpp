@@ -186,13 +186,13 @@ std::string repro(const std::string& name) {
   return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
 }
 
-/// A mutation of llama_style.onnx the fuzzer found: a ConstantOfShape of 14,811,137 ones read as Expand's shape made
-/// ONNX's inference build a type of that rank (gigabytes of symbols). Refused before inference, in one line.
+/// A mutation of llama_style.onnx the fuzzer found: a ConstantOfShape of 14,811,137 ones reaching Expand's shape
+/// through a Where made ONNX's inference build a type of that rank (gigabytes of symbols). Refused before inference.
 TEST(OnnxRepro, HugeShapeOperandIsRefusedBeforeInference) {
   std::ifstream in(std::filesystem::path(PRENET_ONNX_REGRESSIONS) / "constantofshape_as_shape_oom.onnx", std::ios::binary);
   const std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   ASSERT_FALSE(bytes.empty());
-  EXPECT_THAT(error_of(bytes), HasSubstr("reads a shape of 14811137 dimensions, beyond the limit of 64"));
+  EXPECT_THAT(error_of(bytes), HasSubstr("reads a shape of 14811137 dimensions from"));
 }
 
 /// Scan without num_scan_inputs (SIGSEGV inside libonnx), one in a ResNet-18, and one with 2^28 scan inputs (4.2 GB):

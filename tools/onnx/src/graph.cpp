@@ -255,16 +255,19 @@ void check_control_flow(const ::onnx::NodeProto& n) {
 /// The most dimensions a shape operand may list (PyTorch's tensors have at most 64).
 constexpr std::int64_t max_shape_rank = 64;
 
-/// ONNX 1.12's inference propagates a ConstantOfShape's values into the shapes it feeds (Expand, Reshape, Tile,
-/// another ConstantOfShape): one of 14,811,137 ones read as a shape makes it build a tensor type of that rank, and
-/// gigabytes of symbols (tests/onnx/regressions/constantofshape_as_shape_oom.onnx, found by the fuzzer). A
-/// ConstantOfShape of a constant shape that is read as a shape must list at most max_shape_rank dimensions.
+/// ONNX 1.12's inference propagates a ConstantOfShape's values into the shapes they reach (Expand, Reshape, Tile,
+/// another ConstantOfShape), also through the value arithmetic PyTorch exports around them (Where, Mul, Concat...):
+/// 14,811,137 ones reaching Expand's shape that way made it build a tensor type of that rank, and gigabytes of
+/// symbols (tests/onnx/regressions/constantofshape_as_shape_oom.onnx, found by the fuzzer). A ConstantOfShape of a
+/// constant shape with more than max_shape_rank elements must not reach a shape operand.
 void check_shape_operands(const ::onnx::GraphProto& g) {
   std::unordered_map<std::string, std::vector<std::int64_t>> constant_ints;
   for (const ::onnx::TensorProto& t : g.initializer()) {
     if (auto v = int64_values(t)) constant_ints.emplace(t.name(), std::move(*v));
   }
+  std::unordered_map<std::string, std::vector<std::pair<const ::onnx::NodeProto*, int>>> readers;
   for (const ::onnx::NodeProto& n : g.node()) {
+    for (int i = 0; i < n.input_size(); ++i) readers[n.input(i)].emplace_back(&n, i);
     if (n.op_type() != "Constant" || n.output_size() == 0) continue;
     for (const auto& a : n.attribute()) {
       if (a.name() == "value" && a.has_t()) {
@@ -272,25 +275,38 @@ void check_shape_operands(const ::onnx::GraphProto& g) {
       }
     }
   }
-  std::unordered_map<std::string, std::int64_t> filled_length;  // a ConstantOfShape's output -> its elements
+  // Operators whose output carries their inputs' values along (so a shape read from it is theirs).
+  const std::unordered_set<std::string> carries{"Where", "Mul", "Add", "Sub", "Div", "Equal", "Cast", "Identity",
+                                                "Concat", "Unsqueeze", "Squeeze", "Slice", "Gather", "Neg", "Abs",
+                                                "Max", "Min", "Expand", "Tile", "Reshape", "Flatten"};
   for (const ::onnx::NodeProto& n : g.node()) {
     if (n.op_type() != "ConstantOfShape" || n.input_size() == 0 || n.output_size() == 0) continue;
     const auto c = constant_ints.find(n.input(0));
     if (c == constant_ints.end()) continue;
     std::int64_t count = 1;
     for (const std::int64_t d : c->second) count = d <= 0 ? 0 : count > max_tensor_elements / d ? max_tensor_elements : count * d;
-    filled_length.emplace(n.output(0), count);
-  }
-  for (const ::onnx::NodeProto& n : g.node()) {
-    const int shape_input = n.op_type() == "Expand" || n.op_type() == "Reshape" || n.op_type() == "Tile" ? 1
-                            : n.op_type() == "ConstantOfShape"                                        ? 0
-                                                                                                       : -1;
-    if (shape_input < 0 || n.input_size() <= shape_input) continue;
-    const auto f = filled_length.find(n.input(shape_input));
-    if (f != filled_length.end() && f->second > max_shape_rank) {
-      throw onnx_error("node " + printable(n.name()) + " (" + printable(n.op_type()) + ") reads a shape of " +
-                       std::to_string(f->second) + " dimensions, beyond the limit of " +
-                       std::to_string(max_shape_rank));
+    if (count <= max_shape_rank) continue;
+    std::vector<std::string> frontier{n.output(0)};
+    std::unordered_set<std::string> seen{n.output(0)};
+    while (!frontier.empty()) {
+      const std::string t = std::move(frontier.back());
+      frontier.pop_back();
+      const auto r = readers.find(t);
+      if (r == readers.end()) continue;
+      for (const auto& [reader, i] : r->second) {
+        const std::string& op = reader->op_type();
+        const bool shape_operand = ((op == "Expand" || op == "Reshape" || op == "Tile") && i == 1) ||
+                                   (op == "ConstantOfShape" && i == 0);
+        if (shape_operand) {
+          throw onnx_error("node " + printable(reader->name()) + " (" + printable(op) + ") reads a shape of " +
+                           std::to_string(count) + " dimensions from " + printable(n.name()) +
+                           " (ConstantOfShape), beyond the limit of " + std::to_string(max_shape_rank));
+        }
+        if (carries.count(op) == 0) continue;
+        for (const std::string& o : reader->output()) {
+          if (!o.empty() && seen.insert(o).second) frontier.push_back(o);
+        }
+      }
     }
   }
 }
