@@ -111,17 +111,23 @@ std::unordered_map<std::string, std::vector<std::int64_t>> known_shapes(const ::
 }
 
 
+/// The tensor each Constant node of `g` defines (its `value`), by output name.
+std::unordered_map<std::string, const ::onnx::TensorProto*> constant_tensors(const ::onnx::GraphProto& g) {
+  std::unordered_map<std::string, const ::onnx::TensorProto*> out;
+  for (const ::onnx::NodeProto& n : g.node()) {
+    if (n.op_type() != "Constant" || n.output_size() != 1) continue;
+    for (const ::onnx::AttributeProto& a : n.attribute()) {
+      if (a.name() == "value" && a.has_t()) out.emplace(n.output(0), &a.t());
+    }
+  }
+  return out;
+}
+
 /// ONNX infers nothing past an operand whose shape comes from a Slice at run time (BERT's position ids): such
 /// element-wise nodes get the broadcast of their known operands, and inference runs again. Returns how many.
 int fill_shape_gaps(::onnx::GraphProto& g) {
   auto known = known_shapes(g);
-  std::unordered_map<std::string, const ::onnx::TensorProto*> constants;
-  for (const ::onnx::NodeProto& n : g.node()) {
-    if (n.op_type() != "Constant" || n.output_size() != 1) continue;
-    for (const ::onnx::AttributeProto& a : n.attribute()) {
-      if (a.name() == "value" && a.has_t()) constants.emplace(n.output(0), &a.t());
-    }
-  }
+  const auto constants = constant_tensors(g);
   int filled = 0;
   for (const ::onnx::NodeProto& n : g.node()) {
     if (n.output_size() == 0 || n.output(0).empty() || known.count(n.output(0)) != 0) continue;
@@ -261,19 +267,11 @@ constexpr std::int64_t max_shape_rank = 64;
 /// symbols (tests/onnx/regressions/constantofshape_as_shape_oom.onnx, found by the fuzzer). A ConstantOfShape of a
 /// constant shape with more than max_shape_rank elements must not reach a shape operand.
 void check_shape_operands(const ::onnx::GraphProto& g) {
-  std::unordered_map<std::string, std::vector<std::int64_t>> constant_ints;
-  for (const ::onnx::TensorProto& t : g.initializer()) {
-    if (auto v = int64_values(t)) constant_ints.emplace(t.name(), std::move(*v));
-  }
+  auto constants = constant_tensors(g);
+  for (const ::onnx::TensorProto& t : g.initializer()) constants.emplace(t.name(), &t);
   std::unordered_map<std::string, std::vector<std::pair<const ::onnx::NodeProto*, int>>> readers;
   for (const ::onnx::NodeProto& n : g.node()) {
     for (int i = 0; i < n.input_size(); ++i) readers[n.input(i)].emplace_back(&n, i);
-    if (n.op_type() != "Constant" || n.output_size() == 0) continue;
-    for (const auto& a : n.attribute()) {
-      if (a.name() == "value" && a.has_t()) {
-        if (auto v = int64_values(a.t())) constant_ints.emplace(n.output(0), std::move(*v));
-      }
-    }
   }
   // Operators whose output carries their inputs' values along (so a shape read from it is theirs).
   const std::unordered_set<std::string> carries{"Where", "Mul", "Add", "Sub", "Div", "Equal", "Cast", "Identity",
@@ -281,10 +279,11 @@ void check_shape_operands(const ::onnx::GraphProto& g) {
                                                 "Max", "Min", "Expand", "Tile", "Reshape", "Flatten"};
   for (const ::onnx::NodeProto& n : g.node()) {
     if (n.op_type() != "ConstantOfShape" || n.input_size() == 0 || n.output_size() == 0) continue;
-    const auto c = constant_ints.find(n.input(0));
-    if (c == constant_ints.end()) continue;
+    const auto c = constants.find(n.input(0));
+    const auto shape = c != constants.end() ? int64_values(*c->second) : std::nullopt;
+    if (!shape) continue;
     std::int64_t count = 1;
-    for (const std::int64_t d : c->second) count = d <= 0 ? 0 : count > max_tensor_elements / d ? max_tensor_elements : count * d;
+    for (const std::int64_t d : *shape) count = d <= 0 ? 0 : count > max_tensor_elements / d ? max_tensor_elements : count * d;
     if (count <= max_shape_rank) continue;
     std::vector<std::string> frontier{n.output(0)};
     std::unordered_set<std::string> seen{n.output(0)};
