@@ -12,6 +12,7 @@
 #include <prenet/detail/propagate.hpp>
 #include <prenet/detail/saturating.hpp>
 #include <prenet/layer_node.hpp>
+#include <prenet/loss.hpp>
 #include <prenet/train_config.hpp>
 #include <prenet/training_setup.hpp>
 #include <prenet/units.hpp>
@@ -38,12 +39,12 @@ inline constexpr std::int64_t small_block_bytes = 512, page_bytes = std::int64_t
 
 /// What is alive, besides weights and optimizer state, at the worst moment of the backward pass.
 struct backward_peak {
-  std::int64_t saved_bytes = 0;        ///< every tensor autograd saves in the forward pass, each counted once
+  std::int64_t saved_bytes = 0;  ///< every tensor autograd saves in the forward pass, each counted once, the loss's too
   std::int64_t activations_bytes = 0;  ///< the saved tensors still alive at the peak
   std::int64_t gradients_bytes = 0;    ///< parameter gradients already produced at the peak
   std::int64_t workspace_bytes = 0;    ///< d(output) + d(input) of the layer at the peak
   std::int64_t allocator_bytes = 0;    ///< the allocator's rounding of the three above
-  std::size_t layer = 0;               ///< node index of the layer whose backward is the peak
+  std::size_t layer = 0;  ///< node index of the layer whose backward is the peak; the node count: the loss's backward
   [[nodiscard]] constexpr std::int64_t total() const noexcept {
     return detail::sat_add(detail::sat_add(activations_bytes, gradients_bytes),
                            detail::sat_add(workspace_bytes, allocator_bytes));
@@ -300,29 +301,41 @@ constexpr std::int64_t record_saved(std::span<const layer_node> nodes, dtype t, 
 /// Sweeps the backward pass of a planned walk (plan_walk) at `batch` from the last layer to the first. At layer i
 /// the saved tensors whose first saver is after i are gone, the gradients of layers i..N-1 exist, and d(output),
 /// d(input) of layer i are alive. A layer of a frozen prefix (node_plan::forward_pair) counts its forward's input
-/// and output with what is alive at that point of the sweep, gradients included: an upper bound on its forward. Checkpointed blocks: when the sweep reaches one, the block runs again and what
-/// its layers save is alive until their backward. `gradients_held` (gradient accumulation): every gradient exists
-/// from the start, kept from the step's earlier micro-batches.
+/// and output with what is alive at that point of the sweep, gradients included: an upper bound on its forward.
+/// Checkpointed blocks: when the sweep reaches one, the block runs again and what its layers save is alive until
+/// their backward. `gradients_held` (gradient accumulation): every gradient exists from the start, kept from the
+/// step's earlier micro-batches. The sweep starts at the loss's backward (loss_footprint): everything saved, the
+/// loss's log-probabilities and labels too, with its d(log-probs) and d(logits) as the working set.
 template <class Ints>
 constexpr backward_peak backward_peak_at(std::size_t nodes, std::int64_t batch, memory_walk<Ints> w,
-                                         bool gradients_held = false) noexcept {
+                                         bool gradients_held = false, const loss_footprint& loss = {}) noexcept {
   const node_plan* p = w.plan.data();
   const std::int64_t* raw = w.drop_raw.data();
   const std::int64_t* block = w.drop_block.data();
   backward_peak best{};
   const auto saved = saved_at(nodes, batch, w);
-  best.saved_bytes = saved[0];
-  std::int64_t act_raw = saved[0], act_block = saved[1], grad_raw = 0, grad_block = 0;
+  const std::int64_t log_probs = sat_mul(loss.log_probs_bytes(), batch), labels = sat_mul(sat_mul(loss.rows, 8), batch);
+  const std::int64_t loss_raw = sat_add(log_probs, labels),
+                     loss_block = sat_add(allocator_block(log_probs), allocator_block(labels));
+  best.saved_bytes = sat_add(saved[0], loss_raw);
+  std::int64_t act_raw = best.saved_bytes, act_block = sat_add(saved[1], loss_block), grad_raw = 0, grad_block = 0;
   for (std::size_t i = 0; gradients_held && i < nodes; ++i) {
     grad_raw = sat_add(grad_raw, p[i].grad_raw);
     grad_block = sat_add(grad_block, p[i].grad_block);
   }
   std::int64_t best_total = -1;
+  if (!loss.empty()) {  // the loss's backward: d(log-probs) and d(logits), each the size of the log-probabilities
+    best_total = sat_add(sat_add(act_block, grad_block), sat_mul(allocator_block(log_probs), 2));
+    best.activations_bytes = act_raw;
+    best.gradients_bytes = grad_raw;
+    best.workspace_bytes = sat_mul(log_probs, 2);
+    best.allocator_bytes = sat_sub(best_total, sat_add(sat_add(act_raw, grad_raw), best.workspace_bytes));
+    best.layer = nodes;
+  }
   for (std::size_t i = nodes; i-- > 1;) {
-    if (i + 1 < nodes) {  // layer i+1's backward is done: what it alone kept is freed
-      act_raw = sat_sub(act_raw, raw[i + 1]);
-      act_block = sat_sub(act_block, block[i + 1]);
-    }
+    // The backward of what follows layer i is done: what it alone kept is freed (after the last layer: the loss's).
+    act_raw = sat_sub(act_raw, i + 1 < nodes ? raw[i + 1] : loss_raw);
+    act_block = sat_sub(act_block, i + 1 < nodes ? block[i + 1] : loss_block);
     // The last layer of a checkpointed block: the block's forward runs again, its saved tensors are back.
     for (std::size_t j = i; p[i].block_last && p[j].recomputed; --j) {
       act_raw = sat_add(act_raw, raw[j]);

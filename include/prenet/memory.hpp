@@ -8,6 +8,7 @@
 #include <span>
 
 #include <prenet/device_spec.hpp>
+#include <prenet/loss.hpp>
 #include <prenet/memory_analytic.hpp>
 #include <prenet/network.hpp>
 #include <prenet/predictors/generated/memory.hpp>
@@ -102,7 +103,8 @@ template <std::size_t N>
   return detail::analytic(net.nodes(), cfg, s.walk(), framework_bytes(cfg)).parts;
 }
 
-/// Every tensor autograd saves in the forward pass, each counted once (the activations at the start of backward).
+/// Every tensor autograd saves in the network's forward pass, each counted once (the activations at the start of
+/// backward, but for the loss's: see the overload with a loss_function).
 template <std::size_t N>
 [[nodiscard]] constexpr bytes saved_activations(const network<N>& net, std::int64_t batch, dtype t = dtype::fp32) noexcept {
   detail::fixed_walk<N> s;
@@ -123,6 +125,12 @@ template <std::size_t N>
   detail::dynamic_walk s(net);
   return bytes{detail::record_saved(net.nodes(), activation_dtype(p), batch, s.walk(), checkpointing::none,
                                     autocasts(p))};
+}
+/// The same with the tensors the loss `f` over the network's output saves (loss_of: its log-probabilities and labels).
+template <class Net>
+[[nodiscard]] constexpr bytes saved_activations(const Net& net, std::int64_t batch, precision p, loss_function f) {
+  const loss_footprint loss = loss_of(net.nodes(), f, element_bytes(activation_dtype(p)), autocasts(p));
+  return saved_activations(net, batch, p) + bytes{detail::sat_mul(loss.saved_bytes(), batch)};
 }
 
 /// Inference keeps no autograd state: alive at the peak are the weights, the input and output of the layer whose pair

@@ -15,6 +15,7 @@
 
 #include <prenet/activation_memory.hpp>
 #include <prenet/device_spec.hpp>
+#include <prenet/loss.hpp>
 #include <prenet/network.hpp>
 #include <prenet/optimizer.hpp>
 #include <prenet/predictors/memory_model.hpp>
@@ -25,10 +26,11 @@
 
 namespace prenet {
 
-/// When the peak happens: in the backward pass (saved activations dominate) or in the optimizer update (weights,
-/// gradients, state and the update's temporaries dominate).
-enum class memory_phase : std::uint8_t { backward, optimizer_step };
-BOOST_DESCRIBE_ENUM(memory_phase, backward, optimizer_step)
+/// When the peak happens: in the backward pass (saved activations dominate), in the loss's backward, which comes
+/// first (its log-probabilities, d(log-probs) and d(logits) with every saved activation: a language model's large
+/// vocabulary), or in the optimizer update (weights, gradients, state and the update's temporaries dominate).
+enum class memory_phase : std::uint8_t { backward, optimizer_step, loss };
+BOOST_DESCRIBE_ENUM(memory_phase, backward, optimizer_step, loss)
 
 /// Peak device memory of a steady-state training step (the second iteration on: optimizer state exists, gradients
 /// were set to None by zero_grad), as what is alive at the peak. The parts sum to total(). Compare it with a
@@ -37,8 +39,9 @@ struct memory_breakdown {
   bytes weights;
   bytes gradients;        ///< parameter gradients alive at the peak
   bytes optimizer_state;  ///< e.g. Adam's two moments
-  bytes activations;      ///< saved activations alive at the peak (0 when the peak is the optimizer step)
-  bytes workspace;        ///< d(output) + d(input) of the peak layer, or the update's temporaries
+  bytes activations;      ///< saved tensors alive at the peak, the loss's too (0 when the peak is the optimizer step)
+  /// d(output) + d(input) of the peak layer, the loss's d(log-probs) + d(logits), or the update's temporaries
+  bytes workspace;
   bytes allocator;        ///< the caching allocator's rounding of every block above
   bytes framework;        ///< CUDA context, library handles and allocator pools
   bytes calibration;      ///< learned correction from measured peaks (may be negative); 0 when analytical
@@ -111,7 +114,9 @@ template <class Ints>
                                                     bytes calibrated_framework) noexcept {
   const std::int64_t states = state_tensors_per_param(cfg.optimizer);
   const std::int64_t temps = update_temporaries_per_param(cfg.optimizer);
-  const backward_peak bw = backward_peak_at(nodes.size(), cfg.batch, w, cfg.grad_accum > 1);
+  const loss_footprint loss =
+      loss_of(nodes, cfg.loss, element_bytes(activation_dtype(cfg.precision)), autocasts(cfg.precision));
+  const backward_peak bw = backward_peak_at(nodes.size(), cfg.batch, w, cfg.grad_accum > 1, loss);
   // The update: all gradients plus the temporaries, no activations.
   const std::int64_t step_raw = sat_mul(wt.t_raw, 1 + temps), step_block = sat_mul(wt.t_block, 1 + temps);
   const bool update = cfg.optimizer != optimizer::none && step_block > sat_add(bw.total(), wt.cast_block);
@@ -128,7 +133,7 @@ template <class Ints>
     raw_sum = sat_add(raw_sum, step_raw);
     block_sum = sat_add(block_sum, step_block);
   } else {
-    m.phase = memory_phase::backward;
+    m.phase = bw.layer == nodes.size() ? memory_phase::loss : memory_phase::backward;
     m.weights = bytes{sat_add(wt.w_raw, wt.cast_raw)};
     raw_sum = sat_add(raw_sum, wt.cast_raw);
     block_sum = sat_add(block_sum, wt.cast_block);

@@ -11,6 +11,7 @@
 #include <prenet/device_spec.hpp>
 #include <prenet/devices.hpp>
 #include <prenet/layer_node.hpp>
+#include <prenet/loss.hpp>
 #include <prenet/network.hpp>
 #include <prenet/precision.hpp>
 #include <prenet/predictors/generated/intervals.hpp>
@@ -36,6 +37,7 @@ struct prediction {
   milliseconds forward{};    ///< one micro-batch's forward pass
   milliseconds backward{};   ///< one micro-batch's backward pass, `recompute` included
   milliseconds recompute{};  ///< the part of `backward` that checkpointing spends running blocks' forward again
+  milliseconds loss{};       ///< the part of `forward` + `backward` that the loss takes (train_config::loss)
   milliseconds optimizer{};  ///< the parameter update, once per step (roofline over parameters, gradients and state)
   milliseconds iteration{};  ///< one optimizer step: grad_accum x (forward + backward) + optimizer
   milliseconds iteration_low{};   ///< the 80% interval around `iteration`: 10th percentile of what runs measure
@@ -75,6 +77,29 @@ namespace predictors {
 /// GradScaler's unscale with its inf/NaN check over the fp32 gradients (read and written), once per step.
 [[nodiscard]] constexpr kernel grad_scaler_kernel(std::int64_t params) noexcept {
   return memory_kernel(params, 8 * params);
+}
+}  // namespace predictors
+
+namespace predictors {
+/// Forward and backward time of the loss `l` (loss_of) over `batch` samples on `d`, each kernel memory-bound. Forward:
+/// under autocast the logits' cast to the loss's type (read one, write the other); log_softmax, which reads each row
+/// twice (its maximum, then the sum of exponentials) and writes the log-probabilities; nll_loss's gather of one
+/// value a label. Backward: nll_loss's dense d(log-probs) (a fill and a scatter); log_softmax's backward, which reads
+/// d(log-probs) twice (a row sum, then d - exp(log-probs) x sum) and the log-probabilities and writes d(logits);
+/// under autocast the cast of d(logits) back to the logits' type.
+struct loss_time {
+  double forward_ms = 0, backward_ms = 0;
+};
+[[nodiscard]] constexpr loss_time estimate_loss(const loss_footprint& l, std::int64_t batch, const device_spec& d,
+                                                const kernel_predictors& kp) noexcept {
+  if (l.empty()) return {};
+  const std::int64_t e = l.elements * batch, rows = l.rows * batch, lb = l.loss_bytes;
+  const auto ms = [&](std::int64_t flops, std::int64_t bytes) {
+    return estimate(memory_kernel(flops, bytes), d, kp).time_ms;
+  };
+  const double cast_ms = l.logits_bytes != lb ? ms(0, e * (l.logits_bytes + lb)) : 0.0;
+  return {.forward_ms = cast_ms + ms(5 * e, 3 * e * lb) + ms(rows, rows * (lb + 8)),
+          .backward_ms = ms(0, e * lb + 8 * rows) + ms(4 * e, 4 * e * lb) + cast_ms};
 }
 }  // namespace predictors
 
@@ -120,6 +145,14 @@ namespace detail {
                .grad_accum = train ? cfg.grad_accum : 1, .runnable = how.runnable, .precision_note = how.note};
   const auto micro = static_cast<double>(p.grad_accum);
   double roofline_ms = micro * (e.roofline_ms + re.roofline_ms);
+  if (train) {
+    const predictors::loss_time loss = predictors::estimate_loss(
+        loss_of(nodes, cfg.loss, how.activation_bytes, how.autocast), cfg.batch, device, kp);
+    p.forward += milliseconds(loss.forward_ms);
+    p.backward += milliseconds(loss.backward_ms);
+    p.loss = milliseconds(loss.forward_ms + loss.backward_ms);
+    roofline_ms += micro * p.loss.count();
+  }
   const std::int64_t n_params = params(nodes), n_trained = trainable_params(nodes);
   if (how.autocast && n_params > 0) {
     // Every weight is cast in each micro-batch's forward (autocast's cache lives for one forward); backward casts

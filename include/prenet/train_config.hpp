@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // prenet::train_config: what a training step is run with (batch, precision, optimizer, framework allowance,
-// gradient accumulation, activation checkpointing, LoRA, frozen layers). The rules these settings follow are in
-// training_setup.hpp.
+// gradient accumulation, activation checkpointing, LoRA, frozen layers, the loss). The rules these settings follow
+// are in training_setup.hpp.
 #pragma once
 
 #include <cstdint>
@@ -41,6 +41,28 @@ enum class freezing : std::uint8_t {
   all_but_head,  ///< "all-but-head": every layer but the last one with parameters (linear probing)
 };
 BOOST_DESCRIBE_ENUM(freezing, none, embeddings, all_but_head)
+
+/// The loss a training step computes over the network's output (train_config::loss).
+enum class loss_function : std::uint8_t {
+  /// nn.CrossEntropyLoss (F.cross_entropy: log_softmax, then nll_loss) over the output's class axis at every
+  /// position — a classifier's (N) logits, a language model's (S, V), a segmentation map's (C, H, W) — against int64
+  /// labels. Under autocast it runs in fp32 (cross_entropy is on autocast's float32 list; Hugging Face's causal-LM
+  /// loss upcasts the logits itself), else in the activations' type.
+  cross_entropy,
+  /// No loss: backward starts from a given d(output), as in NeuSight's measured runs, whose traced graphs end at the
+  /// logits.
+  none,
+};
+BOOST_DESCRIBE_ENUM(loss_function, cross_entropy, none)
+
+/// The CLI's spellings: "cross-entropy", "none".
+[[nodiscard]] constexpr std::string_view name(loss_function f) noexcept {
+  switch (f) {
+    case loss_function::cross_entropy: return "cross-entropy";
+    case loss_function::none: return "none";
+  }
+  return "?";
+}
 
 /// The CLI's spellings: "none", "blocks", "selective".
 [[nodiscard]] constexpr std::string_view name(checkpointing c) noexcept {
@@ -91,6 +113,8 @@ struct train_config {
   /// Layers frozen without adapters: no weight gradients, no optimizer state, no gradient memory (with LoRA too:
   /// all-but-head then trains the head beside the adapters).
   freezing freeze = freezing::none;
+  /// The loss over the network's output (loss.hpp: its time and memory).
+  loss_function loss = loss_function::cross_entropy;
 };
 
 }  // namespace prenet

@@ -78,8 +78,15 @@ TEST_P(PredictJson, ParsesWithTheContractsKeys) {
     sum_fwd += l["forward_ms"].get<double>();
     sum_bwd += l["backward_ms"].get<double>();
   }
-  EXPECT_NEAR(sum_fwd, fwd, 1e-6 * fwd);
-  EXPECT_NEAR(sum_bwd, bwd, 1e-6 * fwd);
+  // ... but for the loss, which is no layer (loss_ms, in forward and backward).
+  const double loss = j["loss_ms"];
+  EXPECT_GE(loss, 0);
+  if (mode == "inference") {
+    EXPECT_EQ(loss, 0);
+  }
+  EXPECT_NEAR(sum_fwd + sum_bwd + loss, fwd + bwd, 1e-6 * fwd);
+  EXPECT_LE(sum_fwd, fwd * (1 + 1e-9));
+  EXPECT_LE(sum_bwd, bwd * (1 + 1e-9));
 }
 
 std::vector<std::tuple<std::string, std::string>> every_model_and_mode() {
@@ -604,6 +611,33 @@ TEST(CliTrainingSetup, MemoryHoldsGradientsAcrossMicroBatches) {
             plain["breakdown"]["activations_bytes"].get<std::int64_t>() / 4);
 }
 
+TEST(CliTrainingSetup, TheLossIsPredictedAndCanBeLeftOut) {
+  const auto predict = [](const char* command, const char* loss) {
+    return parsed(run({command, "--model", "llama-3.2-1b", "--seq", "2048", "--device", "h100", "--batch", "2",
+                       "--precision", "amp-bf16", "--lora", "16", "--checkpoint", "blocks", "--loss", loss, "--json"}));
+  };
+  const json ce = predict("predict", "cross-entropy"), none = predict("predict", "none");
+  EXPECT_EQ(ce["loss"], "cross-entropy");
+  EXPECT_EQ(none["loss"], "none");
+  EXPECT_GT(ce["loss_ms"].get<double>(), 0);
+  EXPECT_EQ(none["loss_ms"].get<double>(), 0);
+  EXPECT_NEAR(ce["micro_batch_ms"].get<double>() - none["micro_batch_ms"].get<double>(), ce["loss_ms"].get<double>(),
+              1e-6 * ce["micro_batch_ms"].get<double>());
+  // 128,256 x 2048 fp32 log-probabilities a sample, saved; d(log-probs) and d(logits) beside them at the peak.
+  const json mce = predict("memory", "cross-entropy"), mnone = predict("memory", "none");
+  const std::int64_t log_probs = std::int64_t{2} * 2048 * 128'256 * 4;
+  EXPECT_EQ(mce["breakdown"]["workspace_bytes"].get<std::int64_t>(), 2 * log_probs);
+  EXPECT_GT(mce["memory_bytes"].get<std::int64_t>(), mnone["memory_bytes"].get<std::int64_t>() + 2 * log_probs);
+  // The default is cross-entropy; text says when there is none.
+  EXPECT_EQ(parsed(run({"predict", "--model", "gpt2", "--device", "h100", "--json"}))["loss"], "cross-entropy");
+  EXPECT_EQ(parsed(run({"predict", "--model", "gpt2", "--device", "h100", "--mode", "inference", "--json"}))["loss"],
+            "none");
+  const process_result text = run({"predict", "--model", "gpt2", "--device", "h100", "--loss", "none"});
+  EXPECT_NE(text.out.find(", no loss"), std::string::npos) << text.out;
+  const process_result with = run({"predict", "--model", "gpt2", "--device", "h100"});
+  EXPECT_NE(with.out.find("(cross-entropy, in forward and backward)"), std::string::npos) << with.out;
+}
+
 TEST(CliTrainingSetup, BadInputIsOneLineAndExitTwo) {
   const std::vector<std::vector<std::string>> bad{
       {"--model", "gpt2", "--lora", "0"},
@@ -624,6 +658,8 @@ TEST(CliTrainingSetup, BadInputIsOneLineAndExitTwo) {
       {"--model", "vgg16", "--freeze", "embeddings"},  // no Embedding or PatchEmbedding
       {"--model", "gpt2", "--freeze", "all-but-head"},  // its head is the token table
       {"--model", "gpt2", "--mode", "inference", "--freeze", "embeddings"},
+      {"--model", "gpt2", "--loss", "mse"},
+      {"--model", "gpt2", "--mode", "inference", "--loss", "none"},
   };
   for (const char* command : {"predict", "memory", "compare"}) {
     for (const std::vector<std::string>& flags : bad) {

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // Per-sample saved activations (prenet::saved_activations at batch 1, fp32; under amp-bf16 for the names ending in
-// ", amp-bf16") of the networks that tests/memory/saved_tensors.py measures in PyTorch, as one JSON object keyed by
+// ", amp-bf16"; with the cross-entropy loss for the LM-head cases) of the networks that tests/memory/saved_tensors.py measures in PyTorch, as one JSON object keyed by
 // the script's case names.
 #include <cstdint>
 #include <cstdio>
@@ -25,6 +25,12 @@ template <class Net>
 std::int64_t amp_per_sample(const Net& net) {
   return saved_activations(net, 1, precision::amp_bf16).value;
 }
+/// With the cross-entropy loss over the output (loss.hpp).
+template <class Net>
+std::int64_t with_loss(const Net& net, precision p = precision::fp32) {
+  return saved_activations(net, 1, p, loss_function::cross_entropy).value;
+}
+constexpr auto gpt2_head = Input<128, 768>{} | Dense<50'257, dense_options{.bias = false}>{};
 }  // namespace
 
 int main() {
@@ -42,6 +48,7 @@ int main() {
       {"vit-b-16 patch embedding (224)", per_sample(Input<3, 224, 224>{} | PatchEmbedding<768, 16>{})},
       {"vit-b-16 encoder block (S 197)", per_sample(Input<197, 768>{} | TransformerEncoderLayer<768, 12, 3072, vit_block>{})},
       {"vit-b-16 (224)", per_sample(models::vit_b_16)},
+      {"gpt2 LM head + cross-entropy (S 128)", with_loss(gpt2_head)},
       {"bert-large layer (S 512), amp-bf16",
        amp_per_sample(Input<512, 1024>{} | TransformerEncoderLayer<1024, 16, 4096, bert_layer>{})},
       {"bert-base layer (S 512), amp-bf16",
@@ -54,6 +61,7 @@ int main() {
        amp_per_sample(Input<197, 768>{} | TransformerEncoderLayer<768, 12, 3072, vit_block>{})},
       {"vit-b-16 (224), amp-bf16", amp_per_sample(models::vit_b_16)},
       {"resnet50 (224), amp-bf16", amp_per_sample(models::resnet50)},
+      {"gpt2 LM head + cross-entropy (S 128), amp-bf16", with_loss(gpt2_head, precision::amp_bf16)},
   };
   std::printf("{");
   const char* sep = "";

@@ -9,7 +9,8 @@ For each case the PyTorch twin of a zoo block (or a whole torchvision model) run
 under torch.autograd.graph.saved_tensors_hooks, at batch 1 and batch 2. Every tensor autograd packs is counted once
 by its storage (a tensor saved by several ops, or a view of a saved tensor, is one allocation), parameters excluded;
 the batch-2 minus batch-1 difference is the per-sample figure (shared buffers such as a causal mask or rotary tables
-cancel out).
+cancel out). The LM-head case ends in the loss (F.cross_entropy against int64 labels), which prenet counts with
+saved_activations(..., loss_function::cross_entropy).
 
 Two CPU artefacts are taken out so that the count is what a GPU run saves, which is what prenet predicts:
 - dropout: on CUDA, F.dropout runs native_dropout and saves a bool mask (1 byte per element); on the CPU it falls back
@@ -224,6 +225,20 @@ def vit_encoder_block(heads, d, mlp):
 AMP = ", amp-bf16"
 
 
+class LmHeadLoss(nn.Module):
+    """A language model's head and loss: Linear(d, vocab, bias=False), then F.cross_entropy over every position against
+    int64 labels (made here, as a data loader's would be; nll_loss saves them)."""
+
+    def __init__(self, d, vocab):
+        super().__init__()
+        self.head = nn.Linear(d, vocab, bias=False)
+        self.vocab = vocab
+
+    def forward(self, x):
+        labels = torch.randint(self.vocab, x.shape[:2], generator=torch.Generator().manual_seed(0))
+        return nn.functional.cross_entropy(self.head(x).flatten(0, 1), labels.flatten())
+
+
 def cases():
     import torchvision.models as tv
     return {
@@ -240,6 +255,7 @@ def cases():
                                            lambda b: torch.randn(b, 3, 224, 224)),
         "vit-b-16 encoder block (S 197)": (lambda: vit_encoder_block(12, 768, 3072), sequence(197, 768)),
         "vit-b-16 (224)": (tv.vit_b_16, lambda b: torch.randn(b, 3, 224, 224)),
+        "gpt2 LM head + cross-entropy (S 128)": (lambda: LmHeadLoss(768, 50257), sequence(128, 768)),
         "bert-large layer (S 512)" + AMP: (lambda: nn.TransformerEncoderLayer(1024, 16, 4096, dropout=0.1,
                                                                               activation="gelu", batch_first=True),
                                            sequence(512, 1024)),
@@ -251,6 +267,7 @@ def cases():
         "vit-b-16 encoder block (S 197)" + AMP: (lambda: vit_encoder_block(12, 768, 3072), sequence(197, 768)),
         "vit-b-16 (224)" + AMP: (tv.vit_b_16, lambda b: torch.randn(b, 3, 224, 224)),
         "resnet50 (224)" + AMP: (tv.resnet50, lambda b: torch.randn(b, 3, 224, 224)),
+        "gpt2 LM head + cross-entropy (S 128)" + AMP: (lambda: LmHeadLoss(768, 50257), sequence(128, 768)),
     }
 
 

@@ -309,8 +309,9 @@ TEST(Checkpoint, KeepsBlockInputsAndOneBlock) {
   const runtime_network net = zoo("llama-3.2-1b", 2048);
   // LoRA: the gradients are tiny, so the peak is where the saved tensors are largest, early in backward (with
   // the full model's gradients it moves to the end of backward, where few saved tensors are left).
+  // Without the loss, whose backward (128,256-token log-probabilities) would be the peak (loss_test.cpp).
   const train_config none{.batch = 2, .optimizer = optimizer::adamw, .precision = precision::amp_bf16,
-                          .framework = 0_B, .lora_rank = 8};
+                          .framework = 0_B, .lora_rank = 8, .loss = loss_function::none};
   train_config blocks = none;
   blocks.checkpoint = checkpointing::blocks;
   const memory_breakdown a = training_memory(net, none), b = training_memory(net, blocks);
@@ -346,6 +347,7 @@ TEST(Checkpoint, SelectiveRecomputesTheEagerAttentionCore) {
   // the probabilities outweigh the caching allocator's 2 MiB rounding of each layer's saved tensors.
   train_config lora_none = none, lora_selective = selective;
   lora_none.lora_rank = lora_selective.lora_rank = 8;
+  lora_none.loss = lora_selective.loss = loss_function::none;  // the loss's backward would be the peak
   const runtime_network long_net = zoo("gpt2", 1024);
   const memory_breakdown ma = training_memory(long_net, lora_none), mb = training_memory(long_net, lora_selective);
   ASSERT_EQ(mb.phase, memory_phase::backward);

@@ -18,7 +18,7 @@ constexpr train_config adam{.optimizer = optimizer::adam};
 
 // fits: one evaluation, on all four.
 static_assert(fits(models::bert_large, devices::a100_80gb, {.batch = 8, .optimizer = optimizer::adam}));
-static_assert(fits(models::gpt3_2_7b, devices::a100_80gb, {.batch = 1, .optimizer = optimizer::adam}));
+static_assert(fits(models::gpt3_2_7b, devices::h200, {.batch = 1, .optimizer = optimizer::adam}));
 static_assert(fits(models::opt_1_3b, devices::a100_80gb, {.batch = 2, .optimizer = optimizer::adam}));
 static_assert(fits(models::resnet152, devices::a100_80gb, {.batch = 64, .optimizer = optimizer::adam}));
 

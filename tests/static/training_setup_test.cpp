@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // Training setups at compile time: LoRA's and frozen layers' trainable parameters (PEFT's count for LLaMA-2-7B),
-// gradient accumulation and checkpointing in constant expressions.
+// gradient accumulation, checkpointing and the loss in constant expressions.
 #include <prenet/models/bert.hpp>
 #include <prenet/models/llama.hpp>
 #include <prenet/models/vit.hpp>
@@ -36,5 +36,12 @@ static_assert(training_step_flops(stack.nodes(), checkpointed) - training_step_f
               4 * (stack.forward_flops() - stack.layers[stack.size() - 1].cost().forward_flops));
 static_assert(predict(stack, devices::h100, accumulated).iteration > predict(stack, devices::h100, plain).iteration);
 static_assert(training_memory(stack, checkpointed).activations <= training_memory(stack, plain).activations);
+
+// The loss over a language model's logits (loss.hpp) in a constant expression: GPT-2's head over 1024 tokens, whose
+// fp32 log-probabilities (1024 x 50,257 x 4 bytes a sample) outweigh everything else the step holds.
+constexpr auto lm_head = Input<1024, 768>{} | Dense<50'257, dense_options{.bias = false}>{};
+static_assert(training_memory(lm_head, {.batch = 2, .loss = loss_function::none}).total() <
+              training_memory(lm_head, {.batch = 2}).total());
+static_assert(predict(lm_head, devices::h100, {.batch = 2}).loss.count() > 0);
 
 }  // namespace

@@ -76,6 +76,10 @@ training setup (training only; docs/llm.md):
                       embeddings: the Embedding tables (and a head tied to them) and ViT's PatchEmbedding;
                       all-but-head: every layer but the last with parameters. Backward starts at the first layer
                       that trains; with --lora, all-but-head trains the head beside the adapters
+  --loss cross-entropy|none
+                      the loss over the model's output (default cross-entropy: log_softmax + nll_loss over the class
+                      axis at every position, in fp32 under autocast; a language model's is the size of its logits
+                      several times over); none: backward starts from a given d(output)
 
 defaults: --batch 1, --mode train, --optimizer sgd (none for inference), --precision default, --attention eager,
 the model's own image side or context length, --samples = ImageNet-1k's 1,281,167 images or WikiText-103's 103,227,021 tokens

@@ -75,6 +75,7 @@ run_estimate estimate(const runtime_network& net, const device_spec& device, con
   r.forward_ms = p.forward.count();
   r.backward_ms = p.backward.count();
   r.recompute_ms = p.recompute.count();
+  r.loss_ms = p.loss.count();
   r.micro_batch_ms = p.micro_batch().count();
   r.optimizer_ms = p.optimizer.count();
   r.iteration_ms = p.iteration.count();

@@ -32,6 +32,7 @@ struct run_estimate {
   double forward_ms = 0;
   double backward_ms = 0;       ///< recompute_ms included
   double recompute_ms = 0;      ///< checkpointed blocks' forward run again in backward
+  double loss_ms = 0;           ///< the loss's part of forward_ms + backward_ms
   double micro_batch_ms = 0;    ///< forward_ms + backward_ms
   double optimizer_ms = 0;
   double iteration_ms = 0;      ///< grad_accum x micro_batch_ms + optimizer_ms

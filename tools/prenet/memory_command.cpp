@@ -77,7 +77,10 @@ std::string as_json(const model_settings& s, const device_spec& d, const memory_
                     {"optimizer_state_bytes", m.optimizer_state.value}, {"activations_bytes", m.activations.value},
                     {"workspace_bytes", m.workspace.value},     {"allocator_bytes", m.allocator.value},
                     {"framework_bytes", m.framework.value},     {"calibration_bytes", m.calibration.value}};
-  j["peak_phase"] = r.train ? (m.phase == memory_phase::backward ? "backward" : "optimizer_step") : "forward";
+  j["peak_phase"] = r.train ? m.phase == memory_phase::backward ? "backward"
+                             : m.phase == memory_phase::loss   ? "loss"
+                                                               : "optimizer_step"
+                            : "forward";
   j["calibration"] = r.train ? predictors::generated::memory.model.name : "none";
   j["out_of_domain"] = m.out_of_domain;
   if (r.max_batch) j["max_batch"] = *r.max_batch;
@@ -107,11 +110,15 @@ std::string as_text(const model_settings& s, const device_spec& d, const memory_
     t += line("optimizer state", m.optimizer_state);
     t += line("activations", m.activations, "   (saved tensors alive at the peak)");
     t += line("workspace", m.workspace,
-              m.phase == memory_phase::backward ? "   (d(output) + d(input) at the peak layer)" : "   (update temporaries)");
+              m.phase == memory_phase::backward ? "   (d(output) + d(input) at the peak layer)"
+              : m.phase == memory_phase::loss   ? "   (the loss's d(log-probs) + d(logits))"
+                                                : "   (update temporaries)");
     t += line("allocator", m.allocator, "   (caching-allocator rounding)");
     t += line("framework", m.framework, "   (CUDA context, library handles)");
     t += line("calibration", m.calibration, "   (learned correction, GPUMemNet A100 peaks)");
-    t += fmt::format("  peak during      {:>12}\n", m.phase == memory_phase::backward ? "backward" : "update");
+    t += fmt::format("  peak during      {:>12}\n", m.phase == memory_phase::backward ? "backward"
+                                                     : m.phase == memory_phase::loss   ? "loss backward"
+                                                                                       : "update");
   }
   t += fmt::format("  total            {:>12}   (as nvidia-smi would show it)\n", gib(r.memory_bytes));
   if (r.memory_bytes <= d.memory.value) {

@@ -30,6 +30,7 @@ std::string as_json(const model_settings& s, const device_spec& d, const run_est
   j["forward_ms"] = r.forward_ms;
   j["backward_ms"] = r.backward_ms;
   j["recompute_ms"] = r.recompute_ms;
+  j["loss_ms"] = r.loss_ms;
   j["micro_batch_ms"] = r.micro_batch_ms;
   j["optimizer_ms"] = r.optimizer_ms;
   j["iteration_ms"] = r.iteration_ms;
@@ -87,6 +88,8 @@ std::string as_text(const model_settings& s, const device_spec& d, const run_est
                                                                                            : "checkpointed blocks",
                                                   r.recompute_ms)
                                       : "");
+  if (r.loss_ms > 0)
+    t += fmt::format("  loss             {:12.3f} ms   ({}, in forward and backward)\n", r.loss_ms, name(s.loss));
   t += fmt::format("  optimizer        {:12.3f} ms{}\n", r.optimizer_ms, accum ? "   (once per iteration)" : "");
   t += fmt::format("  iteration        {:12.3f} ms   (80% interval {:.3f} - {:.3f} ms)\n", r.iteration_ms,
                    r.iteration_ms_low, r.iteration_ms_high);

@@ -24,6 +24,7 @@ constexpr std::array attention_impls{attention_impl::eager, attention_impl::sdpa
 constexpr std::array checkpointings{checkpointing::none, checkpointing::blocks, checkpointing::selective};
 constexpr std::array lora_target_sets{lora_targets::q_v, lora_targets::qkvo, lora_targets::all_linear};
 constexpr std::array freezings{freezing::none, freezing::embeddings, freezing::all_but_head};
+constexpr std::array loss_functions{loss_function::cross_entropy, loss_function::none};
 /// --dtype, the older flag: the element type of every tensor, which --precision fp32, fp16 and bf16 mean.
 constexpr std::array dtype_precisions{precision::fp32, precision::fp16, precision::bf16};
 
@@ -60,6 +61,7 @@ std::string setup_text(const model_settings& s) {
   if (s.checkpoint != checkpointing::none) t += ", checkpoint " + std::string(name(s.checkpoint));
   if (s.lora_rank > 0) t += ", LoRA r " + std::to_string(s.lora_rank) + " (" + std::string(name(s.lora_targets)) + ")";
   if (s.freeze != freezing::none) t += ", frozen " + std::string(name(s.freeze));
+  if (s.mode == run_mode::train && s.loss == loss_function::none) t += ", no loss";
   return t;
 }
 
@@ -163,6 +165,10 @@ model_settings read_model_settings(const arguments& args) {
     if (!train && s.freeze != freezing::none)
       throw usage_error("--freeze applies to training only (--mode inference trains nothing)");
   }
+  if (const std::optional<std::string_view> l = args.value("loss")) {
+    s.loss = read_choice("loss", *l, loss_functions);
+    if (!train) throw usage_error("--loss applies to training only (--mode inference computes no loss)");
+  }
 
   if (const std::optional<std::string_view> n = args.value("samples")) {
     s.samples = parse_integer("samples", *n, 1, max_samples);
@@ -187,7 +193,7 @@ runtime_network checked(runtime_network net, const model_settings& s) {
 
 train_config config_of(const model_settings& s, std::int64_t batch) noexcept {
   return {.batch = batch, .optimizer = s.optimizer, .precision = s.precision, .grad_accum = s.grad_accum,
-          .checkpoint = s.checkpoint, .lora_rank = s.lora_rank, .lora_targets = s.lora_targets, .freeze = s.freeze};
+          .checkpoint = s.checkpoint, .lora_rank = s.lora_rank, .lora_targets = s.lora_targets, .freeze = s.freeze, .loss = s.loss};
 }
 
 runtime_network build_network(const model_settings& s) {

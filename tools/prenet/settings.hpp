@@ -47,12 +47,13 @@ struct model_settings {
   std::int64_t lora_rank = 0;                        ///< --lora R (0: full training)
   prenet::lora_targets lora_targets = prenet::lora_targets::q_v;  ///< --lora-targets
   freezing freeze = freezing::none;                  ///< --freeze
+  loss_function loss = loss_function::cross_entropy;  ///< --loss
   std::int64_t samples = 0;  ///< per epoch
   std::shared_ptr<const onnx_model> onnx;  ///< --onnx FILE: the imported model (`model` then points at its entry)
 };
 
 /// The flags read_model_settings reads (its --samples is each command's own: memory has none).
-inline constexpr std::array<flag_spec, 14> model_flags{{{"model"},
+inline constexpr std::array<flag_spec, 15> model_flags{{{"model"},
                                                         {"onnx"},
                                                         {"seq"},
                                                         {"image"},
@@ -65,7 +66,8 @@ inline constexpr std::array<flag_spec, 14> model_flags{{{"model"},
                                                         {"checkpoint"},
                                                         {"lora"},
                                                         {"lora-targets"},
-                                                        {"freeze"}}};
+                                                        {"freeze"},
+                                                        {"loss"}}};
 
 /// Largest --grad-accum and --lora (far beyond any real run; keeps every count exact in 64 bits).
 inline constexpr std::int64_t max_grad_accum = 65'536;
@@ -82,8 +84,8 @@ template <std::size_t N>
 }
 
 /// Reads --model (or --onnx FILE), --seq/--image, --mode, --optimizer, --precision (or its alias --dtype),
-/// --attention, --grad-accum, --checkpoint, --lora, --lora-targets, --freeze and --samples; throws usage_error on bad
-/// input.
+/// --attention, --grad-accum, --checkpoint, --lora, --lora-targets, --freeze, --loss and --samples; throws usage_error
+/// on bad input.
 [[nodiscard]] model_settings read_model_settings(const arguments& args);
 
 /// The model at the settings' size, its attention layers run as --attention says; a shape the model cannot take,
@@ -123,11 +125,12 @@ struct single_run {
 [[nodiscard]] single_run read_single_run(const arguments& args);
 
 /// The training setup in words for the text outputs' header, e.g. ", grad-accum 4, checkpoint blocks, LoRA r 16
-/// (q,v), frozen embeddings"; "" when it is plain training (no accumulation, checkpointing, LoRA or freeze).
+/// (q,v), frozen embeddings, no loss"; "" when it is plain training (no accumulation, checkpointing, LoRA or freeze,
+/// a cross-entropy loss).
 [[nodiscard]] std::string setup_text(const model_settings& s);
 
 /// The training setup's JSON keys: grad_accum, checkpoint, lora_rank (0: none), lora_targets ("none" without LoRA),
-/// freeze ("none", "embeddings", "all-but-head").
+/// freeze ("none", "embeddings", "all-but-head"), loss ("cross-entropy", "none"; "none" in inference).
 template <class Json>
 void add_setup_json(Json& j, const model_settings& s) {
   j["grad_accum"] = s.grad_accum;
@@ -135,6 +138,7 @@ void add_setup_json(Json& j, const model_settings& s) {
   j["lora_rank"] = s.lora_rank;
   j["lora_targets"] = s.lora_rank > 0 ? name(s.lora_targets) : std::string_view("none");
   j["freeze"] = name(s.freeze);
+  j["loss"] = name(s.mode == run_mode::train ? s.loss : loss_function::none);
 }
 
 /// Printable names: "train"/"inference", "fp32"/"fp16"/"bf16", "image"/"seq".
