@@ -110,6 +110,25 @@ TEST(OnnxBadInput, UndefinedTensor) {
   EXPECT_THAT(error_of(model_of(g)), HasSubstr("'nowhere', which nothing defines"));
 }
 
+TEST(OnnxBadInput, RequiredOperandLeftOut) {
+  // An empty name where the schema requires an operand, for any operator (not only those the fuzzer found).
+  for (const char* op : {"Add", "MatMul", "Mul", "Gemm"}) {
+    SCOPED_TRACE(op);
+    ::onnx::GraphProto g;
+    add_input(g, "x", {1, 8});
+    add_node(g, "Relu", {"x"}, "r");
+    add_node(g, op, {"r", ""}, "y");
+    g.add_output()->set_name("y");
+    EXPECT_THAT(error_of(model_of(g)), HasSubstr("('" + std::string(op) + "') leaves out its required input 1 ('B')"));
+  }
+  // Too few inputs: a Gemm of one operand.
+  ::onnx::GraphProto g;
+  add_input(g, "x", {1, 8});
+  add_node(g, "Gemm", {"x"}, "y");
+  g.add_output()->set_name("y");
+  EXPECT_THAT(error_of(model_of(g)), HasSubstr("('Gemm') has 1 inputs; its schema requires at least 2"));
+}
+
 TEST(OnnxBadInput, MissingShapes) {
   ::onnx::GraphProto g;
   g.add_input()->set_name("x");

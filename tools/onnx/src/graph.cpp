@@ -258,6 +258,27 @@ void check_control_flow(const ::onnx::NodeProto& n) {
   }
 }
 
+/// The importer's mappings read an operator's operands by position, as its schema lists them: a node that leaves out
+/// one its schema requires (an empty name, or too few inputs) is not a model ONNX's checker accepts, and is refused
+/// here for every operator at once (the fuzzer found an Add without its second operand reading tensor -1).
+void check_required_operands(const ::onnx::NodeProto& n, const ::onnx::OpSchema& schema) {
+  const auto refuse = [&n](const std::string& what) {
+    throw onnx_error("node " + printable(n.name()) + " (" + printable(n.op_type()) + ") " + what);
+  };
+  if (n.input_size() < schema.min_input()) {
+    refuse("has " + std::to_string(n.input_size()) + " inputs; its schema requires at least " +
+           std::to_string(schema.min_input()));
+  }
+  const auto& formal = schema.inputs();
+  for (std::size_t i = 0; i < formal.size(); ++i) {
+    if (formal[i].GetOption() != ::onnx::OpSchema::Single) continue;  // optional and variadic operands may be absent
+    const int at = static_cast<int>(i);
+    if (at >= n.input_size() || n.input(at).empty()) {
+      refuse("leaves out its required input " + std::to_string(i) + " (" + printable(formal[i].GetName()) + ")");
+    }
+  }
+}
+
 /// The most dimensions a shape operand may list (PyTorch's tensors have at most 64).
 constexpr std::int64_t max_shape_rank = 64;
 
@@ -506,10 +527,11 @@ graph::graph(std::string_view bytes, const onnx_options& options) {
   std::vector<std::pair<int, ::onnx::NodeProto>> patched;
   for (int i = 0; i < g.node_size(); ++i) {
     ::onnx::NodeProto& n = *g.mutable_node(i);
-    if (::onnx::OpSchemaRegistry::Schema(n.op_type(), opset, n.domain()) != nullptr || n.input_size() == 0 ||
-        n.output_size() == 0 || n.output(0).empty()) {
+    if (const ::onnx::OpSchema* schema = ::onnx::OpSchemaRegistry::Schema(n.op_type(), opset, n.domain())) {
+      check_required_operands(n, *schema);
       continue;
     }
+    if (n.input_size() == 0 || n.output_size() == 0 || n.output(0).empty()) continue;
     patched.emplace_back(i, n);
     n.set_op_type("Identity");
     n.set_domain("");

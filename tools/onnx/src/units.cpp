@@ -504,7 +504,6 @@ class mapper {
   unit add(int ni) {
     const node& n = at(ni);
     const int a = n.input(0), b = n.input(1);
-    if (a < 0 || b < 0) return unmapped(ni);  // an operand the file leaves out (an empty name): nothing to read
     if (is_main(a) && is_main(b)) {
       if (a == b) return unmapped(ni);
       return unit{.kind = unit_kind::add_join, .in = a, .in2 = b, .out = n.output(0), .nodes = {ni}, .specs = {},
