@@ -43,6 +43,17 @@ struct family_model {
                                                      const std::function<bool(const device_spec&)>& keep,
                                                      bool held_out_shapes = false);
 
+/// Whether family `f`'s model also trains on NeuSight's held-out shapes (test/): GEMMs do. Their random train/
+/// shapes run slower, at equal FLOPs, than the model-width shapes real networks and test/ use (median TFLOP/s from
+/// 20 to 100 GFLOP, train/ vs test/: V100 11.5 vs 13.2, T4 2.9 vs 4.0); with test/ in training, leave-one-GPU-out
+/// end to end went from 18.7% to 15.4% (docs/predictors.md).
+[[nodiscard]] constexpr bool trains_on_held_out_shapes(kernel_family f) noexcept { return f == kernel_family::gemm; }
+
+/// The rows family `f`'s model is fitted on, from the devices `keep` accepts: its train/ rows, and its test/ rows
+/// where trains_on_held_out_shapes(f). The one rule behind the generated headers and every refit without a GPU.
+[[nodiscard]] std::vector<const sample*> training_rows(const dataset& data, kernel_family f,
+                                                       const std::function<bool(const device_spec&)>& keep);
+
 /// The embedded model of family `f`, fitted on `train` with the embedded target and tree parameters: the one fit
 /// behind the generated headers and behind every leave-one-GPU-out validation.
 [[nodiscard]] family_model fit_family_model(kernel_family f, std::vector<const sample*> train, const run_options& opt);

@@ -504,7 +504,7 @@ std::string predict_die_held_out(const fs::path& datasets, const std::vector<run
     if (held == 0) continue;
     std::vector<family_model> fitted;
     for (const kernel_family f : learned_families) {
-      auto train = family_rows(kernels, f, [&die](const device_spec& d) { return die_key(d) != die; });
+      auto train = training_rows(kernels, f, [&die](const device_spec& d) { return die_key(d) != die; });
       if (!train.empty()) fitted.push_back(fit_family_model(f, std::move(train), {}));
     }
     const runtime_predictors refit(fitted);

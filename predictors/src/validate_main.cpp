@@ -163,7 +163,7 @@ std::string predict_held_out(const trainer::dataset& kernels, std::vector<row_re
     const std::vector<row_result*>& members = group.second;
     std::vector<trainer::family_model> fitted;
     for (const kernel_family f : trainer::learned_families) {
-      auto train = trainer::family_rows(kernels, f, [&chip](const device_spec& d) { return trainer::chip_key(d) != chip; });
+      auto train = trainer::training_rows(kernels, f, [&chip](const device_spec& d) { return trainer::chip_key(d) != chip; });
       if (!train.empty()) fitted.push_back(trainer::fit_family_model(f, std::move(train), {.quick = quick}));
     }
     const trainer::runtime_predictors held_out(fitted);
