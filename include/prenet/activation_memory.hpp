@@ -324,14 +324,20 @@ constexpr backward_peak backward_peak_at(std::size_t nodes, std::int64_t batch, 
     grad_block = sat_add(grad_block, p[i].grad_block);
   }
   std::int64_t best_total = -1;
-  if (!loss.empty()) {  // the loss's backward: d(log-probs) and d(logits), each the size of the log-probabilities
-    best_total = sat_add(sat_add(act_block, grad_block), sat_mul(allocator_block(log_probs), 2));
+  // One moment of the sweep, at layer `at` (nodes: the loss's backward), with working set `ws_raw` (allocated in
+  // blocks of `ws_block` bytes) beside what is alive: kept when it holds more than every moment before it.
+  const auto moment = [&](std::size_t at, std::int64_t ws_raw, std::int64_t ws_block) {
+    const std::int64_t live = sat_add(sat_add(act_block, grad_block), ws_block);
+    if (live <= best_total) return;
+    best_total = live;
     best.activations_bytes = act_raw;
     best.gradients_bytes = grad_raw;
-    best.workspace_bytes = sat_mul(log_probs, 2);
-    best.allocator_bytes = sat_sub(best_total, sat_add(sat_add(act_raw, grad_raw), best.workspace_bytes));
-    best.layer = nodes;
-  }
+    best.workspace_bytes = ws_raw;
+    best.allocator_bytes = sat_sub(live, sat_add(sat_add(act_raw, grad_raw), ws_raw));
+    best.layer = at;
+  };
+  // The loss's backward: d(log-probs) and d(logits), each the size of the log-probabilities.
+  if (!loss.empty()) moment(nodes, sat_mul(log_probs, 2), sat_mul(allocator_block(log_probs), 2));
   for (std::size_t i = nodes; i-- > 1;) {
     // The backward of what follows layer i is done: what it alone kept is freed (after the last layer: the loss's).
     act_raw = sat_sub(act_raw, i + 1 < nodes ? raw[i + 1] : loss_raw);
@@ -349,18 +355,8 @@ constexpr backward_peak backward_peak_at(std::size_t nodes, std::int64_t batch, 
     // Selective recomputation: the attention core's S x S tensors, made again, are alive during its backward.
     const std::int64_t d_in = sat_mul(p[i].d_input, batch), d_out = sat_mul(p[i].d_output, batch),
                        core = sat_mul(p[i].core, batch);
-    const std::int64_t ws_raw = sat_add(sat_add(d_in, d_out), core);
-    const std::int64_t ws_block =
-        sat_add(sat_add(allocator_block(d_in), allocator_block(d_out)), allocator_block(core));
-    const std::int64_t live = sat_add(sat_add(act_block, grad_block), ws_block);
-    if (live > best_total) {
-      best_total = live;
-      best.activations_bytes = act_raw;
-      best.gradients_bytes = grad_raw;
-      best.workspace_bytes = ws_raw;
-      best.allocator_bytes = sat_sub(live, sat_add(sat_add(act_raw, grad_raw), ws_raw));
-      best.layer = i;
-    }
+    moment(i, sat_add(sat_add(d_in, d_out), core),
+           sat_add(sat_add(allocator_block(d_in), allocator_block(d_out)), allocator_block(core)));
   }
   return best;
 }
