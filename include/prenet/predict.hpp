@@ -39,7 +39,8 @@ struct prediction {
   milliseconds recompute{};  ///< the part of `backward` that checkpointing spends running blocks' forward again
   milliseconds loss{};       ///< the part of `forward` + `backward` that the loss takes (train_config::loss)
   milliseconds optimizer{};  ///< the parameter update, once per step (roofline over parameters, gradients and state)
-  milliseconds iteration{};  ///< one optimizer step: grad_accum x (forward + backward) + optimizer
+  milliseconds host_stall{};  ///< time in the step the GPU waits for the host to launch kernels (host_dispatch.hpp)
+  milliseconds iteration{};  ///< one optimizer step: grad_accum x (forward + backward) + optimizer + host_stall
   milliseconds iteration_low{};   ///< the 80% interval around `iteration`: 10th percentile of what runs measure
   milliseconds iteration_high{};  ///< 90th percentile (predictors::interval_spread, docs/validation.md)
   std::int64_t batch = 1;       ///< samples per micro-batch
@@ -71,6 +72,14 @@ namespace predictors {
 }  // namespace predictors
 
 namespace predictors {
+/// Kernels the update launches: PyTorch's multi-tensor (foreach) optimizers run each arithmetic step over all
+/// parameters in one launch (per chunk of tensors): the parameter update, and three steps per state tensor.
+[[nodiscard]] constexpr std::int64_t update_launches(prenet::optimizer o) noexcept {
+  return 1 + 3 * state_tensors_per_param(o);
+}
+/// GradScaler's unscale-and-check over all gradients, then its scale update.
+inline constexpr std::int64_t grad_scaler_launches = 2;
+
 /// Autocast's cast of every fp32 weight to the half type, once per forward (its cache lives for the step): read 4
 /// and write 2 bytes a parameter. Backward casts the half gradients back to fp32 the same way (2 read, 4 written).
 [[nodiscard]] constexpr kernel autocast_cast_kernel(std::int64_t params) noexcept { return memory_kernel(0, 6 * params); }
@@ -89,6 +98,7 @@ namespace predictors {
 /// under autocast the cast of d(logits) back to the logits' type.
 struct loss_time {
   double forward_ms = 0, backward_ms = 0;
+  std::int64_t forward_launches = 0, backward_launches = 0;
 };
 [[nodiscard]] constexpr loss_time estimate_loss(const loss_footprint& l, std::int64_t batch, const device_spec& d,
                                                 const kernel_predictors& kp) noexcept {
@@ -98,8 +108,11 @@ struct loss_time {
     return estimate(memory_kernel(flops, bytes), d, kp).time_ms;
   };
   const double cast_ms = l.logits_bytes != lb ? ms(0, e * (l.logits_bytes + lb)) : 0.0;
+  const std::int64_t casts = l.logits_bytes != lb ? 1 : 0;
   return {.forward_ms = cast_ms + ms(5 * e, 3 * e * lb) + ms(rows, rows * (lb + 8)),
-          .backward_ms = ms(0, e * lb + 8 * rows) + ms(4 * e, 4 * e * lb) + cast_ms};
+          .backward_ms = ms(0, e * lb + 8 * rows) + ms(4 * e, 4 * e * lb) + cast_ms,
+          .forward_launches = casts + 2,
+          .backward_launches = 3 + casts};
 }
 }  // namespace predictors
 
@@ -133,48 +146,65 @@ namespace detail {
 /// predict() on nodes whose training roles (LoRA) are already set.
 [[nodiscard]] constexpr prediction predict_set_up(std::span<const layer_node> nodes, const device_spec& device,
                                                   const train_config& cfg, run_mode mode,
-                                                  const predictors::kernel_predictors& kp) noexcept {
+                                                  const predictors::kernel_predictors& kp) {
   const bool train = mode == run_mode::train;
   const precision_plan how = plan(cfg.precision, device);
   const predictors::pass_context pass = predictors::pass_of(how, cfg.batch, train);
-  const predictors::network_estimate e = predictors::estimate_network(nodes, device, pass, train, kp);
   const predictors::network_estimate re =
       predictors::estimate_recompute(nodes, device, pass, train ? cfg.checkpoint : checkpointing::none, kp);
+  const std::int64_t n_params = params(nodes), n_trained = trainable_params(nodes);
+  predictors::step_kernels extra;
+  extra.backward_start = {re.forward_ms, re.forward_launches};
+  predictors::loss_time loss;
+  if (train) {
+    loss = predictors::estimate_loss(loss_of(nodes, cfg.loss, how.activation_bytes, how.autocast), cfg.batch, device,
+                                     kp);
+    extra.loss_forward = {loss.forward_ms, loss.forward_launches};
+    extra.loss_backward = {loss.backward_ms, loss.backward_launches};
+  }
+  // Autocast casts every weight in each micro-batch's forward (its cache lives for one forward); backward casts the
+  // gradients of the trained ones.
+  double cast_ms = 0, cast_back_ms = 0;
+  if (how.autocast && n_params > 0) {
+    cast_ms = predictors::estimate(predictors::autocast_cast_kernel(n_params), device, kp).time_ms;
+    extra.weight_casts_ms = cast_ms;
+    extra.autocast = true;
+    if (train && n_trained > 0)
+      cast_back_ms = predictors::estimate(predictors::autocast_cast_kernel(n_trained), device, kp).time_ms;
+  }
+  const predictors::network_estimate e = predictors::estimate_network(nodes, device, pass, train, kp, extra);
   prediction p{.forward = milliseconds(e.forward_ms), .backward = milliseconds(e.backward_ms + re.forward_ms),
                .recompute = milliseconds(re.forward_ms), .batch = cfg.batch,
                .grad_accum = train ? cfg.grad_accum : 1, .runnable = how.runnable, .precision_note = how.note};
   const auto micro = static_cast<double>(p.grad_accum);
   double roofline_ms = micro * (e.roofline_ms + re.roofline_ms);
   if (train) {
-    const predictors::loss_time loss = predictors::estimate_loss(
-        loss_of(nodes, cfg.loss, how.activation_bytes, how.autocast), cfg.batch, device, kp);
     p.forward += milliseconds(loss.forward_ms);
     p.backward += milliseconds(loss.backward_ms);
     p.loss = milliseconds(loss.forward_ms + loss.backward_ms);
     roofline_ms += micro * p.loss.count();
   }
-  const std::int64_t n_params = params(nodes), n_trained = trainable_params(nodes);
-  if (how.autocast && n_params > 0) {
-    // Every weight is cast in each micro-batch's forward (autocast's cache lives for one forward); backward casts
-    // the gradients of the trained ones.
-    const double cast_ms = predictors::estimate(predictors::autocast_cast_kernel(n_params), device, kp).time_ms;
-    p.forward += milliseconds(cast_ms);
-    roofline_ms += micro * cast_ms;
-    if (train && n_trained > 0) {
-      const double back_ms = predictors::estimate(predictors::autocast_cast_kernel(n_trained), device, kp).time_ms;
-      p.backward += milliseconds(back_ms);
-      roofline_ms += micro * back_ms;
-    }
-  }
+  p.forward += milliseconds(cast_ms);
+  p.backward += milliseconds(cast_back_ms);
+  roofline_ms += micro * (cast_ms + cast_back_ms);
+  // The step's last micro-batch goes on into the update; the others each wait for their own launches.
+  predictors::launch_queue last = e.launches;
+  if (cast_back_ms > 0) last.run({cast_back_ms, 1});
+  const double micro_stall_ms = last.stall_ms();
   if (train && cfg.optimizer != optimizer::none) {  // once per step, over the trained parameters
-    double step_ms =
-        predictors::estimate(predictors::update_kernel(n_trained, cfg.optimizer, how.parameter_bytes), device, kp).time_ms;
-    if (how.grad_scaler && n_trained > 0)
-      step_ms += predictors::estimate(predictors::grad_scaler_kernel(n_trained), device, kp).time_ms;
+    const kernel update = predictors::update_kernel(n_trained, cfg.optimizer, how.parameter_bytes);
+    double step_ms = predictors::estimate(update, device, kp).time_ms;
+    last.run({step_ms, predictors::update_launches(cfg.optimizer)});
+    if (how.grad_scaler && n_trained > 0) {
+      const double scaler_ms = predictors::estimate(predictors::grad_scaler_kernel(n_trained), device, kp).time_ms;
+      last.run({scaler_ms, predictors::grad_scaler_launches});
+      step_ms += scaler_ms;
+    }
     p.optimizer = milliseconds(step_ms);
     roofline_ms += step_ms;
   }
-  p.iteration = milliseconds(micro * p.micro_batch().count()) + p.optimizer;
+  p.host_stall = milliseconds((micro - 1) * micro_stall_ms + last.stall_ms());
+  p.iteration = milliseconds(micro * p.micro_batch().count()) + p.optimizer + p.host_stall;
   // Asked once per prediction, and only when a kernel's flag (by id) said unseen: the catalogue scan stays out of
   // the per-kernel path.
   const bool unseen = (e.unseen_device || re.unseen_device) &&

@@ -18,7 +18,8 @@ TEST(Predict, IterationIsForwardPlusBackwardPlusUpdate) {
   EXPECT_GT(p.forward.count(), 0);
   EXPECT_GT(p.backward.count(), p.forward.count());
   EXPECT_GT(p.optimizer.count(), 0);
-  EXPECT_DOUBLE_EQ(p.iteration.count(), (p.forward + p.backward + p.optimizer).count());
+  EXPECT_GE(p.host_stall.count(), 0);
+  EXPECT_DOUBLE_EQ(p.iteration.count(), (p.forward + p.backward + p.optimizer + p.host_stall).count());
 }
 
 TEST(Predict, OptimizerNoneDropsTheUpdateOnly) {

@@ -246,7 +246,8 @@ TEST(GradAccum, NMicroBatchesAndOneOptimizerStep) {
     EXPECT_EQ(p4.forward, p1.forward);
     EXPECT_EQ(p4.backward, p1.backward);
     EXPECT_EQ(p4.optimizer, p1.optimizer);  // the update (and GradScaler's unscale) once per step
-    EXPECT_DOUBLE_EQ(p4.iteration.count(), 4 * (p1.forward + p1.backward).count() + p1.optimizer.count());
+    EXPECT_DOUBLE_EQ(p4.iteration.count(),
+                     4 * (p1.forward + p1.backward).count() + p1.optimizer.count() + p4.host_stall.count());
     EXPECT_EQ(p4.grad_accum, 4);
     // FLOPs: exactly 4 micro-batches' forward and backward.
     EXPECT_EQ(training_step_flops(net.nodes(), four), 4 * training_step_flops(net.nodes(), one));

@@ -33,6 +33,7 @@ struct run_estimate {
   double backward_ms = 0;       ///< recompute_ms included
   double recompute_ms = 0;      ///< checkpointed blocks' forward run again in backward
   double loss_ms = 0;           ///< the loss's part of forward_ms + backward_ms
+  double host_stall_ms = 0;     ///< the GPU waiting for the host's kernel launches, in the iteration
   double micro_batch_ms = 0;    ///< forward_ms + backward_ms
   double optimizer_ms = 0;
   double iteration_ms = 0;      ///< grad_accum x micro_batch_ms + optimizer_ms

@@ -3,6 +3,7 @@
 // (prenet-bench), otherwise the sum of its kernels' estimates; tagged with the predictor behind it.
 #pragma once
 
+#include <cstdint>
 #include <string_view>
 
 #include <prenet/device_spec.hpp>
@@ -21,7 +22,16 @@ struct layer_estimate {
   double roofline_ms = 0;               ///< part of forward + backward that came from the roofline fallback
   bool out_of_domain = false;           ///< some kernel lies outside its learned model's training shapes
   bool unseen_device = false;           ///< some learned model has no training rows from this device
+  std::int64_t forward_launches = 0;    ///< kernels the forward pass launches (host_dispatch.hpp)
+  std::int64_t backward_launches = 0;   ///< kernels the backward pass launches
 };
+
+/// How many kernels each pass of `n` launches (an RNN's kernels once per time step), whichever predictor times them.
+constexpr void count_launches(layer_estimate& e, const layer_node& n, const pass_context& c, bool with_backward) {
+  for_each_kernel(n, c, with_backward, [&e](pass p, const kernel& k) {
+    (p == pass::forward ? e.forward_launches : e.backward_launches) += k.repeat;
+  });
+}
 
 /// Time of `n` on `d` from layer model `m` (which covers n's kind and was trained on `d`).
 [[nodiscard]] constexpr layer_estimate estimate_layer(const layer_model& m, const layer_node& n, const device_spec& d,
@@ -33,6 +43,7 @@ struct layer_estimate {
   out.forward_ms = m.time_ms(x, n, d, p, false);
   if (with_backward) out.backward_ms = m.time_ms(x, n, d, p, true);
   out.out_of_domain = m.model.out_of_domain(x) || c.element_bytes != 4;  // the bench measures FP32
+  count_launches(out, n, c, with_backward);
   return out;
 }
 
@@ -55,6 +66,7 @@ struct layer_estimate {
   for_each_kernel(n, c, with_backward, [&](pass p, const kernel& k) {
     const kernel_estimate e = estimate(k, d, kp);
     (p == pass::forward ? out.forward_ms : out.backward_ms) += e.time_ms;
+    (p == pass::forward ? out.forward_launches : out.backward_launches) += k.repeat;
     if (e.predictor == roofline_name) out.roofline_ms += e.time_ms;
     out.out_of_domain = out.out_of_domain || e.out_of_domain;
     out.unseen_device = out.unseen_device || e.unseen_device;

@@ -6,9 +6,12 @@
 #include <array>
 #include <span>
 #include <utility>
+#include <vector>
 
+#include <prenet/autocast.hpp>
 #include <prenet/device_spec.hpp>
 #include <prenet/layer_node.hpp>
+#include <prenet/predictors/host_dispatch.hpp>
 #include <prenet/predictors/layer_time.hpp>
 #include <prenet/training_setup.hpp>
 
@@ -20,6 +23,22 @@ struct network_estimate {
   double roofline_ms = 0;      ///< part of the total from the roofline fallback
   bool out_of_domain = false;  ///< some layer's kernel lies outside its learned model's training shapes
   bool unseen_device = false;  ///< some learned model has no training rows from this device
+  std::int64_t forward_launches = 0;   ///< kernels the forward pass launches (the recompute's: estimate_recompute)
+  std::int64_t backward_launches = 0;  ///< kernels the backward pass launches
+  /// The pass's kernels, with the step's other kernels (step_kernels), through one stream as the host launches
+  /// them: its stall_ms() is the time the GPU waits for launches (host_dispatch.hpp).
+  launch_queue launches;
+};
+
+/// The kernels of a step that are not a layer's, where they run in it: autocast's weight casts (their time in
+/// `weight_casts_ms`, one launch in the forward of each layer whose weights autocast casts), the loss's forward and
+/// backward between the passes, checkpointing's recompute as backward starts.
+struct step_kernels {
+  double weight_casts_ms = 0;
+  bool autocast = false;
+  launch_block loss_forward;
+  launch_block loss_backward;
+  launch_block backward_start;
 };
 
 /// Calls `f(index, node, input_grad, backward)` for every layer of `nodes` with autograd's rule: layers before the
@@ -71,17 +90,31 @@ constexpr void for_each_layer_estimate(std::span<const layer_node> nodes, const 
 
 /// Time of one pass (forward, plus backward when `with_backward`) of `nodes` for `c.batch` samples on `d`, its
 /// kernels estimated with `kp`. The optimizer update is not included.
+/// `extra` places the step's other kernels in the launch queue (`launches`); their times are not in the sums.
 [[nodiscard]] constexpr network_estimate estimate_network(std::span<const layer_node> nodes, const device_spec& d,
                                                           const pass_context& c, bool with_backward = true,
-                                                          const kernel_predictors& kp = embedded_predictors) noexcept {
+                                                          const kernel_predictors& kp = embedded_predictors,
+                                                          const step_kernels& extra = {}) {
   network_estimate out;
-  for_each_layer_estimate(nodes, d, c, with_backward, kp, [&out](std::size_t, const layer_node&, const layer_estimate& e) {
+  std::vector<launch_block> backward;  // autograd runs the layers' backward in reverse order
+  out.launches.run({extra.weight_casts_ms, 0});
+  for_each_layer_estimate(nodes, d, c, with_backward, kp, [&](std::size_t, const layer_node& n, const layer_estimate& e) {
+    const bool casts_weights = extra.autocast && n.cost().params > 0 &&
+                               autocast_rule_of(n.spec, n.input).computes == autocast_type::half;
     out.forward_ms += e.forward_ms;
     out.backward_ms += e.backward_ms;
     out.roofline_ms += e.roofline_ms;
     out.out_of_domain = out.out_of_domain || e.out_of_domain;
     out.unseen_device = out.unseen_device || e.unseen_device;
+    out.forward_launches += e.forward_launches;
+    out.backward_launches += e.backward_launches;
+    out.launches.run({e.forward_ms, e.forward_launches + (casts_weights ? 1 : 0)});
+    if (with_backward) backward.push_back({e.backward_ms, e.backward_launches});
   });
+  out.launches.run(extra.loss_forward);
+  out.launches.run(extra.loss_backward);
+  out.launches.run(extra.backward_start);
+  for (auto b = backward.rbegin(); b != backward.rend(); ++b) out.launches.run(*b);
   return out;
 }
 
@@ -105,6 +138,7 @@ constexpr void for_each_layer_estimate(std::span<const layer_node> nodes, const 
         for (const kernel& k : core_recompute_kernels(n, c)) {
           const kernel_estimate e = estimate(c.run(k), d, kp);
           last_core.forward_ms += e.time_ms;
+          last_core.forward_launches += k.repeat;
           if (e.predictor == roofline_name) last_core.roofline_ms += e.time_ms;
           last_core.out_of_domain = last_core.out_of_domain || e.out_of_domain;
           last_core.unseen_device = last_core.unseen_device || e.unseen_device;
@@ -112,6 +146,7 @@ constexpr void for_each_layer_estimate(std::span<const layer_node> nodes, const 
         last = i;
       }
       out.forward_ms += last_core.forward_ms;
+      out.forward_launches += last_core.forward_launches;
       out.roofline_ms += last_core.roofline_ms;
       out.out_of_domain = out.out_of_domain || last_core.out_of_domain;
       out.unseen_device = out.unseen_device || last_core.unseen_device;
@@ -123,6 +158,7 @@ constexpr void for_each_layer_estimate(std::span<const layer_node> nodes, const 
       const layer_estimate e = estimate_layer(nodes[j], d, c, false, kp);
       const auto times = static_cast<double>(count);
       out.forward_ms += times * e.forward_ms;
+      out.forward_launches += static_cast<std::int64_t>(count) * e.forward_launches;
       out.roofline_ms += times * e.roofline_ms;
       out.out_of_domain = out.out_of_domain || e.out_of_domain;
       out.unseen_device = out.unseen_device || e.unseen_device;
