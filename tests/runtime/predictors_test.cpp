@@ -107,6 +107,21 @@ TEST(Predictors, DenseAndConvAreLearned) {
   EXPECT_EQ(dense.predictor, model_for(kernel_family::gemm)->model.name);
 }
 
+/// A 3x3 convolution over an image smaller than any the conv model was trained on (a ResNet's last stage at a
+/// 96-pixel input: 3x3) is predicted as its implicit GEMM by the GEMM model; over a 7x7 image by the conv model.
+TEST(Predictors, ConvolutionsOverUntrainedImagesAreImplicitGemms) {
+  const auto predictor = [](std::int64_t image) {
+    runtime_network net(image_shape(512, image, image));
+    net.append(conv2d_spec(512, 3, {.padding = 1}));
+    return estimate_layer(net.nodes()[1], devices::a100_40gb, {.batch = 4}).predictor;
+  };
+  EXPECT_EQ(predictor(7), model_for(kernel_family::conv2d)->model.name);
+  EXPECT_EQ(predictor(3), model_for(kernel_family::gemm)->model.name);
+  const kernel tiny = conv2d_kernel(4, 512, 512, 3, 3, 1, 1);
+  EXPECT_EQ(estimate_fp32(tiny, devices::a100_40gb).time_ms,
+            estimate_fp32(implicit_gemm(tiny), devices::a100_40gb).time_ms);
+}
+
 TEST(Predictors, KernelsTakeInferredSizesFromTheShapes) {
   // The DSL leaves in_features / in_channels at 0 (inferred); the kernels must use the resolved input shape.
   runtime_network mlp(sequence_shape(128, 768));

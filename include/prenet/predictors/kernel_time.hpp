@@ -95,13 +95,15 @@ inline constexpr kernel_predictors embedded_predictors{generated::all, &generate
   return g;
 }
 
-/// Whether a convolution model's training rows include the window of the convolution whose features are `x`: its
-/// kernel size, stride and padding. NeuSight's convolutions are all 3x3, stride 1, padding 1; a 1x1 projection, a
-/// 7x7 stem or a strided 3x3 lies outside, and a tree cannot extrapolate to it.
+/// Whether a convolution model's training rows include the window and the image of the convolution whose features
+/// are `x`: its kernel size, stride and padding, and its image side. NeuSight's convolutions are all 3x3, stride 1,
+/// padding 1, over images of 5 to 252 pixels; a 1x1 projection, a 7x7 stem, a strided 3x3 or the 2x2 to 4x4 images
+/// of a ResNet's last stage at 64 to 128 pixels lies outside, and a tree cannot extrapolate to it.
 [[nodiscard]] constexpr bool window_trained(const embedded_model& conv_model,
                                             const std::array<float, kernel_feature_count>& x) noexcept {
-  constexpr std::array<std::size_t, 3> window_columns{kernel_feature_index("log2_k"), kernel_feature_index("stride"),
-                                                      kernel_feature_index("padding")};
+  constexpr std::array<std::size_t, 4> window_columns{kernel_feature_index("log2_k"), kernel_feature_index("stride"),
+                                                      kernel_feature_index("padding"),
+                                                      kernel_feature_index("log2_image")};
   for (const std::size_t i : window_columns) {
     if (!conv_model.column_trained(x, i)) return false;
   }
@@ -109,8 +111,9 @@ inline constexpr kernel_predictors embedded_predictors{generated::all, &generate
 }
 
 /// Time of `kn` (run kn.repeat times) on `d`, in IEEE FP32: the learned model of its family, or the roofline. A
-/// convolution whose window its model has no rows for (window_trained) is predicted as its implicit GEMM by the GEMM
-/// model, whose rows span the matrix shapes convolutions reduce to (docs/predictors.md measures what it changed).
+/// convolution whose window or image its model has no rows for (window_trained) is predicted as its implicit GEMM by
+/// the GEMM model, whose rows span the matrix shapes convolutions reduce to (docs/predictors.md measures what it
+/// changed).
 [[nodiscard]] constexpr kernel_estimate estimate_fp32(const kernel& kn, const device_spec& d,
                                                      const kernel_predictors& p = embedded_predictors) noexcept {
   const auto times = static_cast<double>(kn.repeat);
