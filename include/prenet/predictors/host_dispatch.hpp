@@ -5,6 +5,7 @@
 // layers) the GPU waits for it, and that wait is part of the step.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 
 namespace prenet::predictors {
@@ -38,7 +39,7 @@ class launch_queue {
     const double each_ms = b.gpu_ms / static_cast<double>(b.launches);
     // GPU-bound: after the previous kernel; the first kernel launched late; every kernel launched late (the last
     // one's launch, then its own time).
-    done_ms_ = max3(done_ms_ + b.gpu_ms, first_launch_ms + b.gpu_ms, host_ms_ + each_ms);
+    done_ms_ = std::max({done_ms_ + b.gpu_ms, first_launch_ms + b.gpu_ms, host_ms_ + each_ms});
   }
   /// When the GPU finishes the last kernel run so far.
   [[nodiscard]] constexpr double done_ms() const noexcept { return done_ms_; }
@@ -47,14 +48,10 @@ class launch_queue {
     const double s = done_ms_ - busy_ms_;
     return s > 0 ? s : 0;
   }
-  /// Launches issued so far.
+  /// When the host has launched every kernel run so far.
   [[nodiscard]] constexpr double host_ms() const noexcept { return host_ms_; }
 
  private:
-  [[nodiscard]] static constexpr double max3(double a, double b, double c) noexcept {
-    const double ab = a > b ? a : b;
-    return ab > c ? ab : c;
-  }
   double done_ms_ = 0;
   double busy_ms_ = 0;
   double host_ms_ = 0;
