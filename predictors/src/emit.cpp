@@ -57,20 +57,21 @@ std::string header(const family_model& fm, const provenance& prov) {
   kernel_domain(fm, h.model.domain_min, h.model.domain_max);
   const auto probes = pick_probes(fm);
   std::vector<std::vector<float>> rows;
-  for (const sample* s : probes) rows.push_back(kernel_row(*s, false));
+  for (const sample* s : probes) rows.push_back(kernel_row(*s, false, fm.power));
   const vector margins = fm.model->predict(stack(rows));
   std::ostringstream o;
   o << "/// Kernels with the times XGBoost itself predicted; the parity test re-evaluates them.\n"
     << "inline constexpr kernel_probe probes[] = {\n";
   for (std::size_t i = 0; i < probes.size(); ++i) {
     o << "    {" << kernel_literal(probes[i]->kn) << ", \"" << probes[i]->device->id << "\", "
-      << double_literal(from_target(*probes[i], fm.chosen, margins(static_cast<Eigen::Index>(i)))) << "},\n";
+      << double_literal(from_target(*probes[i], fm.chosen, margins(static_cast<Eigen::Index>(i)), fm.power)) << "},\n";
   }
   o << "};\n\n";
   h.extra_data = o.str();
   h.wrapper_type = "kernel_model";
   h.wrapper_name = fam;
-  h.fields_before = "    .family = kernel_family::" + fam + ",\n";
+  h.fields_before = "    .family = kernel_family::" + fam + ",\n    .power = {.full_clock_watts_per_tflops = " +
+                    double_literal(fm.power.full_clock_watts_per_tflops) + "},\n";
   h.fields_after = "    .probes = " + fam + "_data::probes,\n";
   return render(h);
 }
@@ -78,7 +79,8 @@ std::string header(const family_model& fm, const provenance& prov) {
 }  // namespace
 
 void kernel_domain(const family_model& fm, std::vector<float>& lo, std::vector<float>& hi) {
-  domain_of(fm.train, first_device_feature, [](const sample* s) { return kernel_features(s->kn, *s->device); }, lo, hi);
+  domain_of(fm.train, first_device_feature,
+            [&fm](const sample* s) { return kernel_features(s->kn, *s->device, fm.power); }, lo, hi);
 }
 
 std::uintmax_t write_headers(const std::filesystem::path& dir, const std::vector<family_model>& models,

@@ -24,22 +24,24 @@ std::string fmt(const char* f, double v) {
 
 void log_line(const std::string& s) { std::cerr << "prenet-train: " << s << '\n'; }
 
-vector targets(const std::vector<const sample*>& rows, target t) {
+vector targets(const std::vector<const sample*>& rows, target t, board_power_law power) {
   vector y(static_cast<Eigen::Index>(rows.size()));
-  for (std::size_t i = 0; i < rows.size(); ++i) y(static_cast<Eigen::Index>(i)) = to_target(*rows[i], t);
+  for (std::size_t i = 0; i < rows.size(); ++i) y(static_cast<Eigen::Index>(i)) = to_target(*rows[i], t, power);
   return y;
 }
 
-std::vector<double> times(const std::vector<const sample*>& rows, target t, const vector& y) {
+std::vector<double> times(const std::vector<const sample*>& rows, target t, const vector& y, board_power_law power) {
   std::vector<double> out(rows.size());
-  for (std::size_t i = 0; i < rows.size(); ++i) out[i] = from_target(*rows[i], t, y(static_cast<Eigen::Index>(i)));
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    out[i] = from_target(*rows[i], t, y(static_cast<Eigen::Index>(i)), power);
+  }
   return out;
 }
 
-matrix kernel_matrix(const std::vector<const sample*>& rows, bool extras) {
+matrix kernel_matrix(const std::vector<const sample*>& rows, bool extras, board_power_law power) {
   std::vector<std::vector<float>> r;
   r.reserve(rows.size());
-  for (const sample* s : rows) r.push_back(kernel_row(*s, extras));
+  for (const sample* s : rows) r.push_back(kernel_row(*s, extras, power));
   return stack(r);
 }
 
@@ -116,8 +118,8 @@ void paper_table(const dataset& data, const run_options& opt, std::string& repor
       for (int set = 0; set < 4; ++set) {
         const auto t0 = std::chrono::steady_clock::now();
         const matrix& x = p.x[static_cast<std::size_t>(set)];
-        const auto model = fit(mk, take(x, tr), targets(train_rows, target::raw_ms), opt.seed, opt.quick);
-        const metrics m = score(test_rows, times(test_rows, target::raw_ms, model->predict(take(x, te))));
+        const auto model = fit(mk, take(x, tr), targets(train_rows, target::raw_ms, {}), opt.seed, opt.quick);
+        const metrics m = score(test_rows, times(test_rows, target::raw_ms, model->predict(take(x, te)), {}));
         report += " | " + fmt("%.3f", m.rmse_ms);
         log_line(std::string("table4 ") + op + " " + name(mk) + " " + name(static_cast<feature_set>(set)) + ": rmse " +
                  fmt("%.3f", m.rmse_ms) + " ms (" +
@@ -145,32 +147,36 @@ std::vector<std::string> device_ids(const std::vector<const sample*>& rows) {
 }
 
 std::unique_ptr<regressor> fit_variant(const variant& v, const std::vector<const sample*>& rows, bool quick,
-                                       std::uint64_t seed, bool extras) {
+                                       std::uint64_t seed, bool extras, board_power_law power) {
   if (v.paper_features) {
     std::vector<std::vector<float>> r;
     for (const sample* s : rows) r.push_back(*paper_row(*s, feature_set::cocmct));
-    return fit(v.model, stack(r), targets(rows, v.t), seed, quick);
+    return fit(v.model, stack(r), targets(rows, v.t, power), seed, quick);
   }
   if (v.model == model_kind::boosted_trees) {
-    return std::make_unique<xgb_model>(kernel_matrix(rows, extras), targets(rows, v.t), embedded_tree_params(quick),
-                                       seed);
+    return std::make_unique<xgb_model>(kernel_matrix(rows, extras, power), targets(rows, v.t, power),
+                                       embedded_tree_params(quick), seed);
   }
-  return fit(v.model, kernel_matrix(rows, extras), targets(rows, v.t), seed, quick);
+  return fit(v.model, kernel_matrix(rows, extras, power), targets(rows, v.t, power), seed, quick);
 }
 
 std::vector<double> predict_variant(const variant& v, const regressor& m, const std::vector<const sample*>& rows,
-                                    bool extras) {
+                                    bool extras, board_power_law power) {
   if (v.paper_features) {
     std::vector<std::vector<float>> r;
     for (const sample* s : rows) r.push_back(*paper_row(*s, feature_set::cocmct));
-    return times(rows, v.t, m.predict(stack(r)));
+    return times(rows, v.t, m.predict(stack(r)), power);
   }
-  return times(rows, v.t, m.predict(kernel_matrix(rows, extras)));
+  return times(rows, v.t, m.predict(kernel_matrix(rows, extras, power)), power);
 }
+
+/// The board power law of the GPUs other than `held` (leave-one-GPU-out folds fit it without the held-out GPU).
+using power_without = std::function<board_power_law(const std::string& held)>;
 
 /// Leave-one-GPU-out table; returns the mean MAPE of each variant over the held-out GPUs.
 std::vector<double> logo_table(const std::vector<const sample*>& rows, const std::vector<variant>& variants,
-                               const run_options& opt, bool extras, const std::string& title, std::string& report) {
+                               const run_options& opt, bool extras, const power_without& power, const std::string& title,
+                               std::string& report) {
   const auto ids = device_ids(rows);
   if (ids.size() < 2) {
     report += "\n### " + title + ": rows from " + std::to_string(ids.size()) + " GPU(s), leave-one-GPU-out skipped\n";
@@ -186,6 +192,7 @@ std::vector<double> logo_table(const std::vector<const sample*>& rows, const std
     std::vector<const sample*> train, test;
     for (const sample* s : rows) (s->device->id == held ? test : train).push_back(s);
     report += "| " + held + " | " + std::to_string(test.size()) + " |";
+    const board_power_law fold_power = power(held);
     for (std::size_t vi = 0; vi < variants.size(); ++vi) {
       const variant& v = variants[vi];
       metrics m;
@@ -194,8 +201,8 @@ std::vector<double> logo_table(const std::vector<const sample*>& rows, const std
         for (const sample* s : test) pred.push_back(roofline_s(s->kn, *s->device) * 1e3);
         m = score(test, pred);
       } else {
-        const auto model = fit_variant(v, train, opt.quick, opt.seed, extras);
-        m = score(test, predict_variant(v, *model, test, extras));
+        const auto model = fit_variant(v, train, opt.quick, opt.seed, extras, fold_power);
+        m = score(test, predict_variant(v, *model, test, extras, fold_power));
       }
       mean_mape[vi] += m.mape_pct / static_cast<double>(ids.size());
       report += " " + fmt("%.3f", m.rmse_ms) + " | " + fmt("%.1f", m.mape_pct) + " |";
@@ -222,7 +229,9 @@ void justus_logo(const dataset& data, const run_options& opt, std::string& repor
     for (const sample& s : data.samples) {
       if (s.source == "justus2018" && s.op == op && paper_row(s, feature_set::cocmct)) rows.push_back(&s);
     }
-    (void)logo_table(rows, variants, opt, true, std::string(op) + " (Justus)", report);
+    // Justus et al.'s GPUs at their data-sheet peaks: the paper's experiment, reproduced as it was.
+    const power_without data_sheet = [](const std::string&) { return board_power_law{}; };
+    (void)logo_table(rows, variants, opt, true, data_sheet, std::string(op) + " (Justus)", report);
   }
 }
 
@@ -263,15 +272,52 @@ std::vector<const sample*> training_rows(const dataset& data, kernel_family f,
   return rows;
 }
 
-family_model fit_family_model(kernel_family f, std::vector<const sample*> train, const run_options& opt) {
+power_fit fit_board_power_law(const dataset& data, const std::function<bool(const device_spec&)>& keep) {
+  std::map<const device_spec*, std::vector<double>> rates;  // achieved FP32 FLOP/s of each large GEMM
+  for (const sample* s : training_rows(data, kernel_family::gemm, keep)) {
+    const auto flops = static_cast<double>(s->kn.flops());
+    if (flops >= large_gemm_flops && s->time_ms > 0) rates[s->device].push_back(flops / (s->time_ms * 1e-3));
+  }
+  power_fit fit;
+  for (auto& [d, r] : rates) {
+    if (r.size() < 20 || d->tdp_watts <= 0 || d->peak_fp32_flops_per_s <= 0) continue;
+    const auto p90 = r.begin() + static_cast<std::ptrdiff_t>(r.size() * 9 / 10);
+    std::nth_element(r.begin(), p90, r.end());
+    power_evidence e{.device = d, .large_gemms = r.size(),
+                     .fraction_of_peak = std::min(1.0, *p90 / d->peak_fp32_flops_per_s)};
+    e.watts_per_tflops = d->tdp_watts / (d->peak_fp32_flops_per_s * 1e-12);
+    e.implied_full_clock_watts_per_tflops = e.watts_per_tflops / std::pow(e.fraction_of_peak, 3.0);
+    if (fit.law.full_clock_watts_per_tflops == 0 ||
+        e.implied_full_clock_watts_per_tflops < fit.law.full_clock_watts_per_tflops) {
+      fit.law.full_clock_watts_per_tflops = e.implied_full_clock_watts_per_tflops;
+    }
+    fit.gpus.push_back(e);
+  }
+  return fit;
+}
+
+std::vector<family_model> fit_kernel_models(const dataset& data, const std::function<bool(const device_spec&)>& keep,
+                                            const run_options& opt) {
+  const board_power_law power = fit_board_power_law(data, keep).law;
+  std::vector<family_model> out;
+  for (const kernel_family f : learned_families) {
+    auto train = training_rows(data, f, keep);
+    if (!train.empty()) out.push_back(fit_family_model(f, std::move(train), opt, power));
+  }
+  return out;
+}
+
+family_model fit_family_model(kernel_family f, std::vector<const sample*> train, const run_options& opt,
+                              board_power_law power) {
   family_model fm;
   fm.family = f;
+  fm.power = power;
   // Embedded: ln(time / roofline) for every family. Leave-one-GPU-out alone slightly prefers ln(time) for softmax
   // and elementwise, but on NeuSight's held-out (larger) shapes ln(time / roofline) is 10-17 points better for
   // layernorm, softmax and elementwise: past the largest training shape a tree's output saturates, and only the
   // roofline target keeps scaling with the work. Both are reported; docs/predictors.md discusses it.
   fm.chosen = target::log_roofline;
-  fm.model = std::make_unique<xgb_model>(kernel_matrix(train, false), targets(train, fm.chosen),
+  fm.model = std::make_unique<xgb_model>(kernel_matrix(train, false, power), targets(train, fm.chosen, power),
                                          embedded_tree_params(opt.quick), opt.seed);
   fm.devices = device_ids(train);
   fm.train = std::move(train);
@@ -291,9 +337,28 @@ std::vector<family_model> run_experiments(const dataset& data, const run_options
   report += "For each kernel family: leave-one-GPU-out over the five training GPUs for both targets, then both are\n";
   report += "refitted on all five GPUs and scored on NeuSight's held-out shapes (its test/ split), which include the\n";
   report += "A100-80GB that no training row comes from. The ln(time/roofline) model is embedded.\n";
+  const auto every_device = [](const device_spec&) { return true; };
+  const power_fit power = fit_board_power_law(data, every_device);
+  report += "\n### The FP32 rate each board sustains (board_power_law)\n\n"
+            "Features and target read the FP32 peak scaled by (W/TFLOP/s over W_full)^(1/3) below W_full, the watts "
+            "per data-sheet TFLOP/s a board needs to hold its boost clock. W_full is fitted on the training GPUs' "
+            "GEMMs of at least 100 GFLOP (both splits): the smallest W/TFLOP/s / f^3 over the GPUs, f the 90th "
+            "percentile of their achieved FP32 rate over the peak. Every leave-one-GPU-out fold below and in "
+            "docs/validation.md refits it without the held-out GPU.\n\n"
+            "| GPU | large GEMMs | W per peak TFLOP/s | 90th pct. of peak | implied W_full | sustained / peak |\n"
+            "|---|---|---|---|---|---|\n";
+  for (const power_evidence& e : power.gpus) {
+    report += "| " + std::string(e.device->id) + " | " + std::to_string(e.large_gemms) + " | " +
+              fmt("%.1f", e.watts_per_tflops) + " | " + fmt("%.2f", e.fraction_of_peak) + " | " +
+              fmt("%.1f", e.implied_full_clock_watts_per_tflops) + " | " +
+              fmt("%.2f", power.law.sustained_fp32_flops_per_s(*e.device) / e.device->peak_fp32_flops_per_s) + " |\n";
+  }
+  report += "\nW_full = " + fmt("%.1f", power.law.full_clock_watts_per_tflops) + " W per TFLOP/s.\n";
+  const power_without fold_power = [&data](const std::string& held) {
+    return fit_board_power_law(data, [&held](const device_spec& d) { return d.id != held; }).law;
+  };
   std::vector<family_model> out;
   for (const kernel_family fam : learned_families) {
-    const auto every_device = [](const device_spec&) { return true; };
     const std::vector<const sample*> train = training_rows(data, fam, every_device);
     const std::vector<const sample*> held = family_rows(data, fam, every_device, true);
     if (train.empty()) continue;
@@ -302,8 +367,8 @@ std::vector<family_model> run_experiments(const dataset& data, const run_options
         {"XGB ln(ms)", model_kind::boosted_trees, false, target::log_ms},
         {"XGB ln(t/roofline)", model_kind::boosted_trees, false, target::log_roofline},
     };
-    (void)logo_table(train, variants, opt, false, std::string(name(fam)) + " (NeuSight)", report);
-    family_model fm = fit_family_model(fam, train, opt);
+    (void)logo_table(train, variants, opt, false, fold_power, std::string(name(fam)) + " (NeuSight)", report);
+    family_model fm = fit_family_model(fam, train, opt, power.law);
     report += "\nEmbedded target: " + std::string(name(fm.chosen)) + ".";
     if (trains_on_held_out_shapes(fam)) {
       report += " This family trains on the held-out shapes too (the leave-one-GPU-out table above includes them; "
@@ -315,8 +380,8 @@ std::vector<family_model> run_experiments(const dataset& data, const run_options
       for (const sample* s : held) by_device[std::string(s->device->id)].push_back(s);
       report += " Held-out shapes, MAPE %:\n\n| GPU | seen in training | rows | roofline | XGB ln(ms) | XGB ln(t/roofline) |\n";
       report += "|---|---|---|---|---|---|\n";
-      const xgb_model log_ms(kernel_matrix(train, false), targets(train, target::log_ms), embedded_tree_params(opt.quick),
-                             opt.seed);
+      const xgb_model log_ms(kernel_matrix(train, false, power.law), targets(train, target::log_ms, power.law),
+                             embedded_tree_params(opt.quick), opt.seed);
       for (const auto& [id, rows] : by_device) {
         std::vector<double> roof;
         for (const sample* s : rows) roof.push_back(roofline_s(s->kn, *s->device) * 1e3);
@@ -326,7 +391,8 @@ std::vector<family_model> run_experiments(const dataset& data, const run_options
         const xgb_model* models[] = {&log_ms, fm.model.get()};
         const target ts[] = {target::log_ms, fm.chosen};
         for (std::size_t i = 0; i < 2; ++i) {
-          const metrics m = score(rows, times(rows, ts[i], models[i]->predict(kernel_matrix(rows, false))));
+          const metrics m =
+              score(rows, times(rows, ts[i], models[i]->predict(kernel_matrix(rows, false, power.law)), power.law));
           report += " | " + fmt("%.1f", m.mape_pct);
         }
         report += " |\n";

@@ -84,8 +84,8 @@ std::optional<std::vector<float>> paper_row(const sample& s, feature_set set) {
   return row;
 }
 
-std::vector<float> kernel_row(const sample& s, bool extras) {
-  const auto f = kernel_features(s.kn, *s.device);
+std::vector<float> kernel_row(const sample& s, bool extras, board_power_law power) {
+  const auto f = kernel_features(s.kn, *s.device, power);
   std::vector<float> row(f.begin(), f.end());
   if (extras) {
     row.push_back(static_cast<float>(s.activation));
@@ -95,15 +95,11 @@ std::vector<float> kernel_row(const sample& s, bool extras) {
   return row;
 }
 
-namespace {
-double roofline_ms(const sample& s) { return roofline_s(s.kn, *s.device) * 1e3; }
-}  // namespace
-
-float to_target(const sample& s, target t) {
+float to_target(const sample& s, target t, board_power_law power) {
   switch (t) {
     case target::raw_ms: return static_cast<float>(s.time_ms);
     case target::log_ms: return static_cast<float>(std::log(s.time_ms));
-    case target::log_roofline: return static_cast<float>(std::log(s.time_ms / roofline_ms(s)));
+    case target::log_roofline: return static_cast<float>(std::log(s.time_ms / (power.roofline_s(s.kn, *s.device) * 1e3)));
   }
   return 0;
 }
@@ -113,9 +109,9 @@ predictors::target_transform embedded_transform(target t) noexcept {
                              : predictors::target_transform::log_roofline_ratio;
 }
 
-double from_target(const sample& s, target t, float y) {
+double from_target(const sample& s, target t, float y, board_power_law power) {
   if (t == target::raw_ms) return static_cast<double>(y);
-  return predictors::time_ms_from(embedded_transform(t), static_cast<double>(y), s.kn, *s.device);
+  return predictors::time_ms_from(embedded_transform(t), static_cast<double>(y), s.kn, *s.device, power);
 }
 
 matrix stack(const std::vector<std::vector<float>>& rows) {

@@ -502,11 +502,8 @@ std::string predict_die_held_out(const fs::path& datasets, const std::vector<run
     const auto on_die = [&die](const run_row& r) { return die_key(*r.device) == die; };
     const auto held = static_cast<std::size_t>(std::count_if(rows.begin(), rows.end(), on_die));
     if (held == 0) continue;
-    std::vector<family_model> fitted;
-    for (const kernel_family f : learned_families) {
-      auto train = training_rows(kernels, f, [&die](const device_spec& d) { return die_key(d) != die; });
-      if (!train.empty()) fitted.push_back(fit_family_model(f, std::move(train), {}));
-    }
+    const std::vector<family_model> fitted =
+        fit_kernel_models(kernels, [&die](const device_spec& d) { return die_key(d) != die; }, {});
     const runtime_predictors refit(fitted);
     std::vector<prepared_run> runs;
     runs.reserve(rows.size());

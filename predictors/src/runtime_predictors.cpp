@@ -23,6 +23,7 @@ struct runtime_predictors::owned {
     head = {.base_score = trees.base_score, .roots = trees.roots, .feature = trees.feature, .value = trees.value,
             .left = trees.left};
     model = {.family = fm.family,
+             .power = fm.power,
              .model = {.name = name,
                        .target = embedded_transform(fm.chosen),
                        .heads = {&head, 1},

@@ -161,15 +161,13 @@ std::string predict_held_out(const trainer::dataset& kernels, std::vector<row_re
   for (const auto& group : by_chip) {
     const std::string& chip = group.first;  // a named variable: clang 14 cannot capture a structured binding
     const std::vector<row_result*>& members = group.second;
-    std::vector<trainer::family_model> fitted;
-    for (const kernel_family f : trainer::learned_families) {
-      auto train = trainer::training_rows(kernels, f, [&chip](const device_spec& d) { return trainer::chip_key(d) != chip; });
-      if (!train.empty()) fitted.push_back(trainer::fit_family_model(f, std::move(train), {.quick = quick}));
-    }
+    const auto keep = [&chip](const device_spec& d) { return trainer::chip_key(d) != chip; };
+    const std::vector<trainer::family_model> fitted = trainer::fit_kernel_models(kernels, keep, {.quick = quick});
     const trainer::runtime_predictors held_out(fitted);
     for (row_result* r : members) r->held_out_ms = r->predict_with(held_out.set()).iteration.count();
     log += "held out chip " + chip + " (" + std::string(members.front()->device->id) + "): " +
-           std::to_string(members.size()) + " runs\n";
+           std::to_string(members.size()) + " runs, W_full " +
+           (fitted.empty() ? std::string("-") : std::to_string(fitted.front().power.full_clock_watts_per_tflops)) + "\n";
   }
   return log;
 }
@@ -227,7 +225,9 @@ int prenet::trainer::train_validate(int argc, char** argv) {
           "For each GPU, every kernel model is retrained on NeuSight's kernel measurements without any row of that "
           "GPU's chip (catalogue entries with the same SM count and peaks — the A100 40 GB and 80 GB PCIe — are left "
           "out together), and the GPU's end-to-end runs are predicted through the library's own code with those "
-          "models: what a user gets on a GPU nobody measured. *Seen* is the shipped predictors, trained on every "
+          "models: what a user gets on a GPU nobody measured. The board power law the models read (the FP32 rate a "
+          "board sustains, docs/predictors.md) is refitted on the same kernels. *Seen* is the shipped predictors, "
+          "trained on every "
           "GPU's kernels including the GPU's own.\n\n"
        << "| GPU | runs | held-out MAPE | worst run | seen-GPU MAPE |\n|---|---|---|---|---|\n";
     for (const auto& [gpu, rs] : by_gpu) {

@@ -87,7 +87,7 @@ TEST(EmbeddedModels, TheInverseTransformIsFiniteAndClamped) {
 
 TEST(EmbeddedModels, OutOfDomainReadsOnlyTheDomainColumns) {
   const kernel_model& gemm = *model_for(kernel_family::gemm);
-  auto x = kernel_model::inputs(gemm_kernel(1, 512, 512, 512), devices::v100);
+  auto x = gemm.inputs(gemm_kernel(1, 512, 512, 512), devices::v100);
   EXPECT_FALSE(gemm.model.out_of_domain(x));
   x[first_device_feature] = 1e9f;  // a device column: judged by trained_devices, not the domain
   EXPECT_FALSE(gemm.model.out_of_domain(x));

@@ -36,6 +36,34 @@ TEST(Predictors, ReproduceTheTrainerOnEveryProbe) {
   EXPECT_GE(checked, 5 * 8);
 }
 
+// The sustained FP32 rate the learned models read: never above the data sheet, the cube root of the power shortfall
+// below the fitted watts per TFLOP/s, the data sheet at or above it and wherever a TDP is not published.
+TEST(Predictors, BoardPowerLawScalesThePeakByTheCubeRootOfThePowerShortfall) {
+  static_assert(board_power_law{.full_clock_watts_per_tflops = 18}.sustained_fp32_flops_per_s(devices::v100) > 0);
+  const double t4_watts_per_tflops = devices::t4.tdp_watts / (devices::t4.peak_fp32_flops_per_s * 1e-12);
+  const board_power_law twice_t4{.full_clock_watts_per_tflops = 2 * t4_watts_per_tflops};
+  EXPECT_NEAR(twice_t4.sustained_fp32_flops_per_s(devices::t4) / devices::t4.peak_fp32_flops_per_s, std::cbrt(0.5),
+              1e-9);
+  const board_power_law at_t4{.full_clock_watts_per_tflops = t4_watts_per_tflops};
+  EXPECT_DOUBLE_EQ(at_t4.sustained_fp32_flops_per_s(devices::t4), devices::t4.peak_fp32_flops_per_s);
+  for (const device_spec& d : devices::catalogue) {
+    EXPECT_DOUBLE_EQ(board_power_law{}.sustained_fp32_flops_per_s(d), d.peak_fp32_flops_per_s) << d.id;
+    const double s = twice_t4.sustained_fp32_flops_per_s(d);
+    EXPECT_TRUE(std::isfinite(s) && s > 0) << d.id;
+    EXPECT_LE(s, d.peak_fp32_flops_per_s) << d.id;
+  }
+  device_spec unpublished = devices::t4;
+  unpublished.tdp_watts = 0;
+  EXPECT_DOUBLE_EQ(twice_t4.sustained_fp32_flops_per_s(unpublished), unpublished.peak_fp32_flops_per_s);
+}
+
+// One law for every kernel family: the trainer fits it once on the GEMMs of all training GPUs.
+TEST(Predictors, EveryKernelModelReadsTheSameFittedPowerLaw) {
+  const double w = generated::all[0]->power.full_clock_watts_per_tflops;
+  EXPECT_GT(w, 0);
+  for (const kernel_model* m : generated::all) EXPECT_EQ(m->power.full_clock_watts_per_tflops, w) << m->model.name;
+}
+
 TEST(Predictors, EveryFamilyWithDataHasALearnedModel) {
   for (const kernel_family f : {kernel_family::gemm, kernel_family::conv2d, kernel_family::layernorm,
                                 kernel_family::softmax, kernel_family::elementwise}) {

@@ -54,6 +54,29 @@ inline constexpr std::size_t first_device_feature = 14;
   return roofline_s(static_cast<double>(kn.flops()), static_cast<double>(kn.bytes()), d);
 }
 
+/// The FP32 rate a GPU's board power sustains under load, from its data sheet: a board with fewer watts per peak
+/// TFLOP/s than `full_clock_watts_per_tflops` cannot hold its boost clock, and since dynamic power grows with about
+/// the cube of the clock (voltage follows frequency) it runs at (watts per TFLOP/s / full_clock_watts_per_tflops)^(1/3)
+/// of its peak. The A100 PCIe 40 GB (250 W) and 80 GB (300 W) are one chip and reach 0.86 and 0.94 of their peak on
+/// NeuSight's largest GEMMs; the 70 W T4 0.51. The constant is fitted by the trainer (fit_board_power_law) on the
+/// GPUs a kernel model learns from and travels with the model; 0 reads every board at its data-sheet peak.
+struct board_power_law {
+  double full_clock_watts_per_tflops = 0;
+
+  [[nodiscard]] constexpr double sustained_fp32_flops_per_s(const device_spec& d) const noexcept {
+    const double peak = d.peak_fp32_flops_per_s;
+    if (d.is_cpu || d.tdp_watts <= 0 || full_clock_watts_per_tflops <= 0 || peak <= 0) return peak;
+    const double watts_per_tflops = d.tdp_watts / (peak * 1e-12);
+    if (watts_per_tflops >= full_clock_watts_per_tflops) return peak;
+    return peak * detail::exp(detail::log(watts_per_tflops / full_clock_watts_per_tflops) / 3.0);
+  }
+  /// The roofline the learned models' ratio target is relative to: at the sustained FP32 rate.
+  [[nodiscard]] constexpr double roofline_s(const kernel& kn, const device_spec& d) const noexcept {
+    return prenet::roofline_s(static_cast<double>(kn.flops()), static_cast<double>(kn.bytes()), d,
+                              sustained_fp32_flops_per_s(d));
+  }
+};
+
 /// The fewest multiply-add FLOPs a library needs for `kn`: a 3x3, stride-1 convolution runs as Winograd F(4x4, 3x3)
 /// in cuDNN (NeuSight's V100 convolutions call winograd_nonfused 4x4 kernels), 36 multiplies per 4x4 output tile
 /// where the direct convolution needs 144, a quarter; every other kernel its own FLOPs.
@@ -94,15 +117,17 @@ namespace detail {
   return kn.family == kernel_family::elementwise || kn.family == kernel_family::memory ? sms * 2048.0 : sms;
 }
 
-/// Features of `kn` on `d` (see kernel_feature_names). Counts enter as log2(1 + x) so every value is finite.
-[[nodiscard]] constexpr std::array<double, kernel_feature_count> kernel_features(const kernel& kn,
-                                                                                const device_spec& d) noexcept {
+/// Features of `kn` on `d` (see kernel_feature_names), its compute time and ridge point at the FP32 rate `power`
+/// says the board sustains. Counts enter as log2(1 + x) so every value is finite.
+[[nodiscard]] constexpr std::array<double, kernel_feature_count> kernel_features(const kernel& kn, const device_spec& d,
+                                                                                board_power_law power) noexcept {
   using detail::log2_1p;
   const auto f = [](std::int64_t v) { return static_cast<double>(v); };
   const double flops = f(kn.flops());
   const double bytes = f(kn.bytes());
   const double intensity = (flops + 1.0) / (bytes + 1.0);
-  const double ridge = d.peak_fp32_flops_per_s / d.memory_bandwidth_bytes_per_s;
+  const double fp32_flops_per_s = power.sustained_fp32_flops_per_s(d);
+  const double ridge = fp32_flops_per_s / d.memory_bandwidth_bytes_per_s;
   const double waves = work_units(kn) / units_per_wave(kn, d);
   double whole_waves = waves < 1e15 ? static_cast<double>(static_cast<std::int64_t>(waves)) : waves;
   if (whole_waves < waves) whole_waves += 1;  // ceil
@@ -119,7 +144,7 @@ namespace detail {
           log2_1p(f(kn.input_bytes())),
           log2_1p(f(kn.weight_bytes())),
           log2_1p(f(kn.output_bytes())),
-          detail::log2(flops / d.peak_fp32_flops_per_s + 1e-12),
+          detail::log2(flops / fp32_flops_per_s + 1e-12),
           detail::log2(bytes / d.memory_bandwidth_bytes_per_s + 1e-12),
           detail::log2(intensity),
           detail::log2(intensity / ridge),

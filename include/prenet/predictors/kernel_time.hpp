@@ -124,7 +124,7 @@ inline constexpr kernel_predictors embedded_predictors{generated::all, &generate
   if (!d.is_cpu) {
     for (const kernel_model* m : p.kernels) {
       if (m->family != kn.family) continue;
-      const auto x = kernel_model::inputs(kn, d);
+      const auto x = m->inputs(kn, d);
       if (kn.family == kernel_family::conv2d && !window_trained(m->model, x) && has_model_for(kernel_family::gemm, p))
         return estimate_fp32(implicit_gemm(kn), d, p);
       return {.time_ms = m->time_ms(x, kn, d) * times,
