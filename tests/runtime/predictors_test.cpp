@@ -150,6 +150,19 @@ TEST(Predictors, ConvolutionsOverUntrainedImagesAreImplicitGemms) {
             estimate_fp32(implicit_gemm(tiny), devices::a100_40gb).time_ms);
 }
 
+// cuDNN's implicit GEMM is one matrix product over every image's output pixels with the filter once, as a Dense
+// layer over every token: not a batch of per-image products, each with its own copy of the filter.
+TEST(Predictors, ImplicitGemmIsOneProductOverEveryImagesPixels) {
+  const kernel projection = conv2d_kernel(4, 256, 1024, 1, 14, 1, 0);
+  const kernel g = implicit_gemm(projection);
+  EXPECT_EQ(g.family, kernel_family::gemm);
+  EXPECT_EQ(g.b, 1);
+  EXPECT_EQ(g.m, 4 * 14 * 14);
+  EXPECT_EQ(g.flops(), projection.flops());
+  EXPECT_EQ(g.weight_bytes(), projection.weight_bytes());
+  EXPECT_EQ(g, gemm_kernel(1, 4 * 14 * 14, 1024, 256));
+}
+
 TEST(Predictors, KernelsTakeInferredSizesFromTheShapes) {
   // The DSL leaves in_features / in_channels at 0 (inferred); the kernels must use the resolved input shape.
   runtime_network mlp(sequence_shape(128, 768));

@@ -6,6 +6,7 @@
 #include <span>
 #include <string_view>
 
+#include <prenet/detail/saturating.hpp>
 #include <prenet/device_spec.hpp>
 #include <prenet/predictors/generated/all.hpp>
 #include <prenet/predictors/generated/precision.hpp>
@@ -82,12 +83,14 @@ inline constexpr kernel_predictors embedded_predictors{generated::all, &generate
   return kn;
 }
 
-/// A convolution as the matrix product cuDNN's implicit-GEMM kernels run: per image, (output pixels x input
-/// channels . kernel area) times (input channels . kernel area x output channels).
+/// A convolution as the matrix product cuDNN's implicit-GEMM kernels run: (images x output pixels x input channels .
+/// kernel area) times (input channels . kernel area x output channels), one GEMM whose rows are every image's output
+/// pixels, as a Dense layer's rows are every token (the filter is shared, not a batch of matrices).
 [[nodiscard]] constexpr kernel implicit_gemm(const kernel& conv) noexcept {
   kernel g = conv;
   g.family = kernel_family::gemm;
-  g.m = conv.out_image() * conv.out_image();
+  g.b = 1;
+  g.m = detail::sat_mul(conv.b, detail::sat_mul(conv.out_image(), conv.out_image()));
   g.k = conv.m * conv.k * conv.k;
   g.image = 0;
   g.stride = 1;
