@@ -57,9 +57,10 @@ inline constexpr std::size_t first_device_feature = 14;
 /// The FP32 rate a GPU's board power sustains under load, from its data sheet: a board with fewer watts per peak
 /// TFLOP/s than `full_clock_watts_per_tflops` cannot hold its boost clock, and since dynamic power grows with about
 /// the cube of the clock (voltage follows frequency) it runs at (watts per TFLOP/s / full_clock_watts_per_tflops)^(1/3)
-/// of its peak. The A100 PCIe 40 GB (250 W) and 80 GB (300 W) are one chip and reach 0.86 and 0.94 of their peak on
-/// NeuSight's largest GEMMs; the 70 W T4 0.51. The constant is fitted by the trainer (fit_board_power_law) on the
-/// GPUs a kernel model learns from and travels with the model; 0 reads every board at its data-sheet peak.
+/// of its peak. The A100 PCIe 40 GB (250 W) and 80 GB (300 W) are one chip and reach 0.85 and 0.94 of their peak on
+/// NeuSight's largest GEMMs (90th percentile), the 70 W T4 0.49. The constant is fitted by the trainer
+/// (fit_board_power_law) on the GPUs a kernel model learns from and travels with the model; 0 reads every board at
+/// its data-sheet peak.
 struct board_power_law {
   double full_clock_watts_per_tflops = 0;
 
