@@ -170,8 +170,9 @@ std::vector<double> predict_variant(const variant& v, const regressor& m, const 
   return times(rows, v.t, m.predict(kernel_matrix(rows, extras, power)), power);
 }
 
-/// The board power law of the GPUs other than `held` (leave-one-GPU-out folds fit it without the held-out GPU).
-using power_without = std::function<board_power_law(const std::string& held)>;
+/// For each GPU id, the board power law fitted without it (a leave-one-GPU-out fold's); an id it lacks reads the
+/// data-sheet peaks.
+using power_without = std::map<std::string, board_power_law>;
 
 /// Leave-one-GPU-out table; returns the mean MAPE of each variant over the held-out GPUs.
 std::vector<double> logo_table(const std::vector<const sample*>& rows, const std::vector<variant>& variants,
@@ -192,7 +193,8 @@ std::vector<double> logo_table(const std::vector<const sample*>& rows, const std
     std::vector<const sample*> train, test;
     for (const sample* s : rows) (s->device->id == held ? test : train).push_back(s);
     report += "| " + held + " | " + std::to_string(test.size()) + " |";
-    const board_power_law fold_power = power(held);
+    const auto fitted = power.find(held);
+    const board_power_law fold_power = fitted != power.end() ? fitted->second : board_power_law{};
     for (std::size_t vi = 0; vi < variants.size(); ++vi) {
       const variant& v = variants[vi];
       metrics m;
@@ -230,8 +232,7 @@ void justus_logo(const dataset& data, const run_options& opt, std::string& repor
       if (s.source == "justus2018" && s.op == op && paper_row(s, feature_set::cocmct)) rows.push_back(&s);
     }
     // Justus et al.'s GPUs at their data-sheet peaks: the paper's experiment, reproduced as it was.
-    const power_without data_sheet = [](const std::string&) { return board_power_law{}; };
-    (void)logo_table(rows, variants, opt, true, data_sheet, std::string(op) + " (Justus)", report);
+    (void)logo_table(rows, variants, opt, true, power_without{}, std::string(op) + " (Justus)", report);
   }
 }
 
@@ -354,9 +355,13 @@ std::vector<family_model> run_experiments(const dataset& data, const run_options
               fmt("%.2f", power.law.sustained_fp32_flops_per_s(*e.device) / e.device->peak_fp32_flops_per_s) + " |\n";
   }
   report += "\nW_full = " + fmt("%.1f", power.law.full_clock_watts_per_tflops) + " W per TFLOP/s.\n";
-  const power_without fold_power = [&data](const std::string& held) {
-    return fit_board_power_law(data, [&held](const device_spec& d) { return d.id != held; }).law;
-  };
+  // Once per GPU, not per family and fold: every family's fold without a GPU reads the same law.
+  power_without fold_power;
+  for (const sample& s : data.samples) {
+    const std::string held(s.device->id);
+    if (s.source != "neusight" || fold_power.contains(held)) continue;
+    fold_power[held] = fit_board_power_law(data, [&held](const device_spec& d) { return d.id != held; }).law;
+  }
   std::vector<family_model> out;
   for (const kernel_family fam : learned_families) {
     const std::vector<const sample*> train = training_rows(data, fam, every_device);
