@@ -26,11 +26,14 @@ struct layer_estimate {
   std::int64_t backward_launches = 0;   ///< kernels the backward pass launches
 };
 
-/// How many kernels each pass of `n` launches (an RNN's kernels once per time step), whichever predictor times them.
+/// Counts the launches of `k` in pass `p` of `e`: an RNN's kernels once per time step.
+constexpr void count_launch(layer_estimate& e, pass p, const kernel& k) noexcept {
+  (p == pass::forward ? e.forward_launches : e.backward_launches) += k.repeat;
+}
+
+/// How many kernels each pass of `n` launches, whichever predictor times them.
 constexpr void count_launches(layer_estimate& e, const layer_node& n, const pass_context& c, bool with_backward) {
-  for_each_kernel(n, c, with_backward, [&e](pass p, const kernel& k) {
-    (p == pass::forward ? e.forward_launches : e.backward_launches) += k.repeat;
-  });
+  for_each_kernel(n, c, with_backward, [&e](pass p, const kernel& k) { count_launch(e, p, k); });
 }
 
 /// Time of `n` on `d` from layer model `m` (which covers n's kind and was trained on `d`).
@@ -66,7 +69,7 @@ constexpr void count_launches(layer_estimate& e, const layer_node& n, const pass
   for_each_kernel(n, c, with_backward, [&](pass p, const kernel& k) {
     const kernel_estimate e = estimate(k, d, kp);
     (p == pass::forward ? out.forward_ms : out.backward_ms) += e.time_ms;
-    (p == pass::forward ? out.forward_launches : out.backward_launches) += k.repeat;
+    count_launch(out, p, k);
     if (e.predictor == roofline_name) out.roofline_ms += e.time_ms;
     out.out_of_domain = out.out_of_domain || e.out_of_domain;
     out.unseen_device = out.unseen_device || e.unseen_device;
