@@ -363,6 +363,8 @@ std::vector<family_model> run_experiments(const dataset& data, const run_options
     fold_power[held] = fit_board_power_law(data, [&held](const device_spec& d) { return d.id != held; }).law;
   }
   std::vector<family_model> out;
+  // One line per family for the summary docs/predictors.md quotes (scripts/regen-report-tables.sh).
+  std::string summary;
   for (const kernel_family fam : learned_families) {
     const std::vector<const sample*> train = training_rows(data, fam, every_device);
     const std::vector<const sample*> held = family_rows(data, fam, every_device, true);
@@ -372,8 +374,11 @@ std::vector<family_model> run_experiments(const dataset& data, const run_options
         {"XGB ln(ms)", model_kind::boosted_trees, false, target::log_ms},
         {"XGB ln(t/roofline)", model_kind::boosted_trees, false, target::log_roofline},
     };
-    (void)logo_table(train, variants, opt, false, fold_power, std::string(name(fam)) + " (NeuSight)", report);
+    const std::vector<double> logo =
+        logo_table(train, variants, opt, false, fold_power, std::string(name(fam)) + " (NeuSight)", report);
     family_model fm = fit_family_model(fam, train, opt, power.law);
+    // The unseen device's held-out shapes, filled below when it has some and no training row.
+    std::string unseen = trains_on_held_out_shapes(fam) ? "(trains on them) | |" : "(no held-out shapes) | |";
     report += "\nEmbedded target: " + std::string(name(fm.chosen)) + ".";
     if (trains_on_held_out_shapes(fam)) {
       report += " This family trains on the held-out shapes too (the leave-one-GPU-out table above includes them; "
@@ -395,17 +400,28 @@ std::vector<family_model> run_experiments(const dataset& data, const run_options
                   fmt("%.1f", score(rows, roof).mape_pct);
         const xgb_model* models[] = {&log_ms, fm.model.get()};
         const target ts[] = {target::log_ms, fm.chosen};
+        std::string mapes;
         for (std::size_t i = 0; i < 2; ++i) {
           const metrics m =
               score(rows, times(rows, ts[i], models[i]->predict(kernel_matrix(rows, false, power.law)), power.law));
           report += " | " + fmt("%.1f", m.mape_pct);
+          mapes += (i == 0 ? id + " " : std::string(" | ")) + fmt("%.1f%%", m.mape_pct);
         }
         report += " |\n";
+        if (!seen) unseen = mapes + " |";
       }
     }
     report += "\n";
+    summary += "| " + std::string(name(fam)) + " | " + std::to_string(train.size()) + " | " + fmt("%.1f%%", logo[0]) +
+               " | " + fmt("%.1f%%", logo[1]) + " | " + fmt("%.1f%%", logo[2]) + " | " + unseen + "\n";
     out.push_back(std::move(fm));
   }
+  report += "\n## Summary: leave-one-GPU-out mean MAPE by family\n\n"
+            "Each family's mean over its held-out GPUs (tables above), and its held-out shapes on the GPU no training "
+            "row comes from.\n\n"
+            "| family | training rows | roofline alone | XGB ln(ms) | XGB ln(t/roofline) (embedded) | held-out shapes on "
+            "an unseen GPU: ln(ms) | ln(t/roofline) |\n|---|---|---|---|---|---|---|\n" +
+            summary;
   return out;
 }
 
