@@ -62,14 +62,18 @@ struct embedded_model {
   }
   /// True when a column of the domain lies outside what the model was trained on: the prediction extrapolates.
   [[nodiscard]] constexpr bool out_of_domain(std::span<const float> x) const noexcept {
-    for (std::size_t i = 0; i < domain_min.size() && i < x.size(); ++i) {
+    const std::size_t columns = domain_min.size() < x.size() ? domain_min.size() : x.size();
+    for (std::size_t i = 0; i < columns; ++i) {
       if (!column_trained(x, i)) return true;
     }
     return false;
   }
   /// False when column `i` of `x` lies outside the training range; true for a column the domain does not cover.
+  /// Raw pointers, as in tree_ensemble::margin: every kernel estimate asks, in static_asserts too.
   [[nodiscard]] constexpr bool column_trained(std::span<const float> x, std::size_t i) const noexcept {
-    return i >= domain_min.size() || i >= x.size() || (x[i] >= domain_min[i] && x[i] <= domain_max[i]);
+    if (i >= domain_min.size() || i >= x.size()) return true;
+    const float v = x.data()[i];
+    return v >= domain_min.data()[i] && v <= domain_max.data()[i];
   }
   [[nodiscard]] constexpr bool trained_on(std::string_view device_id) const noexcept {
     for (const std::string_view id : trained_devices) {

@@ -45,7 +45,9 @@ struct kernel_model {
                                                                        const device_spec& d) const noexcept {
     const auto f = kernel_features(kn, d, power);
     std::array<float, kernel_feature_count> x{};
-    for (std::size_t i = 0; i < x.size(); ++i) x[i] = static_cast<float>(f[i]);
+    float* out = x.data();  // raw pointers: std::array's operator[] costs clang constexpr steps (tree_ensemble.hpp)
+    const double* in = f.data();
+    for (std::size_t i = 0; i < kernel_feature_count; ++i) out[i] = static_cast<float>(in[i]);
     return x;
   }
 
