@@ -2,7 +2,7 @@
 // More work on the same device is never predicted meaningfully faster: the sweep of docs/monotonicity.md
 // (models::monotonicity::sweep — batch doubling, image side, sequence length, fp16 against fp32) over every zoo model
 // on a few GPUs each (gpu_for), failing on any adjacent pair whose larger run is predicted faster by more than
-// test_tolerance.
+// mono::test_tolerance (5%).
 #include <algorithm>
 #include <cstddef>
 #include <string>
@@ -30,17 +30,10 @@ device_spec gpu_for(std::size_t index) {
   return gpus[(index * 7) % gpus.size()];
 }
 
-/// The decrease a pair may show before the test fails: 5%. Real GPUs show small reversals where a larger shape
-/// aligns better with tiles and waves or a library picks a faster algorithm for it, a few percent; the report
-/// (docs/monotonicity.md) counts pairs beyond 3% to show where the predictions stand, the test fails beyond 5%.
-constexpr double test_tolerance = 0.05;
-
 /// GPUs each zoo model is swept on.
 constexpr std::size_t gpus_per_model = 3;
 
-// DISABLED_: the embedded predictors fail it (docs/monotonicity.md lists the pairs; issue 15). Run it with
-// --gtest_also_run_disabled_tests; enable it once the predictions are monotone in work.
-TEST(Monotonicity, DISABLED_MoreWorkIsNeverPredictedMeaningfullyFaster) {
+TEST(Monotonicity, MoreWorkIsNeverPredictedMeaningfullyFaster) {
   std::size_t pairs = 0, index = 0;
   std::vector<mono::pair> reversed;
   for (const models::zoo_entry& z : models::zoo()) {
@@ -48,7 +41,7 @@ TEST(Monotonicity, DISABLED_MoreWorkIsNeverPredictedMeaningfullyFaster) {
     for (std::size_t i = 0; i < gpus_per_model; ++i) on.push_back(gpu_for(index++));
     mono::sweep(z, on, false, [&](const mono::pair& p) {
       ++pairs;
-      if (mono::reversed(p, test_tolerance)) reversed.push_back(p);
+      if (mono::reversed(p, mono::test_tolerance)) reversed.push_back(p);
     });
   }
   EXPECT_GT(pairs, 500u);  // the sweep ran: every model, both precisions, every axis
@@ -58,7 +51,7 @@ TEST(Monotonicity, DISABLED_MoreWorkIsNeverPredictedMeaningfullyFaster) {
     worst += "\n  " + std::to_string(reversed[i].ratio()) + "  " + reversed[i].what;
   }
   EXPECT_TRUE(reversed.empty()) << reversed.size() << " of " << pairs << " pairs predict more work more than "
-                                << 100 * test_tolerance << "% faster; the largest:" << worst;
+                                << 100 * mono::test_tolerance << "% faster; the largest:" << worst;
 }
 
 TEST(Monotonicity, ThePairTestCanFail) {

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <array>
+#include <cstdint>
 #include <span>
 #include <string_view>
 
@@ -118,7 +119,7 @@ inline constexpr kernel_predictors embedded_predictors{generated::all, &generate
 /// the GEMM model, whose rows span the matrix shapes convolutions reduce to (docs/predictors.md measures what it
 /// changed).
 [[nodiscard]] constexpr kernel_estimate estimate_fp32(const kernel& kn, const device_spec& d,
-                                                     const kernel_predictors& p = embedded_predictors) noexcept {
+                                                     const kernel_predictors& p = embedded_predictors, bool flags = true) noexcept {
   const auto times = static_cast<double>(kn.repeat);
   // A loop rather than `if (model_for(...))`: g++ 12 with -fsanitize=undefined does not treat comparing the
   // address of a generated model with nullptr as a constant expression.
@@ -129,11 +130,11 @@ inline constexpr kernel_predictors embedded_predictors{generated::all, &generate
       if (m->family != kn.family) continue;
       const auto x = m->inputs(kn, d);
       if (kn.family == kernel_family::conv2d && !window_trained(m->model, x) && has_model_for(kernel_family::gemm, p))
-        return estimate_fp32(implicit_gemm(kn), d, p);
+        return estimate_fp32(implicit_gemm(kn), d, p, flags);
       return {.time_ms = m->time_ms(x, kn, d) * times,
               .predictor = m->model.name,
-              .out_of_domain = m->model.out_of_domain(x),
-              .unseen_device = !m->model.trained_on(d.id)};
+              .out_of_domain = flags && m->model.out_of_domain(x),
+              .unseen_device = flags && !m->model.trained_on(d.id)};
     }
   }
   return {.time_ms = roofline_ms(kn, d) * times, .predictor = roofline_name};
@@ -173,10 +174,79 @@ inline constexpr kernel_predictors embedded_predictors{generated::all, &generate
   return scaled_ms > bound_ms ? scaled_ms : bound_ms;
 }
 
+/// Time of `kn` (run kn.repeat times) on `d` in its own precision, from the learned models alone: estimate() without
+/// the monotone envelope. Fused attention has no learned model (its roofline, see estimate).
+[[nodiscard]] constexpr kernel_estimate estimate_learned(const kernel& kn, const device_spec& d,
+                                                        const kernel_predictors& p = embedded_predictors, bool flags = true) noexcept {
+  if (kn.math == math_mode::fp32 && kn.element_bytes == 4) return estimate_fp32(kn, d, p, flags);
+  const kernel own = as_run_on(kn, d);
+  kernel_estimate e = estimate_fp32(as_fp32(own), d, p, flags);
+  e.time_ms = precision_time_ms(e.time_ms, own, d, p.precision->inefficiency(precision_features(own, d)));
+  if (own.math != math_mode::fp32) e.predictor = tensor_core_name(own.math);
+  return e;
+}
+
+/// A time no estimate_learned of `kn` goes below: the roofline at the fewest FLOPs a library runs it with
+/// (fewest_flops) and the peak of its math mode, the floor both estimate_fp32 and precision_time_ms keep; for an
+/// FP32 convolution also at the bytes of its implicit GEMM, which the GEMM model may predict instead.
+[[nodiscard]] constexpr double least_learned_ms(const kernel& kn, const device_spec& d) noexcept {
+  const bool fp32 = kn.math == math_mode::fp32 && kn.element_bytes == 4;
+  const kernel own = fp32 ? kn : as_run_on(kn, d);
+  auto bytes = own.bytes();
+  if (fp32 && kn.family == kernel_family::conv2d && implicit_gemm(kn).bytes() < bytes) bytes = implicit_gemm(kn).bytes();
+  return roofline_s(fewest_flops(own), static_cast<double>(bytes), d, peak_flops_per_s(own.math, d)) * 1e3 *
+         static_cast<double>(own.repeat);
+}
+
+/// How many doublings a kernel's estimate is checked against (estimate): three, 8x the work, reach past the tiny
+/// shapes — a 2x2 or 4x4 feature map, a batch of 1 or 2 — where the trees extrapolate.
+inline constexpr int monotone_doublings = 3;
+
+/// The ways a kernel can be given more of the same work, each probed by estimate()'s monotone envelope.
+enum class work_axis : std::uint8_t {
+  instances,  ///< independent instances: the batch of a (batched) GEMM or convolution, the rows of a normalisation or
+              ///< softmax, the elements of an elementwise kernel
+  outputs,    ///< outputs along the other free axis, each the same work: a convolution's image side (its implicit
+              ///< GEMM's rows), a GEMM's rows
+  reduction,  ///< more work per output: a GEMM's inner dimension (a weight gradient's batch x tokens)
+};
+inline constexpr std::array<work_axis, 3> work_axes{work_axis::instances, work_axis::outputs, work_axis::reduction};
+
+/// Whether with_twice changes `f`'s kernels along `a`.
+[[nodiscard]] constexpr bool grows_along(kernel_family f, work_axis a) noexcept {
+  switch (a) {
+    case work_axis::instances: return f != kernel_family::attention && f != kernel_family::memory;
+    case work_axis::outputs: return f == kernel_family::conv2d || f == kernel_family::gemm;
+    case work_axis::reduction: return f == kernel_family::gemm;
+  }
+  return false;
+}
+
+/// `kn` with twice its work along `a` (unchanged where it does not grow along `a`, see grows_along).
+[[nodiscard]] constexpr kernel with_twice(kernel kn, work_axis a) noexcept {
+  if (!grows_along(kn.family, a)) return kn;
+  const bool batched = kn.family == kernel_family::gemm || kn.family == kernel_family::conv2d;
+  switch (a) {
+    case work_axis::instances: (batched ? kn.b : kn.m) *= 2; break;
+    case work_axis::outputs: (kn.family == kernel_family::conv2d ? kn.image : kn.m) *= 2; break;
+    case work_axis::reduction: kn.k *= 2; break;
+  }
+  return kn;
+}
+
 /// Time of `kn` (run kn.repeat times) on `d` in its own precision (kn.math, kn.element_bytes): the learned FP32
 /// estimate of its twin through precision_time_ms and the embedded calibration. Always finite and positive for
 /// kernels with work to do. Estimates on tensor cores are tagged with tensor_core_name; docs/precision.md
 /// describes the model and its accuracy.
+///
+/// More of the same work never takes less time: a learned estimate is the least of those of `kn` and of `kn` with
+/// 2, 4 and 8 times its work along each work_axis it grows along (with_twice). The trees, fitted on a ratio to the
+/// roofline, extrapolate at tiny shapes (a 4x4 feature map, a batch of 1) to times above those of the same kernel on
+/// more data; and precision_time_ms scales a launch-bound FP32 time by a ratio of rooflines that falls as the work
+/// grows. The iteration time then fell as the batch or the image grew (docs/monotonicity.md). The envelope caps such
+/// a kernel at the least time the models give for more of it; where the estimate already grows with the work it is
+/// unchanged. Steps that are not doublings (a 5x5 feature map becoming 6x6) can still fall a little: the envelope
+/// sees only the doublings. The roofline (families without a model, a CPU) grows with the work and needs none.
 [[nodiscard]] constexpr kernel_estimate estimate(const kernel& kn, const device_spec& d,
                                                 const kernel_predictors& p = embedded_predictors) noexcept {
   if (kn.family == kernel_family::attention) {
@@ -188,11 +258,25 @@ inline constexpr kernel_predictors embedded_predictors{generated::all, &generate
                                 peak_flops_per_s(own.math, d));
     return {.time_ms = (s * 1e3 + fallback_launch_ms) * static_cast<double>(own.repeat), .predictor = roofline_name};
   }
-  if (kn.math == math_mode::fp32 && kn.element_bytes == 4) return estimate_fp32(kn, d, p);
-  const kernel own = as_run_on(kn, d);
-  kernel_estimate e = estimate_fp32(as_fp32(own), d, p);
-  e.time_ms = precision_time_ms(e.time_ms, own, d, p.precision->inefficiency(precision_features(own, d)));
-  if (own.math != math_mode::fp32) e.predictor = tensor_core_name(own.math);
+  kernel_estimate e = estimate_learned(kn, d, p);
+  if (d.is_cpu || !has_model_for(kn.family, p)) return e;
+  // Each probe at most quadruples FLOPs and bytes: stop while they stay well inside 64-bit integers.
+  constexpr std::int64_t most_probed = std::int64_t{1} << 58;
+  // A probe is evaluated only while its floor (least_learned_ms, which grows along each chain) is below the
+  // estimate so far: it could not lower it otherwise. Kernels near their roofline, most at large batches, skip them.
+  std::array<kernel, work_axes.size()> probe{};
+  std::array<bool, work_axes.size()> open{};
+  for (std::size_t a = 0; a < work_axes.size(); ++a) probe[a] = kn, open[a] = grows_along(kn.family, work_axes[a]);
+  for (int i = 0; i < monotone_doublings; ++i) {
+    for (std::size_t a = 0; a < work_axes.size(); ++a) {
+      if (!open[a] || probe[a].flops() >= most_probed || probe[a].bytes() >= most_probed) continue;
+      probe[a] = with_twice(probe[a], work_axes[a]);
+      open[a] = least_learned_ms(probe[a], d) < e.time_ms;
+      if (!open[a]) continue;
+      const double probe_ms = estimate_learned(probe[a], d, p, false).time_ms;
+      if (probe_ms < e.time_ms) e.time_ms = probe_ms;
+    }
+  }
   return e;
 }
 
