@@ -147,6 +147,20 @@ inline constexpr kernel_predictors embedded_predictors{generated::all, &generate
   return kn;
 }
 
+/// The time `own` (run own.repeat times, moving `bytes`) cannot beat: its roofline at the fewest FLOPs a library runs
+/// it with (fewest_flops) and the peak of its math mode. The floor estimate_fp32 has (fastest_roofline_s), at the
+/// kernel's own peak and element size: with the direct FLOPs a Winograd 3x3 convolution's fp16 time on CUDA cores
+/// was clamped above its FP32 time. precision_time_ms keeps it, least_learned_ms reads it.
+[[nodiscard]] constexpr double floor_ms(const kernel& own, const device_spec& d, std::int64_t bytes) noexcept {
+  return roofline_s(fewest_flops(own), static_cast<double>(bytes), d, peak_flops_per_s(own.math, d)) * 1e3 *
+         static_cast<double>(own.repeat);
+}
+
+/// Whether `kn` is an IEEE FP32 kernel, which the learned models time as it is (no precision scaling).
+[[nodiscard]] constexpr bool is_ieee_fp32(const kernel& kn) noexcept {
+  return kn.math == math_mode::fp32 && kn.element_bytes == 4;
+}
+
 /// Time of `own` (a kernel `d` runs as it is, see as_run_on; run own.repeat times) in its own precision, from
 /// `fp32_ms`, the learned time of its IEEE FP32 twin (as_fp32), and `stretch` (>= 1). The FP32 time, which carries
 /// the kernel's shape-dependent inefficiency, is scaled by the ratio of the two rooflines, each plus a launch that
@@ -167,10 +181,7 @@ inline constexpr kernel_predictors embedded_predictors{generated::all, &generate
   double stretched_ms = stretch * own_ms;
   if (stretched_ms > twin_ms) stretched_ms = twin_ms > own_ms ? twin_ms : own_ms;
   const double scaled_ms = fp32_ms * ((stretched_ms + fallback_launch_ms) / (twin_ms + fallback_launch_ms));
-  // The floor is the one estimate_fp32 has (fastest_roofline_s), at this precision's peak and element size: with
-  // the direct FLOPs a Winograd 3x3 convolution's fp16 time on CUDA cores was clamped above its FP32 time.
-  const double bound_ms = roofline_s(fewest_flops(own), static_cast<double>(own.bytes()), d,
-                                     peak_flops_per_s(own.math, d)) * 1e3 * static_cast<double>(own.repeat);
+  const double bound_ms = floor_ms(own, d, own.bytes());
   return scaled_ms > bound_ms ? scaled_ms : bound_ms;
 }
 
@@ -178,7 +189,7 @@ inline constexpr kernel_predictors embedded_predictors{generated::all, &generate
 /// the monotone envelope. Fused attention has no learned model (its roofline, see estimate).
 [[nodiscard]] constexpr kernel_estimate estimate_learned(const kernel& kn, const device_spec& d,
                                                         const kernel_predictors& p = embedded_predictors, bool flags = true) noexcept {
-  if (kn.math == math_mode::fp32 && kn.element_bytes == 4) return estimate_fp32(kn, d, p, flags);
+  if (is_ieee_fp32(kn)) return estimate_fp32(kn, d, p, flags);
   const kernel own = as_run_on(kn, d);
   kernel_estimate e = estimate_fp32(as_fp32(own), d, p, flags);
   e.time_ms = precision_time_ms(e.time_ms, own, d, p.precision->inefficiency(precision_features(own, d)));
@@ -186,16 +197,14 @@ inline constexpr kernel_predictors embedded_predictors{generated::all, &generate
   return e;
 }
 
-/// A time no estimate_learned of `kn` goes below: the roofline at the fewest FLOPs a library runs it with
-/// (fewest_flops) and the peak of its math mode, the floor both estimate_fp32 and precision_time_ms keep; for an
-/// FP32 convolution also at the bytes of its implicit GEMM, which the GEMM model may predict instead.
+/// A time no estimate_learned of `kn` goes below: floor_ms, which both estimate_fp32 and precision_time_ms keep; for
+/// an FP32 convolution at the bytes of its implicit GEMM where fewer, since the GEMM model may predict it instead.
 [[nodiscard]] constexpr double least_learned_ms(const kernel& kn, const device_spec& d) noexcept {
-  const bool fp32 = kn.math == math_mode::fp32 && kn.element_bytes == 4;
+  const bool fp32 = is_ieee_fp32(kn);
   const kernel own = fp32 ? kn : as_run_on(kn, d);
   auto bytes = own.bytes();
   if (fp32 && kn.family == kernel_family::conv2d && implicit_gemm(kn).bytes() < bytes) bytes = implicit_gemm(kn).bytes();
-  return roofline_s(fewest_flops(own), static_cast<double>(bytes), d, peak_flops_per_s(own.math, d)) * 1e3 *
-         static_cast<double>(own.repeat);
+  return floor_ms(own, d, bytes);
 }
 
 /// How many doublings a kernel's estimate is checked against (estimate): three, 8x the work, reach past the tiny
