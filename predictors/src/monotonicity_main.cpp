@@ -37,6 +37,11 @@ struct tally {
   void add(bool fell) { ++pairs, falling += fell ? 1 : 0; }
 };
 
+/// `part` as a percentage of `whole`, one decimal (0 of nothing is 0.0).
+std::string percent(std::size_t part, std::size_t whole) {
+  return trainer::fixed(100.0 * static_cast<double>(part) / static_cast<double>(std::max<std::size_t>(whole, 1)), 1);
+}
+
 }  // namespace
 
 int prenet::trainer::train_monotonicity(int argc, char** argv) {
@@ -73,14 +78,13 @@ int prenet::trainer::train_monotonicity(int argc, char** argv) {
        << fixed(100 * mono::tolerance, 0)
        << "% faster (fp16 against fp32: the fp32 run is the larger). Real GPUs do show small reversals (tile and wave "
           "quantisation), not large ones.\n\n**"
-       << falling << " of " << pairs << " pairs fail** (" << fixed(100.0 * static_cast<double>(falling) / static_cast<double>(pairs), 1)
+       << falling << " of " << pairs << " pairs fail** (" << percent(falling, pairs)
        << "%); " << beyond_test << " by more than " << fixed(100 * mono::test_tolerance, 0)
        << "%, the tolerance of the property test (tests/runtime/monotonicity_test.cpp, which sweeps every model on "
           "three of these GPUs each).\n\n## By sweep\n\n| sweep | pairs | failing | share |\n|---|---|---|---|\n";
     const auto rows = [&md](const std::map<std::string, tally>& m) {
       for (const auto& [k, t] : m)
-        md << "| " << k << " | " << t.pairs << " | " << t.falling << " | "
-           << fixed(100.0 * static_cast<double>(t.falling) / static_cast<double>(std::max<std::size_t>(t.pairs, 1)), 1) << "% |\n";
+        md << "| " << k << " | " << t.pairs << " | " << t.falling << " | " << percent(t.falling, t.pairs) << "% |\n";
     };
     rows(by_axis);
     md << "\n## By model\n\n| model | pairs | failing | share |\n|---|---|---|---|\n";

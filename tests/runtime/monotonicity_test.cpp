@@ -45,7 +45,8 @@ TEST(Monotonicity, MoreWorkIsNeverPredictedMeaningfullyFaster) {
     });
   }
   EXPECT_GT(pairs, 500u);  // the sweep ran: every model, both precisions, every axis
-  std::sort(reversed.begin(), reversed.end(), [](const mono::pair& a, const mono::pair& b) { return a.ratio() < b.ratio(); });
+  std::sort(reversed.begin(), reversed.end(),
+            [](const mono::pair& a, const mono::pair& b) { return a.ratio() < b.ratio(); });
   std::string worst;
   for (std::size_t i = 0; i < std::min<std::size_t>(reversed.size(), 10); ++i) {
     worst += "\n  " + std::to_string(reversed[i].ratio()) + "  " + reversed[i].what;

@@ -32,6 +32,10 @@ struct kernel_estimate {
   bool unseen_device = false;  ///< a learned model used on a device it has no training rows for
 };
 
+/// Whether an estimate works out its flags (kernel_estimate's out_of_domain and unseen_device): the estimates a
+/// prediction reports do; the monotone envelope's probes (estimate), which lend it only their time, skip them.
+enum class domain_flags : std::uint8_t { computed, skipped };
+
 /// The learned models a kernel's estimate reads: at most one per kernel family (a family without one falls back to
 /// the roofline) and the precision calibration. `embedded_predictors` are the generated headers'; the trainer builds
 /// others at run time, e.g. without any row of one GPU for leave-one-GPU-out validation (`prenet-train validate`).
@@ -119,7 +123,8 @@ inline constexpr kernel_predictors embedded_predictors{generated::all, &generate
 /// the GEMM model, whose rows span the matrix shapes convolutions reduce to (docs/predictors.md measures what it
 /// changed).
 [[nodiscard]] constexpr kernel_estimate estimate_fp32(const kernel& kn, const device_spec& d,
-                                                     const kernel_predictors& p = embedded_predictors, bool flags = true) noexcept {
+                                                     const kernel_predictors& p = embedded_predictors,
+                                                     domain_flags flags = domain_flags::computed) noexcept {
   const auto times = static_cast<double>(kn.repeat);
   // A loop rather than `if (model_for(...))`: g++ 12 with -fsanitize=undefined does not treat comparing the
   // address of a generated model with nullptr as a constant expression.
@@ -129,12 +134,14 @@ inline constexpr kernel_predictors embedded_predictors{generated::all, &generate
     for (const kernel_model* m : p.kernels) {
       if (m->family != kn.family) continue;
       const auto x = m->inputs(kn, d);
-      if (kn.family == kernel_family::conv2d && !window_trained(m->model, x) && has_model_for(kernel_family::gemm, p))
+      if (kn.family == kernel_family::conv2d && !window_trained(m->model, x) &&
+          has_model_for(kernel_family::gemm, p))
         return estimate_fp32(implicit_gemm(kn), d, p, flags);
+      const bool flagged = flags == domain_flags::computed;
       return {.time_ms = m->time_ms(x, kn, d) * times,
               .predictor = m->model.name,
-              .out_of_domain = flags && m->model.out_of_domain(x),
-              .unseen_device = flags && !m->model.trained_on(d.id)};
+              .out_of_domain = flagged && m->model.out_of_domain(x),
+              .unseen_device = flagged && !m->model.trained_on(d.id)};
     }
   }
   return {.time_ms = roofline_ms(kn, d) * times, .predictor = roofline_name};
@@ -166,7 +173,8 @@ inline constexpr kernel_predictors embedded_predictors{generated::all, &generate
 /// the kernel's shape-dependent inefficiency, is scaled by the ratio of the two rooflines, each plus a launch that
 /// no precision shortens:
 ///
-///     t = fp32_ms * (stretch * roofline_own + launch) / (roofline_fp32 + launch),  never below roofline_own at fewest_flops
+///     t = fp32_ms * (stretch * roofline_own + launch) / (roofline_fp32 + launch),
+///     never below roofline_own at fewest_flops (floor_ms)
 ///
 /// Tensor cores shrink the compute term by the ratio of their peak to the FP32 peak, half-size elements the memory
 /// term; `stretch` says how much of that the kernel really gets, and is capped so that no kernel is slower than its
@@ -188,7 +196,8 @@ inline constexpr kernel_predictors embedded_predictors{generated::all, &generate
 /// Time of `kn` (run kn.repeat times) on `d` in its own precision, from the learned models alone: estimate() without
 /// the monotone envelope. Fused attention has no learned model (its roofline, see estimate).
 [[nodiscard]] constexpr kernel_estimate estimate_learned(const kernel& kn, const device_spec& d,
-                                                        const kernel_predictors& p = embedded_predictors, bool flags = true) noexcept {
+                                                        const kernel_predictors& p = embedded_predictors,
+                                                        domain_flags flags = domain_flags::computed) noexcept {
   if (is_ieee_fp32(kn)) return estimate_fp32(kn, d, p, flags);
   const kernel own = as_run_on(kn, d);
   kernel_estimate e = estimate_fp32(as_fp32(own), d, p, flags);
@@ -203,7 +212,8 @@ inline constexpr kernel_predictors embedded_predictors{generated::all, &generate
   const bool fp32 = is_ieee_fp32(kn);
   const kernel own = fp32 ? kn : as_run_on(kn, d);
   auto bytes = own.bytes();
-  if (fp32 && kn.family == kernel_family::conv2d && implicit_gemm(kn).bytes() < bytes) bytes = implicit_gemm(kn).bytes();
+  if (fp32 && kn.family == kernel_family::conv2d && implicit_gemm(kn).bytes() < bytes)
+    bytes = implicit_gemm(kn).bytes();
   return floor_ms(own, d, bytes);
 }
 
@@ -282,7 +292,7 @@ inline constexpr std::array<work_axis, 3> work_axes{work_axis::instances, work_a
       probe[a] = with_twice(probe[a], work_axes[a]);
       open[a] = least_learned_ms(probe[a], d) < e.time_ms;
       if (!open[a]) continue;
-      const double probe_ms = estimate_learned(probe[a], d, p, false).time_ms;
+      const double probe_ms = estimate_learned(probe[a], d, p, domain_flags::skipped).time_ms;
       if (probe_ms < e.time_ms) e.time_ms = probe_ms;
     }
   }
