@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
 # Measures the embedded predictors' budgets and writes docs/predictors-budget.md: generated header bytes, compile
-# time of a translation unit including prenet.hpp, the run-time cost of predictions, and the CLI's wall time per run
-# (process start included; docs/performance.md quotes this file rather than copying its numbers).
+# time of a translation unit including prenet.hpp, the run-time cost of predictions, and the CLI's wall time and peak
+# resident memory per run (process start included; docs/performance.md points here rather than copying its numbers).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 build=build-bench-predictors
@@ -33,6 +33,9 @@ cli=$build/tools/prenet
 start_ms=$(per_run_ms /bin/true)
 predict_ms=$(per_run_ms "$cli" predict --model bert-large --device a100-40gb --batch 8 --json)
 compare_ms=$(per_run_ms "$cli" compare --model bert-large --batch 8)
+# Peak resident memory of one run (the predictors are compiled in: nothing is read from disk).
+read -r _ predict_kb < <(seconds "$cli" predict --model bert-large --device a100-40gb --batch 8 --json)
+read -r _ compare_kb < <(seconds "$cli" compare --model bert-large --batch 8)
 gpus=$("$cli" devices --json | /usr/bin/python3 -c 'import json, sys; print(sum(1 for d in json.load(sys.stdin)["devices"] if not d["is_cpu"]))')
 {
   echo "# Embedded predictor budgets"
@@ -54,9 +57,9 @@ gpus=$("$cli" devices --json | /usr/bin/python3 -c 'import json, sys; print(sum(
   echo
   echo "CLI, wall time per run over 50 runs (process start included; \`/bin/true\` takes ${start_ms} ms the same way):"
   echo
-  echo "| command | ms per run |"
-  echo "|---|---|"
-  echo "| \`prenet predict --model bert-large --device a100-40gb --batch 8 --json\` | ${predict_ms} |"
-  echo "| \`prenet compare --model bert-large --batch 8\` ($gpus GPUs) | ${compare_ms} |"
+  echo "| command | ms per run | peak resident memory |"
+  echo "|---|---|---|"
+  echo "| \`prenet predict --model bert-large --device a100-40gb --batch 8 --json\` | ${predict_ms} | ${predict_kb} KiB |"
+  echo "| \`prenet compare --model bert-large --batch 8\` ($gpus GPUs) | ${compare_ms} | ${compare_kb} KiB |"
 } > docs/predictors-budget.md
 cat docs/predictors-budget.md
