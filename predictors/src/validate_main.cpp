@@ -8,6 +8,7 @@
 // GPUs), from these runs' residuals. Usage: prenet-train validate --datasets DIR --docs DIR [--data DIR]
 // [--intervals HEADER] [--quick]
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdio>
 #include <fstream>
@@ -72,13 +73,33 @@ struct row_result {
   const models::zoo_entry* zoo = nullptr;
   [[nodiscard]] double error() const { return (predicted_ms - measured_ms) / measured_ms; }
   [[nodiscard]] double held_out_error() const { return (held_out_ms - measured_ms) / measured_ms; }
+  std::array<double, kernel_family_count> family_ms{};       ///< kernel time by family, embedded predictors
+  std::array<double, kernel_family_count> held_family_ms{};  ///< the same with the held-out models
+  [[nodiscard]] bool training() const { return mode == "train"; }
   /// One iteration as NeuSight measured it: training rows are forward + backward without the optimizer step, and
   /// without a loss (its traced graphs end at the logits).
+  [[nodiscard]] train_config config() const {
+    return {.batch = batch, .optimizer = optimizer::none, .loss = loss_function::none};
+  }
   [[nodiscard]] prediction predict_with(const predictors::kernel_predictors& kp) const {
     const runtime_network net = zoo->build(seq);
-    return prenet::predict(net.nodes(), *device,
-                           {.batch = batch, .optimizer = optimizer::none, .loss = loss_function::none},
-                           mode == "train" ? run_mode::train : run_mode::inference, kp);
+    return prenet::predict(net.nodes(), *device, config(), training() ? run_mode::train : run_mode::inference, kp);
+  }
+  /// The kernel time of that iteration by kernel family (the forward and, training, the backward kernels as
+  /// predict_with runs them; host stalls and the launches no kernel hides are not in it).
+  [[nodiscard]] std::array<double, kernel_family_count> family_ms_with(const predictors::kernel_predictors& kp) const {
+    const runtime_network net = zoo->build(seq);
+    const train_config cfg = config();
+    predictors::pass_context c = predictors::pass_of(plan(cfg.precision, *device), batch, training());
+    std::array<double, kernel_family_count> ms{};
+    predictors::for_each_layer_pass(net.nodes(), training(), [&](std::size_t, const layer_node& n, bool input_grad,
+                                                                 bool backward) {
+      c.input_grad = input_grad;
+      predictors::for_each_kernel(n, c, backward, [&](predictors::pass, const kernel& k) {
+        ms[static_cast<std::size_t>(k.family)] += predictors::estimate(k, *device, kp).time_ms;
+      });
+    });
+    return ms;
   }
 };
 
@@ -136,6 +157,45 @@ double mape(const std::vector<const row_result*>& rows, bool held_out = false) {
   return rows.empty() ? 0 : 100.0 * s / static_cast<double>(rows.size());
 }
 
+/// Where each GPU's held-out error comes from: its eager runs' kernel time by family with the models retrained
+/// without it against the shipped ones, which trained on it.
+std::string family_section(const std::map<std::string, std::vector<const row_result*>>& by_gpu) {
+  std::array<bool, kernel_family_count> used{};
+  for (const auto& [gpu, rs] : by_gpu) {
+    for (const row_result* r : rs) {
+      for (std::size_t f = 0; f < kernel_family_count; ++f) used[f] = used[f] || r->family_ms[f] > 0;
+    }
+  }
+  std::ostringstream md;
+  md << "### Where the held-out error comes from\n\nEach GPU's eager runs, their predicted kernel time summed by "
+        "kernel family: the models retrained without the GPU against the shipped ones (which trained on it), and in "
+        "brackets the family's share of the shipped kernel time. A GPU whose held-out error is far from its seen one "
+        "owes it to the families whose ratio is far from 1.\n\n| GPU |";
+  for (std::size_t f = 0; f < kernel_family_count; ++f) {
+    if (used[f]) md << ' ' << name(static_cast<kernel_family>(f)) << " |";
+  }
+  md << " all kernels |\n|---|";
+  for (std::size_t f = 0; f < kernel_family_count; ++f) md << (used[f] ? "---|" : "");
+  md << "---|\n";
+  for (const auto& [gpu, rs] : by_gpu) {
+    std::array<double, kernel_family_count> seen{}, held{};
+    for (const row_result* r : rs) {
+      for (std::size_t f = 0; f < kernel_family_count; ++f) seen[f] += r->family_ms[f], held[f] += r->held_family_ms[f];
+    }
+    double seen_all = 0, held_all = 0;
+    for (std::size_t f = 0; f < kernel_family_count; ++f) seen_all += seen[f], held_all += held[f];
+    md << "| " << gpu << " |";
+    for (std::size_t f = 0; f < kernel_family_count; ++f) {
+      if (!used[f]) continue;
+      if (seen[f] <= 0) md << " — |";
+      else md << ' ' << fmt("%.2f×", held[f] / seen[f]) << " (" << fmt("%.0f%%", 100 * seen[f] / seen_all) << ") |";
+    }
+    md << ' ' << fmt("%.2f×", held_all / seen_all) << " |\n";
+  }
+  md << "\n";
+  return md.str();
+}
+
 struct arguments {
   std::filesystem::path datasets, docs, data, intervals;
   bool quick = false;
@@ -164,7 +224,10 @@ std::string predict_held_out(const trainer::dataset& kernels, std::vector<row_re
     const auto keep = [&chip](const device_spec& d) { return trainer::chip_key(d) != chip; };
     const std::vector<trainer::family_model> fitted = trainer::fit_kernel_models(kernels, keep, {.quick = quick});
     const trainer::runtime_predictors held_out(fitted);
-    for (row_result* r : members) r->held_out_ms = r->predict_with(held_out.set()).iteration.count();
+    for (row_result* r : members) {
+      r->held_out_ms = r->predict_with(held_out.set()).iteration.count();
+      r->held_family_ms = r->family_ms_with(held_out.set());
+    }
     log += "held out chip " + chip + " (" + std::string(members.front()->device->id) + "): " +
            std::to_string(members.size()) + " runs, W_full " +
            (fitted.empty() ? std::string("-") : std::to_string(fitted.front().power.full_clock_watts_per_tflops)) + "\n";
@@ -192,7 +255,10 @@ int prenet::trainer::train_validate(int argc, char** argv) {
       if (x.device == nullptr) x.skipped = "GPU not in the catalogue";
       else if (x.zoo == nullptr) x.skipped = "model not in the zoo (mixture of experts)";
       else if (x.variant != "eager" && x.variant != "fusion") x.skipped = "multi-GPU (" + x.variant + ")";
-      if (x.skipped.empty()) x.predicted_ms = x.predict_with(predictors::embedded_predictors).iteration.count();
+      if (x.skipped.empty()) {
+        x.predicted_ms = x.predict_with(predictors::embedded_predictors).iteration.count();
+        x.family_ms = x.family_ms_with(predictors::embedded_predictors);
+      }
       rows.push_back(std::move(x));
     }
     trainer::dataset kernels;
@@ -246,7 +312,8 @@ int prenet::trainer::train_validate(int argc, char** argv) {
        << "| torch.compile'd (fusion) runs, predicted as eager | " << fusion.size() << " | "
        << fmt("%.1f%%", mape(fusion, true)) << " | | " << fmt("%.1f%%", mape(fusion)) << " |\n\n"
        << "Worst GPU held out: " << fmt("%.1f%%", gpu_worst) << ". Anchors: NeuSight reports 8-9% mean error in "
-          "the same setting (GPUs outside its training set), Habitat 11.8%, PreNeT's own BERT prediction 63% off.\n\n";
+          "the same setting (GPUs outside its training set), Habitat 11.8%, PreNeT's own BERT prediction 63% off.\n\n"
+       << family_section(by_gpu);
     // The intervals every FP32 prediction states: quantiles of ln(measured / predicted) over these runs.
     std::map<std::string, std::vector<double>> unseen_residuals, seen_residuals;
     for (const row_result* r : eager) {

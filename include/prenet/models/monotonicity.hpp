@@ -20,13 +20,10 @@
 
 namespace prenet::models::monotonicity {
 
-/// kernel_family's enumerators.
-inline constexpr std::size_t family_count = 7;
-
 /// One prediction and its time per kernel family (forward + backward; the optimizer step is not a kernel family).
 struct swept {
   double iteration_ms = 0;
-  std::array<double, family_count> family_ms{};
+  std::array<double, kernel_family_count> family_ms{};
 };
 
 /// The prediction of `net` on `d` at `batch` in `p`, with its kernel time by family when `by_family` (which about
@@ -50,7 +47,7 @@ inline swept run(const runtime_network& net, const device_spec& d, std::int64_t 
 /// The family whose time fell most from `smaller` to `larger` (both run with `by_family`).
 [[nodiscard]] inline std::string_view culprit(const swept& smaller, const swept& larger) {
   std::size_t worst = 0;
-  for (std::size_t f = 1; f < family_count; ++f) {
+  for (std::size_t f = 1; f < kernel_family_count; ++f) {
     if (larger.family_ms[f] - smaller.family_ms[f] < larger.family_ms[worst] - smaller.family_ms[worst]) worst = f;
   }
   return name(static_cast<kernel_family>(worst));

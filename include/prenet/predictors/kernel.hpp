@@ -2,10 +2,13 @@
 // prenet::kernel: one GPU kernel a layer's forward or backward pass runs (a GEMM, a convolution, a norm...).
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <string_view>
 
 #include <boost/describe/enum.hpp>
+#include <boost/describe/enumerators.hpp>
+#include <boost/mp11/algorithm.hpp>
 
 #include <prenet/precision.hpp>
 
@@ -22,6 +25,10 @@ enum class kernel_family : std::uint8_t {
   attention,    ///< fused attention core (scaled_dot_product_attention: flash / memory-efficient): roofline only
 };
 BOOST_DESCRIBE_ENUM(kernel_family, gemm, conv2d, layernorm, softmax, elementwise, memory, attention)
+
+/// How many kernel families there are (kernel_family's enumerators), for tables indexed by family.
+inline constexpr std::size_t kernel_family_count =
+    boost::mp11::mp_size<boost::describe::describe_enumerators<kernel_family>>::value;
 
 /// Pointwise ops NeuSight measured; `_scalar` ops take a tensor and a scalar (one input read).
 enum class elementwise_op : std::uint8_t { add, add_scalar, mul, mul_scalar, div, div_scalar, pow, pow_scalar, relu,
