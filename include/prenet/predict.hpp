@@ -31,6 +31,14 @@ using seconds = std::chrono::duration<double>;
 /// or inference (forward only, dropout off, no autograd).
 enum class run_mode : std::uint8_t { train, inference };
 
+/// The share of a prediction's time whose learned models extrapolate (kernels smaller than any their model was
+/// trained on, a CPU layer model outside its measurements) from which the prediction is flagged out_of_domain. A
+/// kernel below its training shapes is launch- or latency-bound and a tree's guess there can be off by a factor of
+/// two: past a tenth of the time, that alone may move the iteration by 10%, as much as the whole prediction's typical
+/// error on a GPU the models never saw. Kernels larger than any measured are not extrapolations of a
+/// ratio-to-roofline model (embedded_model::out_of_domain).
+inline constexpr double out_of_domain_share = 0.1;
+
 /// One iteration is one optimizer step: `grad_accum` micro-batches of `batch` samples, each a forward and a backward
 /// pass, then one update. `forward` and `backward` are one micro-batch's; `optimizer` is the step's one update.
 struct prediction {
@@ -46,7 +54,8 @@ struct prediction {
   std::int64_t batch = 1;       ///< samples per micro-batch
   std::int64_t grad_accum = 1;  ///< micro-batches per optimizer step
   double roofline_share = 0;   ///< fraction of the iteration predicted by the roofline fallback
-  bool out_of_domain = false;  ///< a kernel's shape lies outside its learned model's training data
+  double extrapolated_share = 0;  ///< fraction of the iteration from kernels whose model extrapolates
+  bool out_of_domain = false;  ///< extrapolated_share reaches out_of_domain_share: read the time as a guess
   bool unseen_device = false;  ///< a learned model has no training rows from this device's chip (chip_of)
   bool runnable = true;        ///< false: PyTorch refuses the precision on this device (see precision_note)
   std::string_view precision_note;  ///< what the device runs instead of the precision asked for; empty when as asked
@@ -215,7 +224,9 @@ namespace detail {
   p.iteration_low = milliseconds(spread.low(p.iteration.count()));
   p.iteration_high = milliseconds(spread.high(p.iteration.count()));
   p.roofline_share = p.iteration.count() > 0 ? roofline_ms / p.iteration.count() : 0;
-  p.out_of_domain = e.out_of_domain || re.out_of_domain;
+  p.extrapolated_share =
+      p.iteration.count() > 0 ? micro * (e.extrapolated_ms + re.extrapolated_ms) / p.iteration.count() : 0;
+  p.out_of_domain = p.extrapolated_share >= out_of_domain_share;
   p.unseen_device = unseen;
   return p;
 }

@@ -147,7 +147,8 @@ std::string bench_section(const std::filesystem::path& file, const device_spec& 
        << (p.out_of_domain ? " (out of domain)" : "") << " |\n";
   }
   md << "\n" << n << " runs: MAPE " << fmt("%.1f%%", n ? 100 * sum / n : 0.0) << ", worst "
-     << fmt("%.1f%%", 100 * worst) << ". \"Out of domain\": some layer lies outside the measured layers' ranges.\n";
+     << fmt("%.1f%%", 100 * worst) << ". \"Out of domain\" would mark a run with a tenth of its time or more from layers smaller than any "
+        "measured (prenet::out_of_domain_share).\n";
   return md.str();
 }
 

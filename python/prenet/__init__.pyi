@@ -45,6 +45,7 @@ class Prediction(Report):
     memory_out_of_domain: bool
     roofline_share: float
     unseen_device: bool
+    extrapolated_share: float
     out_of_domain: bool
     def to_pandas(self) -> Any: ...
 

@@ -91,8 +91,11 @@ TEST(EmbeddedModels, OutOfDomainReadsOnlyTheDomainColumns) {
   EXPECT_FALSE(gemm.model.out_of_domain(x));
   x[first_device_feature] = 1e9f;  // a device column: judged by trained_devices, not the domain
   EXPECT_FALSE(gemm.model.out_of_domain(x));
-  x[0] = 1e9f;
+  x[0] = -1e9f;  // below every training row
   EXPECT_TRUE(gemm.model.out_of_domain(x));
+  x[0] = 1e9f;  // above: a ratio-to-roofline target keeps the largest rows' ratio there
+  ASSERT_EQ(gemm.model.target, target_transform::log_roofline_ratio);
+  EXPECT_FALSE(gemm.model.out_of_domain(x));
 }
 
 }  // namespace

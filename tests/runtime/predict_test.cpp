@@ -77,4 +77,19 @@ TEST(Predict, UnseenMeansNoModelMeasuredTheChip) {
   EXPECT_DOUBLE_EQ(h100.iteration_low.count() / h100.iteration.count(), predictors::generated::fp32_unseen_device.low(1.0));
 }
 
+TEST(Predict, OutOfDomainSaysHowMuchOfTheTimeIsExtrapolated) {
+  // BERT-large's kernels at batch 8 are as large as NeuSight's largest or larger, which a ratio-to-roofline model
+  // answers with its largest rows' ratio: not flagged (it was, like every zoo model, before the flag read shares).
+  const prediction bert = predict(models::bert_large, devices::a100_40gb, {.batch = 8, .precision = precision::fp32});
+  EXPECT_LT(bert.extrapolated_share, out_of_domain_share);
+  EXPECT_FALSE(bert.out_of_domain);
+  // A wide MLP at batch 1: every GEMM has one row (forward) or a reduction of one (weight gradient), below every
+  // training row, and they are most of the step.
+  constexpr auto wide = Input<4096>{} | Dense<4096>{} | ReLU{} | Dense<4096>{};
+  const prediction one = predict(wide, devices::a100_40gb, {.batch = 1, .precision = precision::fp32});
+  EXPECT_GE(one.extrapolated_share, out_of_domain_share);
+  EXPECT_LE(one.extrapolated_share, 1.0);
+  EXPECT_TRUE(one.out_of_domain);
+}
+
 }  // namespace

@@ -272,10 +272,12 @@ std::string as_text(const model_settings& s, std::int64_t epochs, const comparis
                    "iteration_ms", "epoch_s", "job_hours", "usd/hour", "job_usd", "memory_GiB", "fits",
                    with_max ? "  max_batch" : "", "flags");
   const auto line = [&](const compare_row& r) {
-    std::string flags;
-    if (r.estimate.unseen_device) flags += "unseen-device ";
-    if (r.estimate.out_of_domain) flags += "out-of-domain";
-    return fmt::format("{:<{}} {:>6} {:13.3f} {:11.1f} {:10.2f} {:>9} {:>10} {:11.2f} {:>5}{}  {}\n", r.device->id,
+    std::string flags;  // "  " then the flags that are on, space-separated; nothing (no trailing blanks) when none
+    for (const auto& [on, flag] : {std::pair{r.estimate.unseen_device, "unseen-device"},
+                                   std::pair{r.estimate.out_of_domain, "out-of-domain"}}) {
+      if (on) flags += (flags.empty() ? "  " : " ") + std::string(flag);
+    }
+    return fmt::format("{:<{}} {:>6} {:13.3f} {:11.1f} {:10.2f} {:>9} {:>10} {:11.2f} {:>5}{}{}\n", r.device->id,
                        id_width, r.estimate.batch, r.estimate.iteration_ms, r.estimate.epoch_s, r.job_hours(),
                        money(r.usd_per_hour), money(r.job_usd()),
                        static_cast<double>(r.estimate.memory_bytes) / (1024.0 * 1024.0 * 1024.0),

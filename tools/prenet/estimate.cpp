@@ -91,6 +91,7 @@ run_estimate estimate(const runtime_network& net, const device_spec& device, con
   r.memory = m.parts;
   r.memory_out_of_domain = m.out_of_domain;
   r.roofline_share = p.roofline_share;
+  r.extrapolated_share = p.extrapolated_share;
   r.out_of_domain = p.out_of_domain;
   r.unseen_device = p.unseen_device;
   r.precision_note = p.precision_note;

@@ -49,7 +49,8 @@ struct run_estimate {
   memory_breakdown memory{};             ///< the peak by part (training_memory or inference_memory_breakdown)
   bool memory_out_of_domain = false;     ///< the memory calibration extrapolates (model or device unmeasured)
   double roofline_share = 0;             ///< fraction of the iteration predicted by the roofline fallback
-  bool out_of_domain = false;            ///< a kernel lies outside its learned model's training shapes
+  double extrapolated_share = 0;         ///< fraction of the iteration from extrapolating models
+  bool out_of_domain = false;            ///< extrapolated_share >= prenet::out_of_domain_share
   bool unseen_device = false;            ///< a learned model used has no training rows from this device
   std::string_view precision_note;       ///< what the device runs instead of the precision asked for ("" = as asked)
   std::vector<layer_row> layers;         ///< filled only when asked for

@@ -66,6 +66,7 @@ std::string as_json(const model_settings& s, const device_spec& d, const run_est
   if (max_batch) j["max_batch"] = *max_batch;
   j["roofline_share"] = r.roofline_share;
   j["unseen_device"] = r.unseen_device;
+  j["extrapolated_share"] = r.extrapolated_share;
   j["out_of_domain"] = r.out_of_domain;
   j["precision_note"] = std::string(r.precision_note);
   j["attention_note"] = std::string(plan(s.attention, d, s.precision).note);
@@ -130,8 +131,10 @@ std::string as_text(const model_settings& s, const device_spec& d, const run_est
                    100.0 * r.roofline_share);
   t += fmt::format("  unseen device    {:>15}{}\n", r.unseen_device ? "yes" : "no",
                    r.unseen_device ? "   (a predictor used has no measurements from this GPU's chip)" : "");
-  t += fmt::format("  out of domain    {:>15}{}\n", r.out_of_domain ? "yes" : "no",
-                   r.out_of_domain ? "   (some layer or kernel shapes lie outside the predictors' training data)" : "");
+  t += fmt::format("  out of domain    {:>15}   {:.1f}% of the iteration from shapes the predictors extrapolate "
+                   "to{}\n",
+                   r.out_of_domain ? "yes" : "no", 100.0 * r.extrapolated_share,
+                   r.out_of_domain ? ": read it as a guess" : "");
   if (s.onnx) t += onnx_text(*s.onnx);
   if (!with_layers) {
     t += fmt::format("  layers           {:>15}   (the per-layer table: --layers)\n", group_digits(layer_count));

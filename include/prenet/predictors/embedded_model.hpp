@@ -60,11 +60,17 @@ struct embedded_model {
   [[nodiscard]] constexpr double predict(std::size_t h, std::span<const float> x, double reference) const noexcept {
     return from_target(target, static_cast<double>(margin(h, x)), reference);
   }
-  /// True when a column of the domain lies outside what the model was trained on: the prediction extrapolates.
+  /// True when the prediction extrapolates where its target does not carry over: a column of the domain below what
+  /// the model was trained on, or above it unless the target is a ratio to the roofline. A ratio target answers work
+  /// larger than any measured with the ratio of the largest measured: past a few full waves a kernel's time grows
+  /// with its work at a steady fraction of the roofline. Smaller than any measured (launch- and latency-bound
+  /// shapes, where that fraction changes fastest) is a guess either way.
   [[nodiscard]] constexpr bool out_of_domain(std::span<const float> x) const noexcept {
     const std::size_t columns = domain_min.size() < x.size() ? domain_min.size() : x.size();
+    const bool holds_above = target == target_transform::log_roofline_ratio;
     for (std::size_t i = 0; i < columns; ++i) {
-      if (!column_trained(x, i)) return true;
+      const float v = x.data()[i];
+      if (v < domain_min.data()[i] || (!holds_above && v > domain_max.data()[i])) return true;
     }
     return false;
   }

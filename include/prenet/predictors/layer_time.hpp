@@ -20,7 +20,7 @@ struct layer_estimate {
   double backward_ms = 0;
   std::string_view predictor = "none";  ///< the predictor behind most of the time; "none" for views
   double roofline_ms = 0;               ///< part of forward + backward that came from the roofline fallback
-  bool out_of_domain = false;           ///< some kernel lies outside its learned model's training shapes
+  double extrapolated_ms = 0;           ///< part of forward + backward whose model extrapolates (out_of_domain)
   bool unseen_device = false;           ///< some learned model has no training rows from this device
   std::int64_t forward_launches = 0;    ///< kernels the forward pass launches (host_dispatch.hpp)
   std::int64_t backward_launches = 0;   ///< kernels the backward pass launches
@@ -45,7 +45,9 @@ constexpr void count_launches(layer_estimate& e, const layer_node& n, const pass
   const auto x = layer_model_features(n, d, p);
   out.forward_ms = m.time_ms(x, n, d, p, false);
   if (with_backward) out.backward_ms = m.time_ms(x, n, d, p, true);
-  out.out_of_domain = m.model.out_of_domain(x) || c.element_bytes != 4;  // the bench measures FP32
+  if (m.model.out_of_domain(x) || c.element_bytes != 4) {  // the bench measures FP32
+    out.extrapolated_ms = out.forward_ms + out.backward_ms;
+  }
   count_launches(out, n, c, with_backward);
   return out;
 }
@@ -71,7 +73,7 @@ constexpr void count_launches(layer_estimate& e, const layer_node& n, const pass
     (p == pass::forward ? out.forward_ms : out.backward_ms) += e.time_ms;
     count_launch(out, p, k);
     if (e.predictor == roofline_name) out.roofline_ms += e.time_ms;
-    out.out_of_domain = out.out_of_domain || e.out_of_domain;
+    if (e.out_of_domain) out.extrapolated_ms += e.time_ms;
     out.unseen_device = out.unseen_device || e.unseen_device;
     if (e.time_ms > top_ms) {
       top_ms = e.time_ms;

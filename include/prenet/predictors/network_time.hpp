@@ -21,7 +21,7 @@ struct network_estimate {
   double forward_ms = 0;
   double backward_ms = 0;
   double roofline_ms = 0;      ///< part of the total from the roofline fallback
-  bool out_of_domain = false;  ///< some layer's kernel lies outside its learned model's training shapes
+  double extrapolated_ms = 0;  ///< part of the total whose learned model extrapolates (kernel_estimate::out_of_domain)
   bool unseen_device = false;  ///< some learned model has no training rows from this device
   std::int64_t forward_launches = 0;   ///< kernels the forward pass launches (the recompute's: estimate_recompute)
   std::int64_t backward_launches = 0;  ///< kernels the backward pass launches
@@ -104,7 +104,7 @@ constexpr void for_each_layer_estimate(std::span<const layer_node> nodes, const 
     out.forward_ms += e.forward_ms;
     out.backward_ms += e.backward_ms;
     out.roofline_ms += e.roofline_ms;
-    out.out_of_domain = out.out_of_domain || e.out_of_domain;
+    out.extrapolated_ms += e.extrapolated_ms;
     out.unseen_device = out.unseen_device || e.unseen_device;
     out.forward_launches += e.forward_launches;
     out.backward_launches += e.backward_launches;
@@ -140,7 +140,7 @@ constexpr void for_each_layer_estimate(std::span<const layer_node> nodes, const 
           last_core.forward_ms += e.time_ms;
           last_core.forward_launches += k.repeat;
           if (e.predictor == roofline_name) last_core.roofline_ms += e.time_ms;
-          last_core.out_of_domain = last_core.out_of_domain || e.out_of_domain;
+          if (e.out_of_domain) last_core.extrapolated_ms += e.time_ms;
           last_core.unseen_device = last_core.unseen_device || e.unseen_device;
         }
         last = i;
@@ -148,7 +148,7 @@ constexpr void for_each_layer_estimate(std::span<const layer_node> nodes, const 
       out.forward_ms += last_core.forward_ms;
       out.forward_launches += last_core.forward_launches;
       out.roofline_ms += last_core.roofline_ms;
-      out.out_of_domain = out.out_of_domain || last_core.out_of_domain;
+      out.extrapolated_ms += last_core.extrapolated_ms;
       out.unseen_device = out.unseen_device || last_core.unseen_device;
     }
     return out;
@@ -160,7 +160,7 @@ constexpr void for_each_layer_estimate(std::span<const layer_node> nodes, const 
       out.forward_ms += times * e.forward_ms;
       out.forward_launches += static_cast<std::int64_t>(count) * e.forward_launches;
       out.roofline_ms += times * e.roofline_ms;
-      out.out_of_domain = out.out_of_domain || e.out_of_domain;
+      out.extrapolated_ms += times * e.extrapolated_ms;
       out.unseen_device = out.unseen_device || e.unseen_device;
     }
   });
