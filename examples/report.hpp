@@ -60,7 +60,7 @@ inline void print_times(std::span<const layer_node> nodes, std::int64_t batch) {
     std::printf("  %-12.*s %12.2f %12.2f %12.2f %9.1f%%  %s%s\n", static_cast<int>(d->id.size()), d->id.data(),
                 e.forward_ms, e.backward_ms, total, 100.0 * e.roofline_ms / total,
                 e.unseen_device ? "unseen GPU (extrapolated)" : "",
-                e.extrapolated_ms >= out_of_domain_share * total ? " out-of-domain shapes" : "");
+                out_of_domain_at(e.extrapolated_ms / total) ? " out-of-domain shapes" : "");
   }
 }
 

@@ -38,6 +38,10 @@ enum class run_mode : std::uint8_t { train, inference };
 /// error on a GPU the models never saw. Kernels larger than any measured are not extrapolations of a
 /// ratio-to-roofline model (embedded_model::out_of_domain).
 inline constexpr double out_of_domain_share = 0.1;
+/// Whether a time of which `extrapolated_share` comes from extrapolating models is flagged out_of_domain.
+[[nodiscard]] constexpr bool out_of_domain_at(double extrapolated_share) noexcept {
+  return extrapolated_share >= out_of_domain_share;
+}
 
 /// One iteration is one optimizer step: `grad_accum` micro-batches of `batch` samples, each a forward and a backward
 /// pass, then one update. `forward` and `backward` are one micro-batch's; `optimizer` is the step's one update.
@@ -226,7 +230,7 @@ namespace detail {
   p.roofline_share = p.iteration.count() > 0 ? roofline_ms / p.iteration.count() : 0;
   p.extrapolated_share =
       p.iteration.count() > 0 ? micro * (e.extrapolated_ms + re.extrapolated_ms) / p.iteration.count() : 0;
-  p.out_of_domain = p.extrapolated_share >= out_of_domain_share;
+  p.out_of_domain = out_of_domain_at(p.extrapolated_share);
   p.unseen_device = unseen;
   return p;
 }

@@ -89,17 +89,9 @@ struct row_result {
   /// predict_with runs them; host stalls and the launches no kernel hides are not in it).
   [[nodiscard]] std::array<double, kernel_family_count> family_ms_with(const predictors::kernel_predictors& kp) const {
     const runtime_network net = zoo->build(seq);
-    const train_config cfg = config();
-    predictors::pass_context c = predictors::pass_of(plan(cfg.precision, *device), batch, training());
-    std::array<double, kernel_family_count> ms{};
-    predictors::for_each_layer_pass(net.nodes(), training(), [&](std::size_t, const layer_node& n, bool input_grad,
-                                                                 bool backward) {
-      c.input_grad = input_grad;
-      predictors::for_each_kernel(n, c, backward, [&](predictors::pass, const kernel& k) {
-        ms[static_cast<std::size_t>(k.family)] += predictors::estimate(k, *device, kp).time_ms;
-      });
-    });
-    return ms;
+    return predictors::kernel_ms_by_family(
+        net.nodes(), *device, predictors::pass_of(plan(config().precision, *device), batch, training()), training(),
+        kp);
   }
 };
 

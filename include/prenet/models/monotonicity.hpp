@@ -32,15 +32,7 @@ inline swept run(const runtime_network& net, const device_spec& d, std::int64_t 
   swept out;
   out.iteration_ms = predict(net.nodes(), d, {.batch = batch, .precision = p}).iteration.count();
   if (!by_family) return out;
-  const predictors::pass_context c = predictors::pass_of(plan(p, d), batch, true);
-  const auto add_layer = [&](std::size_t, const layer_node& n, bool input_grad, bool backward) {
-    predictors::pass_context lc = c;
-    lc.input_grad = input_grad;
-    predictors::for_each_kernel(n, lc, backward, [&](predictors::pass, const kernel& k) {
-      out.family_ms[static_cast<std::size_t>(k.family)] += predictors::estimate(k, d).time_ms;
-    });
-  };
-  predictors::for_each_layer_pass(net.nodes(), true, add_layer);
+  out.family_ms = predictors::kernel_ms_by_family(net.nodes(), d, predictors::pass_of(plan(p, d), batch, true), true);
   return out;
 }
 

@@ -167,4 +167,21 @@ constexpr void for_each_layer_estimate(std::span<const layer_node> nodes, const 
   return out;
 }
 
+/// The kernel time of a pass over `nodes` on `d` by kernel family (indexed by kernel_family): every layer's forward
+/// and, `with_backward`, backward kernels as estimate_network times them, without its per-layer deduplication. Host
+/// stalls and the step's other kernels (loss, casts, update) are not in it. For reports that say which family a
+/// time or an error comes from (the monotonicity sweep, `prenet-train validate`).
+[[nodiscard]] inline std::array<double, kernel_family_count> kernel_ms_by_family(
+    std::span<const layer_node> nodes, const device_spec& d, pass_context c, bool with_backward,
+    const kernel_predictors& kp = embedded_predictors) {
+  std::array<double, kernel_family_count> ms{};
+  for_each_layer_pass(nodes, with_backward, [&](std::size_t, const layer_node& n, bool input_grad, bool backward) {
+    c.input_grad = input_grad;
+    for_each_kernel(n, c, backward, [&](pass, const kernel& k) {
+      ms[static_cast<std::size_t>(k.family)] += estimate(k, d, kp).time_ms;
+    });
+  });
+  return ms;
+}
+
 }  // namespace prenet::predictors
