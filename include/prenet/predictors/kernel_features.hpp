@@ -118,6 +118,15 @@ namespace detail {
   return kn.family == kernel_family::elementwise || kn.family == kernel_family::memory ? sms * 2048.0 : sms;
 }
 
+/// Whether every kernel of a family does the same FLOPs per byte whatever its shape: layer norm, softmax and each
+/// elementwise op. Their intensity over the ridge point then describes only the GPU, not the kernel, and a tree
+/// used it as a GPU id: with the A100 held out, its softmax rows took the leaves of the P100, the GPU nearest in ridge
+/// point and the one that reaches the least of its bandwidth (0.40 against 0.56-0.64), and came out 1.6x too slow.
+/// kernel_features() gives such kernels 0 in that column (docs/predictors.md measures what it changed).
+[[nodiscard]] constexpr bool fixed_intensity(kernel_family f) noexcept {
+  return f == kernel_family::layernorm || f == kernel_family::softmax || f == kernel_family::elementwise;
+}
+
 /// Features of `kn` on `d` (see kernel_feature_names), its compute time and ridge point at the FP32 rate `power`
 /// says the board sustains. Counts enter as log2(1 + x) so every value is finite.
 [[nodiscard]] constexpr std::array<double, kernel_feature_count> kernel_features(const kernel& kn, const device_spec& d,
@@ -148,7 +157,7 @@ namespace detail {
           detail::log2(flops / fp32_flops_per_s + 1e-12),
           detail::log2(bytes / d.memory_bandwidth_bytes_per_s + 1e-12),
           detail::log2(intensity),
-          detail::log2(intensity / ridge),
+          fixed_intensity(kn.family) ? 0.0 : detail::log2(intensity / ridge),
           log2_1p(waves),
           waves / whole_waves};
 }
