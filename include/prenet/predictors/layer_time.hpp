@@ -26,6 +26,23 @@ struct layer_estimate {
   std::int64_t backward_launches = 0;   ///< kernels the backward pass launches
 };
 
+/// Adds where `e`'s time came from to a sum of estimates (layer_estimate, network_estimate): its time to the
+/// roofline part when the roofline fallback made it, to the extrapolated part when its model extrapolates, and
+/// whether its model never saw the device. The one rule for every level that adds kernels up.
+template <class Sum>
+constexpr void add_provenance(Sum& sum, const kernel_estimate& e) noexcept {
+  if (e.predictor == roofline_name) sum.roofline_ms += e.time_ms;
+  if (e.out_of_domain) sum.extrapolated_ms += e.time_ms;
+  sum.unseen_device = sum.unseen_device || e.unseen_device;
+}
+/// The same for a sum of sums: `part` (a layer's or a block's estimate) counted `times` times.
+template <class Sum, class Part>
+constexpr void add_provenance(Sum& sum, const Part& part, double times = 1) noexcept {
+  sum.roofline_ms += times * part.roofline_ms;
+  sum.extrapolated_ms += times * part.extrapolated_ms;
+  sum.unseen_device = sum.unseen_device || part.unseen_device;
+}
+
 /// Counts the launches of `k` in pass `p` of `e`: an RNN's kernels once per time step.
 constexpr void count_launch(layer_estimate& e, pass p, const kernel& k) noexcept {
   (p == pass::forward ? e.forward_launches : e.backward_launches) += k.repeat;
@@ -72,9 +89,7 @@ constexpr void count_launches(layer_estimate& e, const layer_node& n, const pass
     const kernel_estimate e = estimate(k, d, kp);
     (p == pass::forward ? out.forward_ms : out.backward_ms) += e.time_ms;
     count_launch(out, p, k);
-    if (e.predictor == roofline_name) out.roofline_ms += e.time_ms;
-    if (e.out_of_domain) out.extrapolated_ms += e.time_ms;
-    out.unseen_device = out.unseen_device || e.unseen_device;
+    add_provenance(out, e);
     if (e.time_ms > top_ms) {
       top_ms = e.time_ms;
       out.predictor = e.predictor;

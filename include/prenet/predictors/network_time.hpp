@@ -103,9 +103,7 @@ constexpr void for_each_layer_estimate(std::span<const layer_node> nodes, const 
                                autocast_rule_of(n.spec, n.input).computes == autocast_type::half;
     out.forward_ms += e.forward_ms;
     out.backward_ms += e.backward_ms;
-    out.roofline_ms += e.roofline_ms;
-    out.extrapolated_ms += e.extrapolated_ms;
-    out.unseen_device = out.unseen_device || e.unseen_device;
+    add_provenance(out, e);
     out.forward_launches += e.forward_launches;
     out.backward_launches += e.backward_launches;
     out.launches.run({e.forward_ms, e.forward_launches + (casts_weights ? 1 : 0)});
@@ -139,17 +137,13 @@ constexpr void for_each_layer_estimate(std::span<const layer_node> nodes, const 
           const kernel_estimate e = estimate(c.run(k), d, kp);
           last_core.forward_ms += e.time_ms;
           last_core.forward_launches += k.repeat;
-          if (e.predictor == roofline_name) last_core.roofline_ms += e.time_ms;
-          if (e.out_of_domain) last_core.extrapolated_ms += e.time_ms;
-          last_core.unseen_device = last_core.unseen_device || e.unseen_device;
+          add_provenance(last_core, e);
         }
         last = i;
       }
       out.forward_ms += last_core.forward_ms;
       out.forward_launches += last_core.forward_launches;
-      out.roofline_ms += last_core.roofline_ms;
-      out.extrapolated_ms += last_core.extrapolated_ms;
-      out.unseen_device = out.unseen_device || last_core.unseen_device;
+      add_provenance(out, last_core);
     }
     return out;
   }
@@ -159,9 +153,7 @@ constexpr void for_each_layer_estimate(std::span<const layer_node> nodes, const 
       const auto times = static_cast<double>(count);
       out.forward_ms += times * e.forward_ms;
       out.forward_launches += static_cast<std::int64_t>(count) * e.forward_launches;
-      out.roofline_ms += times * e.roofline_ms;
-      out.extrapolated_ms += times * e.extrapolated_ms;
-      out.unseen_device = out.unseen_device || e.unseen_device;
+      add_provenance(out, e, times);
     }
   });
   return out;
