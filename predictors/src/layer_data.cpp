@@ -25,7 +25,9 @@ std::vector<std::string> bench_layer_files(const fs::path& data) {
   for (const auto& dir : fs::directory_iterator(data)) {
     if (!dir.is_directory()) continue;
     for (const auto& f : fs::directory_iterator(dir.path())) {
-      if (f.path().extension() == ".csv" && f.path().stem() != "models")
+      // models.csv: whole iterations; ops.csv and e2e.csv: GPU kernels and models (bench/gpu_measure.py).
+      const std::string stem = f.path().stem().string();
+      if (f.path().extension() == ".csv" && stem != "models" && stem != "ops" && stem != "e2e")
         out.push_back(fs::relative(f.path(), data).generic_string());
     }
   }

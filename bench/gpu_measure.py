@@ -1,0 +1,379 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""Measure a CUDA GPU the way prenet's training data was measured, in one bounded run.
+
+Three parts, in order of value, each written row by row so a run cut short keeps what it measured:
+  e2e      whole models: NeuSight's end-to-end configurations (Hugging Face BERT-large with pre-training heads,
+           GPT-2 large, GPT-3 XL/2.7B as NeuSight sizes them, OPT-1.3B; forward, backward) in FP32, and BERT-large,
+           GPT-2 large and torchvision's ResNet-50 under TF32 and autocast fp16/bf16 with the optimizer step timed too.
+  kernels  NeuSight's per-op forward kernels (linear, bmm, conv, ln, softmax, elementwise) at the shapes of its
+           train/collect and test splits, FP32 with TF32 off (as NeuSight measured), under torch.no_grad().
+  tc       linear, bmm and conv on a sample of those shapes in TF32, fp16 and bf16.
+
+Kernel times are taken two ways: `latency_ms`, CUDA events around each single call (NeuSight's per-op method, which
+includes the host's launch gap: its fastest kernels read about 25 us on every GPU), and `stream_ms`, one event pair
+around back-to-back calls divided by their number (the kernel alone).
+
+  python3 bench/gpu_measure.py --shapes SHAPES.csv --out DIR [--budget-s 420] [--parts e2e,kernels,tc]
+
+SHAPES.csv comes from scripts/gpu-shapes.py (the shapes only, no measurement of any GPU). The outputs are
+DIR/env.txt, DIR/e2e.csv, DIR/kernels.csv; scripts/gpu-import.py turns them into data/<device>/.
+"""
+import argparse
+import csv
+import math
+import os
+import statistics
+import sys
+import time
+import traceback
+
+import torch
+import torch.nn.functional as F
+
+T0 = time.monotonic()
+
+
+def log(msg):
+    print(f"[{time.monotonic() - T0:7.1f}s] {msg}", flush=True)
+
+
+class Deadline:
+    def __init__(self, seconds):
+        self.end = T0 + seconds
+
+    def left(self):
+        return self.end - time.monotonic()
+
+
+def sync(dev):
+    if dev.type == "cuda":
+        torch.cuda.synchronize()
+
+
+class Timer:
+    """CUDA events on a GPU, perf_counter on the CPU (the --smoke run here)."""
+
+    def __init__(self, dev):
+        self.cuda = dev.type == "cuda"
+        self.dev = dev
+
+    def pair(self):
+        if self.cuda:
+            a, b = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+            return a, b
+        return [0.0], [0.0]
+
+    def record(self, ev):
+        if self.cuda:
+            ev.record()
+        else:
+            ev[0] = time.perf_counter()
+
+    def ms(self, a, b):
+        if self.cuda:
+            return a.elapsed_time(b)
+        return (b[0] - a[0]) * 1e3
+
+
+def set_precision(mode):
+    """fp32: TF32 off; tf32: on for matmuls and convolutions (NGC); autocast modes: stock PyTorch's defaults."""
+    torch.backends.cuda.matmul.allow_tf32 = mode == "tf32"
+    torch.backends.cudnn.allow_tf32 = mode != "fp32"
+
+
+# ---------------------------------------------------------------------------------------------------- kernels
+def kernel_fn(op, shape, dev, dtype):
+    """The op and its inputs, as NeuSight's collection ran them; shape is the row's dict of ints."""
+    g = lambda *s: torch.randn(*s, device=dev, dtype=dtype)  # noqa: E731
+    if op == "linear":
+        x, w, b = g(shape["B"], shape["M"], shape["K"]), g(shape["N"], shape["K"]), g(shape["N"])
+        return lambda: F.linear(x, w, b)
+    if op == "bmm":
+        a, b = g(shape["B"], shape["M"], shape["K"]), g(shape["B"], shape["K"], shape["N"])
+        return lambda: torch.bmm(a, b)
+    if op == "conv":
+        s, k = shape["Input_Size"], shape["Kernel_Szie"]
+        x = g(shape["B"], shape["Input_Channel"], s, s)
+        w, b = g(shape["Output_Channel"], shape["Input_Channel"], k, k), g(shape["Output_Channel"])
+        return lambda: F.conv2d(x, w, b, stride=shape["Stride"], padding=shape["Padding"])
+    B, H = shape["B"], shape["H"]
+    x = g(B, H)
+    if op == "ln":
+        w, b = g(H), g(H)
+        return lambda: F.layer_norm(x, (H,), w, b)
+    if op == "softmax":
+        return lambda: F.softmax(x, dim=-1)
+    y = g(B, H)
+    table = {
+        "add": lambda: x + y, "addu": lambda: x + 1.5, "mul": lambda: x * y, "mulu": lambda: x * 1.5,
+        "div": lambda: x / y, "divu": lambda: x / 1.5, "pow": lambda: torch.pow(x, y), "powu": lambda: x ** 1.5,
+        "relu": lambda: F.relu(x), "gelu": lambda: F.gelu(x), "tanh": lambda: torch.tanh(x),
+    }
+    return table[op]
+
+
+def time_kernel(fn, timer, dev, reps, long_kernel):
+    """(per-call ms, back-to-back ms). A long kernel (over 2 ms) hides the launch gap: one warm-up, and its
+    per-call time stands for both."""
+    for _ in range(1 if long_kernel else 2):
+        fn()
+    sync(dev)
+    pairs = []
+    for _ in range(reps):
+        a, b = timer.pair()
+        timer.record(a)
+        fn()
+        timer.record(b)
+        pairs.append((a, b))
+    sync(dev)
+    per_call = statistics.median(timer.ms(a, b) for a, b in pairs)
+    if long_kernel:
+        return per_call, per_call
+    a, b = timer.pair()
+    timer.record(a)
+    for _ in range(reps):
+        fn()
+    timer.record(b)
+    sync(dev)
+    return per_call, timer.ms(a, b) / reps
+
+
+KERNEL_FIELDS = ["part", "precision", "split", "op", "B", "M", "N", "K", "H", "Input_Channel", "Output_Channel",
+                 "Kernel_Szie", "Input_Size", "Stride", "Padding", "latency_ms", "stream_ms", "reps", "status"]
+DTYPES = {"fp32": torch.float32, "tf32": torch.float32, "fp16": torch.float16, "bf16": torch.bfloat16}
+
+
+def run_kernels(rows, part, precisions, writer, out_file, dev, deadline, reserve_s):
+    timer = Timer(dev)
+    done = 0
+    for precision in precisions:
+        set_precision(precision)
+        for row in rows:
+            if deadline.left() < reserve_s:
+                log(f"{part}/{precision}: budget reached after {done} rows")
+                return done
+            shape = {k: int(v) for k, v in row.items() if k not in ("op", "split", "est_ms") and v != ""}
+            est = float(row.get("est_ms") or 0.05)
+            reps = 3 if est > 2 else (5 if est > 0.5 else 10)
+            rec = {k: row.get(k, "") for k in KERNEL_FIELDS if k in row}
+            rec.update(part=part, precision=precision, split=row["split"], op=row["op"], reps=reps)
+            try:
+                with torch.no_grad():
+                    fn = kernel_fn(row["op"], shape, dev, DTYPES[precision])
+                    lat, stream = time_kernel(fn, timer, dev, reps, long_kernel=est > 2)
+                del fn
+                ok = math.isfinite(lat) and lat > 0 and math.isfinite(stream) and stream > 0
+                rec.update(latency_ms=f"{lat:.6g}", stream_ms=f"{stream:.6g}", status="ok" if ok else "bad_time")
+            except torch.cuda.OutOfMemoryError:
+                rec.update(status="oom")
+                torch.cuda.empty_cache()
+            except Exception as e:  # an invalid shape, a library refusal: recorded, never a zero time
+                rec.update(status="error:" + type(e).__name__)
+            writer.writerow(rec)
+            done += 1
+            if done % 500 == 0:
+                out_file.flush()
+                log(f"{part}/{precision}: {done} rows")
+    out_file.flush()
+    return done
+
+
+# ---------------------------------------------------------------------------------------------------- whole models
+def hf_model(name, dev):
+    import transformers as tr
+    model, vocab = hf_model_of(tr, name)
+    return model, vocab
+
+
+def eager(cfg):
+    """NeuSight traced Hugging Face's eager attention (its 'variant' column)."""
+    try:
+        cfg._attn_implementation = "eager"
+    except Exception:  # a version without the field runs its default
+        pass
+    return cfg
+
+
+def hf_model_of(tr, name):
+    if name == "bert_large":
+        cfg = tr.BertConfig(hidden_size=1024, num_hidden_layers=24, num_attention_heads=16, intermediate_size=4096)
+        return tr.BertForPreTraining(eager(cfg)), cfg.vocab_size
+    if name == "opt_13":
+        cfg = tr.OPTConfig(hidden_size=2048, num_hidden_layers=24, num_attention_heads=32, ffn_dim=8192,
+                           max_position_embeddings=2048, word_embed_proj_dim=2048)
+        return tr.OPTForCausalLM(eager(cfg)), cfg.vocab_size
+    dims = {"gpt2_large": (1280, 36, 20, 1024), "gpt3_xl": (3072, 24, 24, 2048), "gpt3_27": (2560, 32, 32, 2048)}
+    d, n, h, pos = dims[name]
+    cfg = tr.GPT2Config(n_embd=d, n_layer=n, n_head=h, n_positions=pos)
+    return tr.GPT2LMHeadModel(eager(cfg)), cfg.vocab_size
+
+
+def on_device(dev):
+    """Build parameters on the GPU directly (torch >= 2.0): a GPT-3 2.7B initialised on the host takes ~30 s."""
+    import contextlib
+    try:
+        ctx = torch.device(dev)
+        ctx.__enter__  # noqa: B018
+        return ctx
+    except AttributeError:
+        return contextlib.nullcontext()
+
+
+E2E_FIELDS = ["model", "mode", "precision", "seq", "batch", "fw_ms", "bw_ms", "opt_ms", "iteration_ms",
+              "peak_mem_bytes", "reps", "status"]
+
+
+def run_model(name, precision, seq, batch, with_opt, dev, reps=5, warmup=2):
+    set_precision(precision)
+    torch.manual_seed(0)
+    with on_device(dev):
+        if name == "resnet50":
+            import torchvision
+            model = torchvision.models.resnet50()
+            inputs = torch.randn(batch, 3, seq, seq)
+            target = torch.randint(0, 1000, (batch,))
+        else:
+            model, vocab = hf_model(name, dev)
+            inputs = torch.randint(0, vocab, (batch, seq))
+    model.to(dev).train()
+    inputs = inputs.to(dev)
+    target = target.to(dev) if name == "resnet50" else None
+    opt = None
+    if with_opt:
+        opt = (torch.optim.SGD(model.parameters(), lr=0.1, momentum=0.9) if name == "resnet50"
+               else torch.optim.AdamW(model.parameters(), lr=1e-4))
+    amp = {"amp_fp16": torch.float16, "amp_bf16": torch.bfloat16}.get(precision)
+    scaler = torch.amp.GradScaler("cuda") if precision == "amp_fp16" and dev.type == "cuda" else None
+    timer = Timer(dev)
+
+    def loss_of():
+        with torch.autocast(dev.type, dtype=amp, enabled=amp is not None):
+            if name == "resnet50":
+                return F.cross_entropy(model(inputs), target)
+            out = model(input_ids=inputs)
+            logits = out[0]
+            return logits.float().sum() if with_opt else logits.sum()
+
+    fw, bw, st = [], [], []
+    torch.cuda.reset_peak_memory_stats() if dev.type == "cuda" else None
+    for i in range(warmup + reps):
+        model.zero_grad(set_to_none=True)
+        a, b, c, d = (timer.pair()[0] for _ in range(4))
+        sync(dev)
+        timer.record(a)
+        loss = loss_of()
+        timer.record(b)
+        (scaler.scale(loss) if scaler else loss).backward()
+        timer.record(c)
+        if opt is not None:
+            if scaler:
+                scaler.step(opt)
+                scaler.update()
+            else:
+                opt.step()
+        timer.record(d)
+        sync(dev)
+        if i >= warmup:
+            fw.append(timer.ms(a, b))
+            bw.append(timer.ms(b, c))
+            st.append(timer.ms(c, d))
+        del loss
+    peak = torch.cuda.max_memory_allocated() if dev.type == "cuda" else 0
+    m = statistics.median
+    return dict(fw_ms=f"{m(fw):.5g}", bw_ms=f"{m(bw):.5g}", opt_ms=f"{m(st):.5g}" if opt else "",
+                iteration_ms=f"{m(fw) + m(bw) + (m(st) if opt else 0):.5g}", peak_mem_bytes=peak, reps=reps)
+
+
+E2E_PLAN = [
+    # NeuSight's end-to-end training rows: forward + backward, no optimizer, FP32 with TF32 off.
+    ("bert_large", "train", "fp32", 512, 2, False), ("bert_large", "train", "fp32", 512, 8, False),
+    ("gpt2_large", "train", "fp32", 1024, 1, False), ("gpt2_large", "train", "fp32", 1024, 4, False),
+    ("opt_13", "train", "fp32", 2048, 1, False), ("opt_13", "train", "fp32", 2048, 2, False),
+    ("gpt3_xl", "train", "fp32", 2048, 1, False), ("gpt3_27", "train", "fp32", 2048, 1, False),
+] + [
+    # Training steps as people run them: the optimizer step timed too, in each precision.
+    (m, "step", p, s, b, True)
+    for (m, s, b) in (("resnet50", 224, 128), ("bert_large", 512, 8), ("gpt2_large", 1024, 4))
+    for p in ("fp32", "tf32", "amp_bf16", "amp_fp16")
+]
+
+
+def run_e2e(writer, out_file, dev, deadline, reserve_s, smoke):
+    plan = E2E_PLAN
+    if smoke:
+        plan = [("resnet50", "step", "fp32", 32, 2, True), ("resnet50", "step", "amp_bf16", 32, 2, True)]
+    for name, mode, precision, seq, batch, with_opt in plan:
+        if deadline.left() < reserve_s:
+            log("e2e: budget reached")
+            return
+        rec = dict(model=name, mode=mode, precision=precision, seq=seq, batch=batch)
+        t = time.monotonic()
+        try:
+            rec.update(run_model(name, precision, seq, batch, with_opt, dev, reps=2 if smoke else 5,
+                                 warmup=1 if smoke else 2), status="ok")
+        except torch.cuda.OutOfMemoryError:
+            rec.update(status="oom")
+        except Exception as e:
+            rec.update(status="error:" + type(e).__name__ + ":" + str(e)[:120].replace(",", ";").replace("\n", " "))
+            traceback.print_exc()
+        if dev.type == "cuda":
+            torch.cuda.empty_cache()
+        writer.writerow(rec)
+        out_file.flush()
+        log(f"e2e {name} {mode} {precision} {seq}x{batch}: {rec.get('iteration_ms', rec['status'])} ms "
+            f"({time.monotonic() - t:.1f} s)")
+
+
+# ---------------------------------------------------------------------------------------------------- main
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--shapes", required=True)
+    ap.add_argument("--out", required=True)
+    ap.add_argument("--budget-s", type=float, default=420)
+    ap.add_argument("--parts", default="e2e,kernels,tc")
+    ap.add_argument("--smoke", action="store_true", help="CPU, a few rows of each part (checks the script runs)")
+    ap.add_argument("--tc-every", type=int, default=8, help="tensor-core part: every n-th GEMM/conv shape")
+    args = ap.parse_args()
+    dev = torch.device("cpu" if args.smoke else "cuda")
+    deadline = Deadline(args.budget_s)
+    os.makedirs(args.out, exist_ok=True)
+    with open(os.path.join(args.out, "env.txt"), "w") as f:
+        f.write(f"torch {torch.__version__}\n")
+        if dev.type == "cuda":
+            p = torch.cuda.get_device_properties(0)
+            f.write(f"device {torch.cuda.get_device_name(0)}\nsms {p.multi_processor_count}\n"
+                    f"memory_bytes {p.total_memory}\ncuda {torch.version.cuda}\ncudnn {torch.backends.cudnn.version()}\n")
+            f.write(f"l2_bytes {getattr(p, 'L2_cache_size', 0)}\n")
+    log(open(os.path.join(args.out, "env.txt")).read().replace("\n", "; "))
+    with open(args.shapes) as f:
+        shapes = list(csv.DictReader(f))
+    if args.smoke:
+        shapes = [r for i, r in enumerate(shapes) if i % max(1, len(shapes) // 60) == 0]
+        for r in shapes:  # keep the CPU run small
+            for k in ("B", "M", "N", "K", "H", "Input_Channel", "Output_Channel"):
+                if r.get(k):
+                    r[k] = str(min(int(r[k]), 64))
+            if r.get("Input_Size"):
+                r["Input_Size"] = str(min(int(r["Input_Size"]), 16))
+    parts = args.parts.split(",")
+    # The reserve keeps time for the parts after this one: e2e first, then FP32 kernels, then tensor cores.
+    if "e2e" in parts:
+        with open(os.path.join(args.out, "e2e.csv"), "w", newline="") as f:
+            w = csv.DictWriter(f, E2E_FIELDS, extrasaction="ignore")
+            w.writeheader()
+            run_e2e(w, f, dev, deadline, reserve_s=0.55 * args.budget_s, smoke=args.smoke)
+    with open(os.path.join(args.out, "kernels.csv"), "w", newline="") as f:
+        w = csv.DictWriter(f, KERNEL_FIELDS, extrasaction="ignore")
+        w.writeheader()
+        if "kernels" in parts:
+            run_kernels(shapes, "kernels", ["fp32"], w, f, dev, deadline, reserve_s=0.12 * args.budget_s)
+        if "tc" in parts:
+            gemm = [r for r in shapes if r["op"] in ("linear", "bmm", "conv")]
+            sample = [r for i, r in enumerate(gemm) if i % args.tc_every == 0]
+            run_kernels(sample, "tc", ["tf32", "bf16", "fp16"], w, f, dev, deadline, reserve_s=5)
+    log("done")
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,69 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""Merge the output folders of bench/gpu_measure.py runs on one GPU into data/<device id>/.
+
+  /usr/bin/python3 scripts/gpu-import.py [--data DIR] DEVICE_ID RUN_DIR [RUN_DIR ...]
+
+Writes data/<id>/ops.csv (one row per precision, split, op and shape; a shape measured by several runs gets the
+geometric mean of their times, and `runs` says how many), data/<id>/e2e.csv (whole-model rows, first run wins) and
+data/<id>/env.txt (the first run's). Rows that did not run (`status` other than ok) are counted and left out.
+"""
+import csv
+import math
+import os
+import sys
+
+SHAPE = ["B", "M", "N", "K", "H", "Input_Channel", "Output_Channel", "Kernel_Szie", "Input_Size", "Stride", "Padding"]
+
+
+def main():
+    args = sys.argv[1:]
+    data = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "data")
+    if args[:1] == ["--data"] and len(args) >= 2:
+        data, args = args[1], args[2:]
+    if len(args) < 2:
+        sys.exit(__doc__)
+    device, runs = args[0], args[1:]
+    out = os.path.join(data, device)
+    os.makedirs(out, exist_ok=True)
+    ops, e2e, skipped = {}, {}, 0
+    for run in runs:
+        with open(os.path.join(run, "kernels.csv")) as f:
+            for r in csv.DictReader(f):
+                if r["status"] != "ok":
+                    skipped += 1
+                    continue
+                key = (r["precision"], r["split"], r["op"]) + tuple(r[c] for c in SHAPE)
+                ops.setdefault(key, []).append((float(r["latency_ms"]), float(r["stream_ms"])))
+        path = os.path.join(run, "e2e.csv")
+        if os.path.exists(path):
+            with open(path) as f:
+                for r in csv.DictReader(f):
+                    if r["status"] != "ok":
+                        skipped += 1
+                        continue
+                    e2e.setdefault((r["model"], r["mode"], r["precision"], r["seq"], r["batch"]), r)
+    geo = lambda xs: math.exp(sum(math.log(x) for x in xs) / len(xs))  # noqa: E731
+    with open(os.path.join(out, "ops.csv"), "w", newline="") as f:
+        w = csv.writer(f, lineterminator="\n")
+        w.writerow(["precision", "split", "op"] + SHAPE + ["latency_ms", "stream_ms", "runs"])
+        for key in sorted(ops, key=lambda k: (k[0], k[1], k[2], [int(x) if x else -1 for x in k[3:]])):
+            t = ops[key]
+            w.writerow(list(key) + [f"{geo([a for a, _ in t]):.5g}", f"{geo([b for _, b in t]):.5g}", len(t)])
+    fields = ["model", "mode", "precision", "seq", "batch", "fw_ms", "bw_ms", "opt_ms", "iteration_ms",
+              "peak_mem_bytes", "reps"]
+    with open(os.path.join(out, "e2e.csv"), "w", newline="") as f:
+        w = csv.DictWriter(f, fields, extrasaction="ignore", lineterminator="\n")
+        w.writeheader()
+        for r in e2e.values():
+            w.writerow(r)
+    with open(os.path.join(out, "env.txt"), "w") as dst:
+        for name in ("env.txt", "smi.txt"):  # the run's versions; nvidia-smi's clocks, power and driver if kept
+            if os.path.exists(os.path.join(runs[0], name)):
+                with open(os.path.join(runs[0], name)) as src:
+                    dst.write(src.read())
+    print(f"{out}: {len(ops)} op rows, {len(e2e)} whole-model rows, {skipped} rows that did not run")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,27 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# bench/gpu_measure.py on this machine's CPU (--smoke: a few capped shapes of every op, and a ResNet-50 step when
+# torchvision is there), then scripts/gpu-import.py into a scratch data/: every op measured, every time positive,
+# the files the trainer reads written. Skips (77) without Debian's PyTorch.
+# Usage: tests/bench/gpu_measure_smoke.sh SOURCE_DIR SCRATCH_DIR
+set -eu
+src=$1 scratch=$2
+py=/usr/bin/python3
+$py -c 'import torch' 2>/dev/null || { echo "SKIPPED: /usr/bin/python3 cannot import torch"; exit 77; }
+rm -rf "$scratch" && mkdir -p "$scratch/data"
+parts=kernels,tc
+$py -c 'import torchvision' 2>/dev/null && parts=e2e,kernels,tc
+$py "$src/bench/gpu_measure.py" --smoke --shapes "$src/tests/bench/gpu_shapes.csv" --out "$scratch/run" \
+  --budget-s 300 --parts "$parts" --tc-every 1
+$py "$src/scripts/gpu-import.py" --data "$scratch/data" h200 "$scratch/run"
+$py - "$scratch/data/h200/ops.csv" "$src/tests/bench/gpu_shapes.csv" <<'PY'
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+wanted = {r["op"] for r in csv.DictReader(open(sys.argv[2]))}
+fp32 = {r["op"] for r in rows if r["precision"] == "fp32"}
+assert fp32 == wanted, f"ops measured {sorted(fp32)} != shapes {sorted(wanted)}"
+assert all(float(r["latency_ms"]) > 0 and float(r["stream_ms"]) > 0 for r in rows), "a time that is not positive"
+tc = {r["precision"] for r in rows} - {"fp32"}
+assert "tf32" in tc and "bf16" in tc, f"tensor-core precisions measured: {sorted(tc)}"
+print(f"{len(rows)} rows, ops {sorted(fp32)}, tensor-core precisions {sorted(tc)}: ok")
+PY
