@@ -6,12 +6,18 @@
 namespace prenet::trainer {
 
 std::string fnv1a_files(const std::filesystem::path& root, const std::vector<std::string>& relative_paths) {
+  std::vector<hashed_file> files;
+  for (const std::string& rel : relative_paths) files.push_back({root, rel});
+  return fnv1a_files(files);
+}
+
+std::string fnv1a_files(const std::vector<hashed_file>& files) {
   std::uint64_t h = 1469598103934665603ULL;
   const auto mix = [&h](unsigned char c) {
     h ^= c;
     h *= 1099511628211ULL;
   };
-  for (const std::string& rel : relative_paths) {
+  for (const auto& [root, rel] : files) {
     for (const char c : rel) mix(static_cast<unsigned char>(c));
     std::ifstream in(root / rel, std::ios::binary);
     char buf[1 << 16];

@@ -44,6 +44,14 @@ void array(std::ostream& o, const char* type, const char* name, const std::vecto
 /// digits: the inputs fingerprint in every generated header's banner.
 std::string fnv1a_files(const std::filesystem::path& root, const std::vector<std::string>& relative_paths);
 
+/// One file of an inputs fingerprint: its path relative to `root`, which is what gets hashed with its bytes.
+struct hashed_file {
+  std::filesystem::path root;
+  std::string relative;
+};
+/// The same fingerprint over files under several roots (NeuSight's datasets and the repository's data/).
+std::string fnv1a_files(const std::vector<hashed_file>& files);
+
 /// Writes `text` to `path` unless the file already holds exactly it; returns the text's size. Throws on failure.
 std::uintmax_t write_if_changed(const std::filesystem::path& path, const std::string& text);
 

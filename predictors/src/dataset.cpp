@@ -8,6 +8,7 @@
 
 #include <prenet/devices.hpp>
 
+#include "codegen.hpp"
 #include "csv.hpp"
 
 namespace prenet::trainer {
@@ -90,7 +91,7 @@ void ingest_justus(const fs::path& datasets, dataset& out, std::int64_t max_rows
         continue;
       }
       if (t.number(r, c_prec) != 32) {
-        ++counts.impossible_shape;  // every row is FP32 in this source; anything else is not modelled
+        ++counts.other_precision;  // every row is FP32 in this source; anything else is not modelled
         continue;
       }
       sample s{.source = "justus2018", .op = conv ? "conv2d" : "dense", .device = device};
@@ -116,10 +117,7 @@ void ingest_justus(const fs::path& datasets, dataset& out, std::int64_t max_rows
   }
 }
 
-namespace {
-
-/// Maps one NeuSight row to a kernel; false when the op is not one we model.
-bool neusight_kernel(const csv_table& t, std::size_t r, const std::string& op, kernel& kn) {
+bool kernel_of_op_row(const csv_table& t, std::size_t r, const std::string& op, kernel& kn) {
   const auto num = [&](std::string_view col) { return static_cast<std::int64_t>(t.number(r, t.column(col))); };
   if (op == "linear") {
     kn = gemm_kernel(1, num("B") * num("M"), num("N"), num("K"));  // one weight shared by the B x M rows
@@ -149,6 +147,8 @@ bool neusight_kernel(const csv_table& t, std::size_t r, const std::string& op, k
   return true;
 }
 
+namespace {
+
 void ingest_neusight_file(const fs::path& file, const fs::path& datasets, bool held_out, dataset& out,
                           std::set<sample_key>& seen, std::int64_t max_rows_per_file) {
   const csv_table t(file, static_cast<std::size_t>(max_rows_per_file));
@@ -162,7 +162,7 @@ void ingest_neusight_file(const fs::path& file, const fs::path& datasets, bool h
       continue;
     }
     sample s{.source = "neusight", .op = t.at(r, c_op), .device = device, .held_out_shapes = held_out};
-    if (!neusight_kernel(t, r, s.op, s.kn)) {
+    if (!kernel_of_op_row(t, r, s.op, s.kn)) {
       ++counts.impossible_shape;
       continue;
     }
@@ -183,6 +183,62 @@ void ingest_neusight(const fs::path& datasets, dataset& out, std::int64_t max_ro
   for (const fs::path& file : sorted_files(root / "test", "")) {
     ingest_neusight_file(file, datasets, true, out, seen, max_rows_per_file);
   }
+}
+
+std::vector<device_file> device_files(const fs::path& data, std::string_view name) {
+  if (!fs::is_directory(data)) throw data_error(data.string() + ": not a folder (the repository's data/)");
+  std::vector<device_file> out;
+  for (const auto& dir : fs::directory_iterator(data)) {
+    const fs::path file = dir.path() / name;
+    if (!dir.is_directory() || !fs::exists(file)) continue;
+    const std::string id = dir.path().filename().string();
+    const device_spec* device = devices::find(id);
+    if (device == nullptr) throw data_error(file.string() + ": '" + id + "' is not a catalogue id (prenet devices)");
+    out.push_back({device, file});
+  }
+  std::sort(out.begin(), out.end(), [](const device_file& a, const device_file& b) { return a.path < b.path; });
+  return out;
+}
+
+void ingest_bench_ops(const fs::path& data, dataset& out, std::int64_t max_rows_per_file) {
+  const fs::path repository = fs::absolute(data).parent_path();
+  std::set<sample_key> seen;
+  for (const auto& [device, file] : device_files(data, "ops.csv")) {
+    const std::string id(device->id);
+    const csv_table t(file, static_cast<std::size_t>(max_rows_per_file));
+    out.repository = repository;
+    ingest_counts& counts = out.files["data/" + id + "/ops.csv"];
+    const std::size_t c_precision = t.column("precision"), c_split = t.column("split"), c_op = t.column("op"),
+                      c_time = t.column("latency_ms");
+    for (std::size_t r = 0; r < t.rows(); ++r) {
+      ++counts.read;
+      if (t.at(r, c_precision) != "fp32") {
+        ++counts.other_precision;
+        continue;
+      }
+      sample s{.source = "bench", .op = t.at(r, c_op), .device = device, .held_out_shapes = t.at(r, c_split) == "test"};
+      if (!kernel_of_op_row(t, r, s.op, s.kn)) {
+        ++counts.impossible_shape;
+        continue;
+      }
+      s.time_ms = t.number_or_nan(r, c_time);
+      keep(std::move(s), counts, seen, out);
+    }
+  }
+}
+
+void ingest_per_op_kernels(const fs::path& datasets, const fs::path& data, dataset& out,
+                           std::int64_t max_rows_per_file) {
+  ingest_neusight(datasets, out, max_rows_per_file);
+  if (!data.empty()) ingest_bench_ops(data, out, max_rows_per_file);
+}
+
+std::string inputs_hash(const fs::path& datasets, const dataset& data) {
+  std::vector<hashed_file> files;
+  for (const auto& [rel, counts] : data.files) {
+    files.push_back({rel.starts_with("data/") ? data.repository : datasets, rel});
+  }
+  return fnv1a_files(files);
 }
 
 }  // namespace prenet::trainer

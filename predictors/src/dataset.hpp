@@ -13,11 +13,13 @@
 
 namespace prenet::trainer {
 
+class csv_table;
+
 enum class phase : std::uint8_t { forward, train_step };
 
 /// One measured row. `op` is the source's own name for what ran ("dense", "conv2d", "linear", "bmm", "ln", ...).
 struct sample {
-  std::string source;  ///< "justus2018" or "neusight"
+  std::string source;  ///< "justus2018", "neusight" or "bench" (our own, data/<device>/ops.csv)
   std::string op;
   const device_spec* device = nullptr;
   trainer::phase phase = phase::forward;
@@ -36,13 +38,20 @@ struct ingest_counts {
   std::int64_t bad_time = 0;        ///< missing, non-finite, zero or negative time
   std::int64_t unknown_device = 0;
   std::int64_t impossible_shape = 0;
+  std::int64_t other_precision = 0;  ///< not FP32: kept in the files, not what the kernel models learn
   std::int64_t duplicate = 0;
 };
 
 struct dataset {
   std::vector<sample> samples;
-  std::map<std::string, ingest_counts> files;  ///< keyed by path relative to the datasets folder
+  /// Keyed by path relative to the datasets folder, or, for our own measurements, to the repository ("data/...").
+  std::map<std::string, ingest_counts> files;
+  std::filesystem::path repository;  ///< where the "data/..." keys of `files` are; empty when none was read
 };
+
+/// A per-op forward kernel in NeuSight's form, timed as NeuSight timed them (CUDA events around each call):
+/// NeuSight's own rows and our bench's (bench/gpu_measure.py). What the kernel models train on.
+[[nodiscard]] inline bool per_op_kernel(const sample& s) { return s.source == "neusight" || s.source == "bench"; }
 
 /// The chip behind a catalogue entry: entries that differ only in memory size, clocks or board power are one GPU
 /// for leaving one GPU out (an A100 PCIe row must not train the model the A100 SXM4 is held out from). The one
@@ -61,5 +70,33 @@ void ingest_justus(const std::filesystem::path& datasets, dataset& out, std::int
 
 /// Reads NeuSight's per-op forward kernels: train/collect, train/*.csv and the out-of-distribution test/ split.
 void ingest_neusight(const std::filesystem::path& datasets, dataset& out, std::int64_t max_rows_per_file = 0);
+
+/// One file of ours per GPU: data/<catalogue id>/<name>, with the device its folder names.
+struct device_file {
+  const device_spec* device = nullptr;
+  std::filesystem::path path;
+};
+/// Every data/<id>/<name> under `data` (the repository's data/), sorted by path; a folder holding `name` whose name is
+/// not a catalogue id is an error (data_error), folders without it (data/cpu for ops.csv) are skipped. The one
+/// listing that the kernel trainer, validate and the precision trainer read our GPU files through.
+[[nodiscard]] std::vector<device_file> device_files(const std::filesystem::path& data, std::string_view name);
+
+/// Reads our own per-op kernels, data/<catalogue id>/ops.csv (bench/gpu_measure.py, imported by
+/// scripts/gpu-import.py): NeuSight's ops and shapes, FP32 rows as samples, the `test` split as held-out shapes.
+/// `data` is the repository's data/ folder; a folder without ops.csv (data/cpu) is skipped, a folder whose name is
+/// not a catalogue id is an error.
+void ingest_bench_ops(const std::filesystem::path& data, dataset& out, std::int64_t max_rows_per_file = 0);
+
+/// The FP32 kernel of one per-op row in NeuSight's columns (`op`: linear, bmm, conv, ln, softmax or an elementwise
+/// op's name; B, M, N, K / Input_Channel, ... / B, H); false when the op is not one we model. NeuSight's files and
+/// our ops.csv share it.
+bool kernel_of_op_row(const csv_table& t, std::size_t row, const std::string& op, kernel& kn);
+
+/// ingest_neusight, then ingest_bench_ops when `data` is not empty: every per-op kernel the models learn from.
+void ingest_per_op_kernels(const std::filesystem::path& datasets, const std::filesystem::path& data, dataset& out,
+                           std::int64_t max_rows_per_file = 0);
+
+/// The fingerprint of every file `data` was read from (fnv1a_files over each file's root).
+[[nodiscard]] std::string inputs_hash(const std::filesystem::path& datasets, const dataset& data);
 
 }  // namespace prenet::trainer

@@ -257,7 +257,7 @@ std::vector<const sample*> family_rows(const dataset& data, kernel_family f,
                                        const std::function<bool(const device_spec&)>& keep, bool held_out_shapes) {
   std::vector<const sample*> rows;
   for (const sample& s : data.samples) {
-    if (s.source == "neusight" && s.kn.family == f && s.held_out_shapes == held_out_shapes && keep(*s.device))
+    if (per_op_kernel(s) && s.kn.family == f && s.held_out_shapes == held_out_shapes && keep(*s.device))
       rows.push_back(&s);
   }
   return rows;
@@ -359,7 +359,7 @@ std::vector<family_model> run_experiments(const dataset& data, const run_options
   power_without fold_power;
   for (const sample& s : data.samples) {
     const std::string held(s.device->id);
-    if (s.source != "neusight" || fold_power.contains(held)) continue;
+    if (!per_op_kernel(s) || fold_power.contains(held)) continue;
     fold_power[held] = fit_board_power_law(data, [&held](const device_spec& d) { return d.id != held; }).law;
   }
   std::vector<family_model> out;

@@ -2,7 +2,7 @@
 // prenet-train precision: calibrates how much of the tensor-core and half-precision speed-up a kernel really gets
 // (predictors/precision_model.hpp) on published whole-model training throughput in FP32, TF32, AMP and half
 // (../shared/datasets/external), validates it leaving one GPU out, and writes generated/precision.hpp and a report.
-// Usage: prenet-train precision --datasets DIR --header FILE --report FILE
+// Usage: prenet-train precision --datasets DIR --header FILE --report FILE [--data DIR]
 //
 // The calibration is a small decision tree over precision_feature_names whose structure is fixed here (kernel class,
 // then math mode, then the data-sheet ratio of the tensor peak to the FP32 peak) and whose leaves — ln(stretch of the
@@ -59,6 +59,11 @@ constexpr source_rule sources[] = {
     {"ryujaehun/pytorch-gpu-benchmark", "ryujaehun (batch 12, validation only)", false, false},
     {"u39kun/deep-learning-benchmark", "u39kun (batch 16, validation only)", false, false},
 };
+/// Our own training steps on a GPU we were lent (data/<id>/e2e.csv, bench/gpu_measure.py): validation only, the
+/// first Hopper rows, never fitted. fp16 autocast rows are compared without the optimizer: GradScaler skipped the
+/// step on those runs (the loss is the sum of the logits and overflows fp16), so their optimizer time is not one.
+constexpr source_rule our_steps{"data/*/e2e.csv", "ours (data/<id>, validation only)", true, false};
+constexpr source_rule our_steps_no_optimizer{"data/*/e2e.csv", "ours (data/<id>, validation only)", false, false};
 
 /// The dataset's model names and the zoo's (timm's resnet50 is torchvision's architecture).
 constexpr std::array<std::pair<std::string_view, std::string_view>, 10> model_names{{
@@ -108,6 +113,44 @@ std::int64_t input_size(const std::string& input) {
   std::size_t i = at;
   for (; i < s.size() && s[i] >= '0' && s[i] <= '9'; ++i) v = v * 10 + (s[i] - '0');
   return i == at ? 0 : v;
+}
+
+/// Our own steps (data/<id>/e2e.csv rows of mode "step") whose model the zoo has: ResNet-50 and GPT-2 large
+/// (our BERT-large carries the pre-training heads, which the zoo's bert-large has not).
+void load_bench_steps(const fs::path& data, std::vector<run_row>& out, std::map<std::string, ingest_count>& counts) {
+  constexpr std::array<std::pair<std::string_view, precision>, 4> ours{
+      {{"fp32", precision::fp32}, {"tf32", precision::tf32}, {"amp_fp16", precision::amp_fp16},
+       {"amp_bf16", precision::amp_bf16}}};
+  for (const auto& [device, file] : device_files(data, "e2e.csv")) {
+    const csv_table t(file);
+    ingest_count& n = counts[std::string(our_steps.source)];
+    for (std::size_t i = 0; i < t.rows(); ++i) {
+      if (t.at(i, t.column("mode")) != "step") continue;
+      ++n.read;
+      const std::string& model = t.at(i, t.column("model"));
+      run_row r{.source = &our_steps, .where = t.where(i), .dataset_model = model, .device = device};
+      r.model = model == "resnet50" ? models::find_model("resnet50")
+                : model == "gpt2_large" ? models::find_model("gpt2-large") : nullptr;
+      if (r.model == nullptr) { ++n.dropped["model not in the zoo (pre-training heads)"]; continue; }
+      bool known = false;
+      for (const auto& [name, p] : ours) {
+        if (t.at(i, t.column("precision")) == name) r.prec = p, known = true;
+      }
+      if (!known) { ++n.dropped["precision " + t.at(i, t.column("precision"))]; continue; }
+      if (r.prec == precision::amp_fp16) r.source = &our_steps_no_optimizer;
+      r.batch = static_cast<std::int64_t>(t.number(i, t.column("batch")));
+      r.size = static_cast<std::int64_t>(t.number(i, t.column("seq")));
+      r.measured_ms = t.number(i, t.column("fw_ms")) + t.number(i, t.column("bw_ms")) +
+                      (r.source->with_optimizer ? t.number(i, t.column("opt_ms")) : 0.0);
+      if (!(r.measured_ms > 0) || !std::isfinite(r.measured_ms) || r.batch < 1 || r.size < 1)
+        throw data_error(t.where(i) + ": bad time, batch or size");
+      r.opt = !r.source->with_optimizer ? optimizer::none
+              : r.model->input == models::input_kind::tokens ? optimizer::adamw : optimizer::momentum;
+      r.group = chip_key(*r.device);
+      ++n.kept;
+      out.push_back(std::move(r));
+    }
+  }
 }
 
 std::vector<run_row> load_runs(const fs::path& datasets, std::map<std::string, ingest_count>& counts) {
@@ -491,10 +534,10 @@ struct error_summary {
 /// kernel models' training GPUs: GV100, GA100, ...) predicted with every kernel model refitted without any kernel row
 /// of that die, and the calibration fitted, on runs prepared with those refits, without any run of that die. Sets
 /// scored[i].die_held_out_ms for rows[i]; returns a log line per die.
-std::string predict_die_held_out(const fs::path& datasets, const std::vector<run_row>& rows, const tree_shape& shape,
-                                 std::vector<scored_run>& scored) {
+std::string predict_die_held_out(const fs::path& datasets, const fs::path& data, const std::vector<run_row>& rows,
+                                 const tree_shape& shape, std::vector<scored_run>& scored) {
   dataset kernels;
-  ingest_neusight(datasets, kernels);
+  ingest_per_op_kernels(datasets, data, kernels);
   std::set<std::string> measured;
   for (const sample& k : kernels.samples) measured.insert(die_key(*k.device));
   std::string log;
@@ -681,12 +724,16 @@ std::string header_text(const tree_shape& shape, const std::vector<double>& thet
 }  // namespace
 
 int prenet::trainer::train_precision(int argc, char** argv) {
-  const auto flags = read_path_flags(argc, argv, "prenet-train precision", {"--datasets", "--header", "--report"},
-                                     "prenet-train precision --datasets DIR --header FILE --report FILE");
-  const fs::path &datasets = flags.at("--datasets"), &header = flags.at("--header"), &report_path = flags.at("--report");
+  const parsed_flags flags =
+      read_flags(argc, argv, "prenet-train precision",
+                 {.required = {"--datasets", "--header", "--report"}, .optional = {"--data"}},
+                 "prenet-train precision --datasets DIR --header FILE --report FILE [--data DIR]");
+  const fs::path datasets = flags.path("--datasets"), header = flags.path("--header"),
+                 report_path = flags.path("--report"), data = flags.path("--data");
   return run_trainer("prenet-train precision", [&] {
     std::map<std::string, ingest_count> counts;
-    const std::vector<run_row> rows = load_runs(datasets, counts);
+    std::vector<run_row> rows = load_runs(datasets, counts);
+    if (!data.empty()) load_bench_steps(data, rows, counts);
     if (rows.size() < 50) throw data_error("only " + std::to_string(rows.size()) + " usable external rows");
     const tree_shape shape = calibration_shape();
     std::vector<prepared_run> runs;
@@ -721,7 +768,7 @@ int prenet::trainer::train_precision(int argc, char** argv) {
     }
     const predictors::interval_spread spread = spread_of(residuals);
     const coverage covered = nested_coverage(residuals);
-    std::cerr << predict_die_held_out(datasets, rows, shape, scored);
+    std::cerr << predict_die_held_out(datasets, data, rows, shape, scored);
     const std::string hash = fnv1a_files(datasets, {"external/measurements.csv"});
     const std::uintmax_t n = write_if_changed(header, header_text(shape, theta, runs, spread, hash));
     write_if_changed(report_path,

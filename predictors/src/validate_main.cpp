@@ -3,7 +3,9 @@
 // every row on a catalogued GPU twice with prenet::predict: with kernel models retrained without any row of that
 // GPU's chip (leave-one-GPU-out: the headline, a GPU nobody measured) and with the embedded predictors (seen GPUs).
 // Writes docs/validation.md plus two SVG plots (predicted vs measured; per-kind breakdown of VGG16 and BERT-large).
-// With --data, also this project's own whole-model runs (prenet-bench model -> DATA/<device>/models.csv).
+// With --data, also this project's own whole-model runs: on the CPU (prenet-bench model -> DATA/<device>/models.csv)
+// and on GPUs (bench/gpu_measure.py -> DATA/<id>/e2e.csv, one more GPU beside NeuSight's), and the kernel models are
+// trained on DATA/<id>/ops.csv too.
 // With --intervals, writes the generated header of the 80% intervals every FP32 prediction states (seen and unseen
 // GPUs), from these runs' residuals. Usage: prenet-train validate --datasets DIR --docs DIR [--data DIR]
 // [--intervals HEADER] [--quick]
@@ -95,6 +97,32 @@ struct row_result {
   }
 };
 
+/// Our own whole-model runs on GPUs (bench/gpu_measure.py, data/<id>/e2e.csv): NeuSight's configurations, timed as
+/// NeuSight timed them (forward + backward, no optimizer, FP32 with TF32 off, eager attention). They join NeuSight's
+/// rows as one more GPU, held out and seen like the others.
+void add_bench_runs(const std::filesystem::path& data, std::vector<row_result>& rows) {
+  for (const auto& [device, file] : trainer::device_files(data, "e2e.csv")) {
+    const std::string id(device->id);
+    const trainer::csv_table t(file);
+    for (std::size_t r = 0; r < t.rows(); ++r) {
+      if (t.at(r, t.column("mode")) != "train" || t.at(r, t.column("precision")) != "fp32") continue;
+      row_result x{.gpu = std::string(device->name) + " (data/" + id + ")", .model = t.at(r, t.column("model")),
+                   .mode = "train", .variant = "eager",
+                   .seq = static_cast<std::int64_t>(t.number(r, t.column("seq"))),
+                   .batch = static_cast<std::int64_t>(t.number(r, t.column("batch"))),
+                   .measured_ms = t.number(r, t.column("fw_ms")) + t.number(r, t.column("bw_ms")),
+                   .predicted_ms = 0, .held_out_ms = 0, .skipped = {}, .device = device, .zoo = twin_of(t.at(r, t.column("model")))};
+      if (!(x.measured_ms > 0) || !std::isfinite(x.measured_ms)) throw trainer::data_error(t.where(r) + ": bad time");
+      if (x.zoo == nullptr) x.skipped = "model not in the zoo";
+      else {
+        x.predicted_ms = x.predict_with(predictors::embedded_predictors).iteration.count();
+        x.family_ms = x.family_ms_with(predictors::embedded_predictors);
+      }
+      rows.push_back(std::move(x));
+    }
+  }
+}
+
 std::string fmt(const char* f, double v) {
   char b[64];
   std::snprintf(b, sizeof b, f, v);
@@ -152,6 +180,63 @@ double mape(const std::vector<const row_result*>& rows, bool held_out = false) {
 
 /// Where each GPU's held-out error comes from: its eager runs' kernel time by family with the models retrained
 /// without it against the shipped ones, which trained on it.
+/// Our tensor-core kernels (data/<id>/ops.csv rows in tf32, bf16 and fp16) against the embedded predictors: the
+/// precision calibration, fitted on whole-model throughput, checked kernel by kernel. Grouped by whether the
+/// GEMM's inner and output dimensions (a convolution's channels) are multiples of 16 bytes, which cuBLAS and cuDNN
+/// need for their fastest tensor-core kernels and the calibration does not see.
+std::string tensor_core_section(const std::filesystem::path& data) {
+  struct sums {
+    int n = 0;
+    double ape = 0, log_ratio = 0, measured_ms = 0, predicted_ms = 0, peak_share = 0;
+  };
+  std::map<std::string, sums> by;
+  for (const auto& [device, file] : trainer::device_files(data, "ops.csv")) {
+    const trainer::csv_table t(file);
+    for (std::size_t r = 0; r < t.rows(); ++r) {
+      const std::string& p = t.at(r, t.column("precision"));
+      const std::string& op = t.at(r, t.column("op"));
+      kernel kn{};
+      if (p == "fp32" || !trainer::kernel_of_op_row(t, r, op, kn)) continue;
+      if (kn.family != kernel_family::gemm && kn.family != kernel_family::conv2d) continue;
+      kn.math = p == "tf32" ? math_mode::tf32 : p == "bf16" ? math_mode::bf16 : math_mode::fp16;
+      kn.element_bytes = p == "tf32" ? 4 : 2;
+      const std::int64_t per_16_bytes = 16 / kn.element_bytes;
+      const bool aligned = kn.family == kernel_family::gemm ? kn.k % per_16_bytes == 0 && kn.n % per_16_bytes == 0
+                                                            : kn.m % per_16_bytes == 0 && kn.n % per_16_bytes == 0;
+      const double measured = t.number(r, t.column("latency_ms"));
+      const double predicted = predictors::estimate(kn, *device).time_ms;
+      if (!(measured > 0) || !std::isfinite(predicted) || predicted <= 0)
+        throw trainer::data_error(t.where(r) + ": bad measured or predicted time");
+      sums& s = by[std::string(device->id) + " | " + p + " | " + (op == "conv" ? "conv" : "gemm") + " | " +
+                   (aligned ? "yes" : "no")];
+      ++s.n;
+      s.ape += std::abs(predicted / measured - 1);
+      s.log_ratio += std::log(predicted / measured);
+      s.measured_ms += measured;
+      s.predicted_ms += predicted;
+      s.peak_share += static_cast<double>(kn.flops()) / (measured * 1e-3) / peak_flops_per_s(kn.math, *device);
+    }
+  }
+  if (by.empty()) return "";
+  std::ostringstream md;
+  md << "## Tensor-core kernels on our own GPU, kernel by kernel\n\n"
+        "Our TF32, bf16 and fp16 GEMMs (linear, bmm) and convolutions (bench/gpu_measure.py's tensor-core sample, "
+        "data/<id>/ops.csv) predicted by the embedded predictors: each kernel's FP32 model scaled by the precision "
+        "calibration, which was fitted on whole-model throughput of other GPUs (docs/precision.md). *Aligned*: the "
+        "GEMM's inner and output sizes (a convolution's input and output channels) are multiples of 16 bytes, "
+        "which cuBLAS and cuDNN need for their fastest tensor-core kernels. The calibration does not see "
+        "alignment. NeuSight's shapes are random sizes, so most are not aligned. Real models mostly are, except "
+        "for unpadded vocabularies (BERT's 30,522, GPT-2's 50,257). Error = predicted / measured - 1.\n\n"
+        "| GPU | precision | kernels | aligned | rows | mean abs. error | bias (geo. mean) | predicted / measured "
+        "time, summed | mean share of the tensor peak measured |\n|---|---|---|---|---|---|---|---|---|\n";
+  for (const auto& [k, s] : by) {
+    md << "| " << k << " | " << s.n << " | " << fmt("%.1f%%", 100 * s.ape / s.n) << " | "
+       << fmt("%.2f×", std::exp(s.log_ratio / s.n)) << " | " << fmt("%.2f", s.predicted_ms / s.measured_ms) << " | "
+       << fmt("%.2f", s.peak_share / s.n) << " |\n";
+  }
+  return md.str();
+}
+
 std::string family_section(const std::map<std::string, std::vector<const row_result*>>& by_gpu) {
   std::array<bool, kernel_family_count> used{};
   for (const auto& [gpu, rs] : by_gpu) {
@@ -254,8 +339,9 @@ int prenet::trainer::train_validate(int argc, char** argv) {
       }
       rows.push_back(std::move(x));
     }
+    if (!data.empty()) add_bench_runs(data, rows);
     trainer::dataset kernels;
-    trainer::ingest_neusight(datasets, kernels);
+    trainer::ingest_per_op_kernels(datasets, data, kernels);
     std::cerr << predict_held_out(kernels, rows, args.quick);
 
     std::vector<const row_result*> eager, fusion, train_rows, infer_rows;
@@ -275,13 +361,16 @@ int prenet::trainer::train_validate(int argc, char** argv) {
     std::ostringstream md;
     md << "# Validation: predicted against measured end-to-end times\n\n"
        << "GENERATED by `prenet-train validate` (`scripts/validate.sh`) from ../shared/datasets/neusight/_derived/"
-          "e2e_labels.csv. Training rows are forward + backward without the optimizer step and without a loss (as "
+          "e2e_labels.csv and, as one more GPU, our own runs in data/<id>/e2e.csv (bench/gpu_measure.py on a GPU we were "
+          "lent: NeuSight's configurations run the way NeuSight ran them, Hugging Face models, eager attention, "
+          "TF32 off; docs/bench.md). Training rows are forward + backward without the optimizer step and without a loss (as "
           "NeuSight measured them: its traced graphs end at the logits); inference rows are forward only. fp32, PyTorch "
           "eager unless noted. BERT-large is NeuSight's model: BertModel with the pre-training MLM head (the zoo's "
           "bert-large has the pooler alone; the twin is in predictors/src/validate_main.cpp)."
        << (args.quick ? " **Quick run (tiny models): not the published numbers.**" : "") << "\n\n"
        << "## Headline: GPUs the kernel models never saw (leave one GPU out)\n\n"
-          "For each GPU, every kernel model is retrained on NeuSight's kernel measurements without any row of that "
+          "For each GPU, every kernel model is retrained on the per-op kernel measurements (NeuSight's and ours, "
+          "data/<id>/ops.csv) without any row of that "
           "GPU's chip (catalogue entries with the same SM count and peaks — the A100 40 GB and 80 GB PCIe — are left "
           "out together), and the GPU's end-to-end runs are predicted through the library's own code with those "
           "models: what a user gets on a GPU nobody measured. The board power law the models read (the FP32 rate a "
@@ -334,9 +423,17 @@ int prenet::trainer::train_validate(int argc, char** argv) {
        << fmt("%.2f", std::exp(seen.high_log)) << "] | " << seen.runs << " | " << seen_cov.inside << " of "
        << seen_cov.runs << " (" << fmt("%.0f%%", 100 * seen_cov.share()) << ") |\n\n";
     if (!args.intervals.empty()) {
+      std::vector<trainer::hashed_file> inputs{{datasets, "neusight/_derived/e2e_labels.csv"}};
+      for (const auto& [rel, counts] : kernels.files) {
+        if (rel.starts_with("data/")) {
+          inputs.push_back({kernels.repository, rel});
+          inputs.push_back({kernels.repository, rel.substr(0, rel.size() - std::string_view("ops.csv").size()) + "e2e.csv"});
+        }
+      }
       const trainer::provenance from{.trainer = trainer::trainer_banner_name("validate"),
-                                     .inputs = "NeuSight end-to-end runs (../shared/datasets/neusight/_derived/e2e_labels.csv)",
-                                     .inputs_hash = trainer::fnv1a_files(datasets, {"neusight/_derived/e2e_labels.csv"}),
+                                     .inputs = "NeuSight end-to-end runs (../shared/datasets/neusight/_derived/e2e_labels.csv)"
+                                               " and ours (data/*/e2e.csv, data/*/ops.csv)",
+                                     .inputs_hash = trainer::fnv1a_files(inputs),
                                      .regenerate = "scripts/validate.sh"};
       trainer::write_if_changed(
           args.intervals,
@@ -372,6 +469,7 @@ int prenet::trainer::train_validate(int argc, char** argv) {
       for (const device_spec& d : devices::catalogue) {
         if (std::filesystem::exists(data / d.id / "models.csv")) md << bench_section(data / d.id / "models.csv", d);
       }
+      md << tensor_core_section(data);
     }
     md << "\n## Per-layer breakdown\n\n![VGG16 and BERT-large per layer kind](validation-breakdown.svg)\n";
     std::ofstream(docs / "validation.md") << md.str();

@@ -65,16 +65,21 @@ TEST(Predict, UnseenMeansNoModelMeasuredTheChip) {
   // neither card is a GPU the kernel models never measured, and both state the seen-device interval.
   EXPECT_EQ(chip_of(devices::a100_40gb), chip_of(devices::a100_80gb));
   EXPECT_NE(chip_of(devices::a100_40gb), chip_of(devices::h100));
+  // Our own H200 kernels (data/h200) make the H100 SXM seen too: 132 SMs and the same peaks, one chip. The H100 PCIe
+  // (114 SMs) is another chip, which nothing measured.
+  EXPECT_EQ(chip_of(devices::h100), chip_of(devices::h200));
+  EXPECT_NE(chip_of(devices::h100), chip_of(devices::h100_pcie));
   const auto net = models::vgg16;
-  for (const device_spec* d : {&devices::a100_40gb, &devices::a100_80gb, &devices::v100}) {
+  for (const device_spec* d : {&devices::a100_40gb, &devices::a100_80gb, &devices::v100, &devices::h100}) {
     const prediction p = predict(net, *d, {.batch = 8, .precision = precision::fp32});
     EXPECT_FALSE(p.unseen_device) << d->id;
     EXPECT_DOUBLE_EQ(p.iteration_low.count() / p.iteration.count(),
                      predictors::generated::fp32_seen_device.low(1.0)) << d->id;
   }
-  const prediction h100 = predict(net, devices::h100, {.batch = 8, .precision = precision::fp32});
-  EXPECT_TRUE(h100.unseen_device);
-  EXPECT_DOUBLE_EQ(h100.iteration_low.count() / h100.iteration.count(), predictors::generated::fp32_unseen_device.low(1.0));
+  const prediction unseen = predict(net, devices::h100_pcie, {.batch = 8, .precision = precision::fp32});
+  EXPECT_TRUE(unseen.unseen_device);
+  EXPECT_DOUBLE_EQ(unseen.iteration_low.count() / unseen.iteration.count(),
+                   predictors::generated::fp32_unseen_device.low(1.0));
 }
 
 TEST(Predict, OutOfDomainSaysHowMuchOfTheTimeIsExtrapolated) {

@@ -113,7 +113,7 @@ TEST(Predictors, FlagExtrapolation) {
   // Larger than any row: the ratio-to-roofline model keeps the largest rows' ratio, not an extrapolation it flags.
   EXPECT_FALSE(estimate(huge, devices::v100).out_of_domain);
   EXPECT_FALSE(estimate(small, devices::v100).unseen_device);
-  EXPECT_TRUE(estimate(small, devices::h100).unseen_device);
+  EXPECT_TRUE(estimate(small, devices::h100_pcie).unseen_device);
 }
 
 TEST(Predictors, RooflineFallbackIsTagged) {
