@@ -24,6 +24,8 @@ enum class precision : std::uint8_t {
   fp16,             ///< model.half(): every tensor and the optimizer state in fp16
   bf16,             ///< model.bfloat16(): every tensor and the optimizer state in bf16
 };
+// Measurement files (bench/gpu_measure.py's data/<id>/*.csv) spell a precision, and a kernel's math mode, by its
+// enumerator's name ("amp_fp16", "bf16"): the trainers read them with boost::describe::enum_from_string.
 BOOST_DESCRIBE_ENUM(precision, pytorch_default, fp32, tf32, amp_fp16, amp_bf16, fp16, bf16)
 
 /// The CLI's spelling: "default", "fp32", "tf32", "amp-fp16", "amp-bf16", "fp16", "bf16".
@@ -48,6 +50,11 @@ enum class math_mode : std::uint8_t {
   bf16,  ///< tensor cores, BF16 inputs, FP32 accumulate
 };
 BOOST_DESCRIBE_ENUM(math_mode, fp32, tf32, fp16, bf16)
+
+/// Bytes of one input element of `m`'s multiply-adds: TF32 and FP32 read fp32 tensors, FP16 and BF16 two-byte ones.
+[[nodiscard]] constexpr std::int64_t input_element_bytes(math_mode m) noexcept {
+  return m == math_mode::fp16 || m == math_mode::bf16 ? 2 : 4;
+}
 
 /// The dense peak of `m` on `d` in FLOP/s: the tensor-core peak of that input type, or the FP32 peak.
 [[nodiscard]] constexpr double peak_flops_per_s(math_mode m, const device_spec& d) noexcept {

@@ -200,14 +200,24 @@ std::vector<device_file> device_files(const fs::path& data, std::string_view nam
   return out;
 }
 
+hashed_file repository_file(const fs::path& data, const device_file& f, std::string_view name) {
+  return {fs::absolute(data).parent_path(), "data/" + std::string(f.device->id) + "/" + std::string(name)};
+}
+
+std::vector<hashed_file> repository_files(const fs::path& data, std::string_view name) {
+  std::vector<hashed_file> out;
+  for (const device_file& f : device_files(data, name)) out.push_back(repository_file(data, f, name));
+  return out;
+}
+
 void ingest_bench_ops(const fs::path& data, dataset& out, std::int64_t max_rows_per_file) {
-  const fs::path repository = fs::absolute(data).parent_path();
   std::set<sample_key> seen;
-  for (const auto& [device, file] : device_files(data, "ops.csv")) {
-    const std::string id(device->id);
-    const csv_table t(file, static_cast<std::size_t>(max_rows_per_file));
-    out.repository = repository;
-    ingest_counts& counts = out.files["data/" + id + "/ops.csv"];
+  const std::vector<device_file> files = device_files(data, "ops.csv");
+  if (!files.empty()) out.repository = repository_file(data, files.front(), "ops.csv").root;
+  for (const device_file& f : files) {
+    const device_spec* device = f.device;
+    const csv_table t(f.path, static_cast<std::size_t>(max_rows_per_file));
+    ingest_counts& counts = out.files[repository_file(data, f, "ops.csv").relative];
     const std::size_t c_precision = t.column("precision"), c_split = t.column("split"), c_op = t.column("op"),
                       c_time = t.column("latency_ms");
     for (std::size_t r = 0; r < t.rows(); ++r) {

@@ -11,6 +11,8 @@
 #include <prenet/device_spec.hpp>
 #include <prenet/predictors/kernel.hpp>
 
+#include "codegen.hpp"
+
 namespace prenet::trainer {
 
 class csv_table;
@@ -80,6 +82,12 @@ struct device_file {
 /// not a catalogue id is an error (data_error), folders without it (data/cpu for ops.csv) are skipped. The one
 /// listing that the kernel trainer, validate and the precision trainer read our GPU files through.
 [[nodiscard]] std::vector<device_file> device_files(const std::filesystem::path& data, std::string_view name);
+
+/// `f` (a device_files entry for `name`) as ingestion counts and input hashes name it: "data/<id>/<name>" under the
+/// folder above `data` (the repository).
+[[nodiscard]] hashed_file repository_file(const std::filesystem::path& data, const device_file& f, std::string_view name);
+/// repository_file of every device_files(data, name) entry: what a trainer that reads them hashes.
+[[nodiscard]] std::vector<hashed_file> repository_files(const std::filesystem::path& data, std::string_view name);
 
 /// Reads our own per-op kernels, data/<catalogue id>/ops.csv (bench/gpu_measure.py, imported by
 /// scripts/gpu-import.py): NeuSight's ops and shapes, FP32 rows as samples, the `test` split as held-out shapes.

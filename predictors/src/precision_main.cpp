@@ -22,6 +22,9 @@
 #include <string>
 #include <vector>
 
+#include <boost/describe/enum_from_string.hpp>
+#include <boost/describe/enum_to_string.hpp>
+
 #include <prenet/models/zoo.hpp>
 #include <prenet/prenet.hpp>
 
@@ -118,9 +121,6 @@ std::int64_t input_size(const std::string& input) {
 /// Our own steps (data/<id>/e2e.csv rows of mode "step") whose model the zoo has: ResNet-50 and GPT-2 large
 /// (our BERT-large carries the pre-training heads, which the zoo's bert-large has not).
 void load_bench_steps(const fs::path& data, std::vector<run_row>& out, std::map<std::string, ingest_count>& counts) {
-  constexpr std::array<std::pair<std::string_view, precision>, 4> ours{
-      {{"fp32", precision::fp32}, {"tf32", precision::tf32}, {"amp_fp16", precision::amp_fp16},
-       {"amp_bf16", precision::amp_bf16}}};
   for (const auto& [device, file] : device_files(data, "e2e.csv")) {
     const csv_table t(file);
     ingest_count& n = counts[std::string(our_steps.source)];
@@ -132,11 +132,10 @@ void load_bench_steps(const fs::path& data, std::vector<run_row>& out, std::map<
       r.model = model == "resnet50" ? models::find_model("resnet50")
                 : model == "gpt2_large" ? models::find_model("gpt2-large") : nullptr;
       if (r.model == nullptr) { ++n.dropped["model not in the zoo (pre-training heads)"]; continue; }
-      bool known = false;
-      for (const auto& [name, p] : ours) {
-        if (t.at(i, t.column("precision")) == name) r.prec = p, known = true;
+      if (!boost::describe::enum_from_string(t.at(i, t.column("precision")).c_str(), r.prec)) {
+        ++n.dropped["precision " + t.at(i, t.column("precision"))];
+        continue;
       }
-      if (!known) { ++n.dropped["precision " + t.at(i, t.column("precision"))]; continue; }
       if (r.prec == precision::amp_fp16) r.source = &our_steps_no_optimizer;
       r.batch = static_cast<std::int64_t>(t.number(i, t.column("batch")));
       r.size = static_cast<std::int64_t>(t.number(i, t.column("seq")));
@@ -329,6 +328,75 @@ tree_shape calibration_shape() {
   return s;
 }
 
+// --- alignment ------------------------------------------------------------------------------------------------------
+
+/// The alignment slowdowns (predictors::precision_model::unaligned_slowdown) and what they came from.
+struct alignment_fit {
+  predictors::alignment_slowdowns slowdown{1.0, 1.0, 1.0, 1.0};
+  struct side {
+    int kernels = 0;
+    double log_share = 0;  ///< sum of ln(achieved share of the tensor peak)
+    [[nodiscard]] double share() const { return kernels ? std::exp(log_share / kernels) : 0.0; }
+  };
+  std::array<side, 4> aligned{}, unaligned{};  ///< by math_mode
+};
+
+/// Tensor-core GEMMs (linear, bmm) of 10 GFLOP or more that our bench timed (data/<id>/ops.csv), on GPUs `use`
+/// accepts: per math mode, the geometric mean share of the tensor peak of aligned kernels (tensor_core_aligned) over
+/// that of unaligned ones. Kernels that small are launch- and memory-bound, where alignment hardly shows; a math
+/// mode with fewer than 5 kernels on either side keeps 1 (no slowdown).
+template <class Use>
+alignment_fit fit_alignment(const fs::path& data, Use use) {
+  constexpr double least_flops = 1e10;
+  constexpr int least_kernels = 5;
+  alignment_fit out;
+  if (data.empty()) return out;
+  for (const auto& [device, file] : device_files(data, "ops.csv")) {
+    if (!use(*device)) continue;
+    const csv_table t(file);
+    for (std::size_t r = 0; r < t.rows(); ++r) {
+      const std::string& p = t.at(r, t.column("precision"));
+      const std::string& op = t.at(r, t.column("op"));
+      math_mode math{};
+      if (!boost::describe::enum_from_string(p.c_str(), math))
+        throw data_error(t.where(r) + ": unknown precision '" + p + "'");
+      kernel kn{};
+      if (math == math_mode::fp32 || (op != "linear" && op != "bmm") || !kernel_of_op_row(t, r, op, kn)) continue;
+      kn.math = math;
+      kn.element_bytes = input_element_bytes(math);
+      const double flops = static_cast<double>(kn.flops()), seconds = t.number(r, t.column("latency_ms")) * 1e-3;
+      if (flops < least_flops || !supports(*device, math)) continue;
+      if (!(seconds > 0) || !std::isfinite(seconds)) throw data_error(t.where(r) + ": bad latency_ms");
+      alignment_fit::side& s = (tensor_core_aligned(kn) ? out.aligned : out.unaligned)[static_cast<std::size_t>(math)];
+      ++s.kernels;
+      s.log_share += std::log(flops / seconds / peak_flops_per_s(math, *device));
+    }
+  }
+  for (std::size_t m = 1; m < out.slowdown.size(); ++m) {
+    if (out.aligned[m].kernels < least_kernels || out.unaligned[m].kernels < least_kernels) continue;
+    out.slowdown[m] = std::max(1.0, out.aligned[m].share() / out.unaligned[m].share());
+  }
+  return out;
+}
+
+/// The report's account of the alignment slowdowns.
+std::string alignment_section(const alignment_fit& a) {
+  std::ostringstream o;
+  o << "\n## Alignment\n\nTensor-core GEMMs (linear, bmm) of 10 GFLOP or more timed by our bench (data/<id>/ops.csv): "
+       "the geometric mean share of the math mode's dense peak reached by GEMMs whose stored matrices' leading "
+       "dimensions are multiples of 16 bytes (*aligned*, predictors::tensor_core_aligned) and by the rest. Their ratio "
+       "is the slowdown the library multiplies an unaligned GEMM's stretch by; 1 where either side has fewer than 5 "
+       "kernels.\n\n"
+    << "| math mode | aligned kernels | aligned: share of peak | unaligned kernels | unaligned: share of peak | slowdown |\n"
+    << "|---|---|---|---|---|---|\n";
+  for (std::size_t m = 1; m < a.slowdown.size(); ++m) {
+    o << "| " << boost::describe::enum_to_string(static_cast<math_mode>(m), "?") << " | " << a.aligned[m].kernels
+      << " | " << fixed(a.aligned[m].share(), 2) << " | " << a.unaligned[m].kernels << " | "
+      << fixed(a.unaligned[m].share(), 2) << " | " << fixed(a.slowdown[m], 2) << "× |\n";
+  }
+  return o.str();
+}
+
 // --- one run as the fit sees it -------------------------------------------------------------------------------------
 
 struct calibrated_kernel {
@@ -336,6 +404,7 @@ struct calibrated_kernel {
   double fp32_ms;    ///< the learned time of its FP32 twin
   int leaf;
   double count = 1;  ///< identical kernels merged
+  double alignment = 1;  ///< predictors::alignment_factor at the measured slowdowns
 };
 
 struct prepared_run {
@@ -345,12 +414,12 @@ struct prepared_run {
 };
 
 double kernel_ms(const calibrated_kernel& k, const device_spec& d, double ln_stretch) {
-  const double stretch = predictors::precision_model::stretch_of(static_cast<float>(ln_stretch));
+  const double stretch = predictors::precision_model::stretch_of(static_cast<float>(ln_stretch)) * k.alignment;
   return predictors::precision_time_ms(k.fp32_ms, k.own, d, stretch) * k.count;
 }
 
 /// `r` as the calibration sees it, with the kernel models of `kp` (the embedded ones, or refits that held a die out).
-prepared_run prepare(const run_row& r, const tree_shape& shape,
+prepared_run prepare(const run_row& r, const tree_shape& shape, const predictors::alignment_slowdowns& slowdown,
                      const predictors::kernel_predictors& kp = predictors::embedded_predictors) {
   prepared_run out{.row = &r};
   const runtime_network net = r.model->build(r.size);
@@ -374,7 +443,8 @@ prepared_run prepare(const run_row& r, const tree_shape& shape,
       }
       out.kernels.push_back({.own = own,
                              .fp32_ms = predictors::estimate_fp32(predictors::as_fp32(own), d, kp).time_ms,
-                             .leaf = shape.leaf_of(predictors::precision_features(own, d))});
+                             .leaf = shape.leaf_of(predictors::precision_features(own, d)),
+                             .alignment = predictors::alignment_factor(own, slowdown)});
     });
   });
   const prediction p = predict(net.nodes(), d, cfg, run_mode::train, kp);
@@ -536,6 +606,7 @@ struct error_summary {
 /// scored[i].die_held_out_ms for rows[i]; returns a log line per die.
 std::string predict_die_held_out(const fs::path& datasets, const fs::path& data, const std::vector<run_row>& rows,
                                  const tree_shape& shape, std::vector<scored_run>& scored) {
+  // The alignment slowdowns too are measured without the die's kernels.
   dataset kernels;
   ingest_per_op_kernels(datasets, data, kernels);
   std::set<std::string> measured;
@@ -548,9 +619,11 @@ std::string predict_die_held_out(const fs::path& datasets, const fs::path& data,
     const std::vector<family_model> fitted =
         fit_kernel_models(kernels, [&die](const device_spec& d) { return die_key(d) != die; }, {});
     const runtime_predictors refit(fitted);
+    const predictors::alignment_slowdowns slowdown =
+        fit_alignment(data, [&die](const device_spec& d) { return die_key(d) != die; }).slowdown;
     std::vector<prepared_run> runs;
     runs.reserve(rows.size());
-    for (const run_row& r : rows) runs.push_back(prepare(r, shape, refit.set()));
+    for (const run_row& r : rows) runs.push_back(prepare(r, shape, slowdown, refit.set()));
     std::vector<const prepared_run*> train;
     for (const prepared_run& r : runs)
       if (r.row->source->calibrates && !on_die(*r.row)) train.push_back(&r);
@@ -675,16 +748,19 @@ std::string report(const std::vector<scored_run>& scored, const std::map<std::st
 
 std::string header_text(const tree_shape& shape, const std::vector<double>& theta,
                         const std::vector<prepared_run>& runs, const predictors::interval_spread& held_out,
-                        const std::string& hash) {
+                        const predictors::alignment_slowdowns& slowdown, const std::string& hash) {
   header_parts h{.from = {.trainer = trainer_banner_name("precision"),
                           .inputs = "published whole-model training steps in FP32, TF32, AMP and half "
-                                    "(../shared/datasets/external/measurements.csv)",
+                                    "(../shared/datasets/external/measurements.csv); ours (data/*/e2e.csv) validate",
                           .inputs_hash = hash,
                           .regenerate = "cmake --build build --target regen-precision"},
                  .includes = {"array", "prenet/predictors/precision_model.hpp"}};
   std::set<std::string> devices_seen;
   std::vector<feature_row> rows;
+  std::size_t fitted_runs = 0;
   for (const prepared_run& r : runs) {
+    if (!r.row->source->calibrates) continue;  // validation-only rows (ours, ryujaehun, u39kun) fit nothing
+    ++fitted_runs;
     devices_seen.insert(std::string(r.row->device->id));
     for (const calibrated_kernel& k : r.kernels) rows.push_back(predictors::precision_features(k.own, *r.row->device));
   }
@@ -697,7 +773,7 @@ std::string header_text(const tree_shape& shape, const std::vector<double>& thet
              .trained_devices = {devices_seen.begin(), devices_seen.end()}};
   domain_of(rows, 4, [](const feature_row& x) { return x; }, h.model.domain_min, h.model.domain_max);
   h.description = "Model: one tree of fixed shape, " + std::to_string(shape.leaves) + " fitted leaves (ln stretch), " +
-                  std::to_string(runs.size()) + " runs.";
+                  std::to_string(fitted_runs) + " runs.";
   // Probes: one kernel per leaf with the stretch the fit gave it; the embedded-model test re-evaluates them.
   std::ostringstream o;
   o << "/// A kernel's feature row per reached leaf with its fitted stretch; the embedded-model test re-evaluates them.\n"
@@ -717,7 +793,10 @@ std::string header_text(const tree_shape& shape, const std::vector<double>& thet
   h.extra_data = o.str();
   h.wrapper_type = "precision_model";
   h.wrapper_name = "precision";
-  h.fields_after = "    .probes = precision_data::probes,\n    .held_out = " + spread_literal(held_out) + ",\n";
+  std::string slowdowns;
+  for (const double v : slowdown) slowdowns += (slowdowns.empty() ? "" : ", ") + double_literal(v);
+  h.fields_after = "    .probes = precision_data::probes,\n    .held_out = " + spread_literal(held_out) +
+                   ",\n    .unaligned_slowdown = {" + slowdowns + "},\n";
   return render(h);
 }
 
@@ -736,9 +815,10 @@ int prenet::trainer::train_precision(int argc, char** argv) {
     if (!data.empty()) load_bench_steps(data, rows, counts);
     if (rows.size() < 50) throw data_error("only " + std::to_string(rows.size()) + " usable external rows");
     const tree_shape shape = calibration_shape();
+    const alignment_fit alignment = fit_alignment(data, [](const device_spec&) { return true; });
     std::vector<prepared_run> runs;
     runs.reserve(rows.size());
-    for (const run_row& r : rows) runs.push_back(prepare(r, shape));
+    for (const run_row& r : rows) runs.push_back(prepare(r, shape, alignment.slowdown));
 
     std::vector<const prepared_run*> all;
     std::set<std::string> groups;
@@ -769,10 +849,15 @@ int prenet::trainer::train_precision(int argc, char** argv) {
     const predictors::interval_spread spread = spread_of(residuals);
     const coverage covered = nested_coverage(residuals);
     std::cerr << predict_die_held_out(datasets, data, rows, shape, scored);
-    const std::string hash = fnv1a_files(datasets, {"external/measurements.csv"});
-    const std::uintmax_t n = write_if_changed(header, header_text(shape, theta, runs, spread, hash));
+    std::vector<hashed_file> inputs{{datasets, "external/measurements.csv"}};
+    if (!data.empty()) {
+      for (hashed_file& f : repository_files(data, "e2e.csv")) inputs.push_back(std::move(f));
+    }
+    const std::string hash = fnv1a_files(inputs);
+    const std::uintmax_t n = write_if_changed(header, header_text(shape, theta, runs, spread, alignment.slowdown, hash));
     write_if_changed(report_path,
-                     report(scored, counts, shape, fitted, hash) + die_section(scored) + interval_section(spread, covered));
+                     report(scored, counts, shape, fitted, hash) + die_section(scored) + interval_section(spread, covered) +
+                         alignment_section(alignment));
     std::cerr << "prenet-train precision: " << runs.size() << " runs on " << groups.size() << " GPUs; wrote " << n
               << " bytes to " << header.string() << " and " << report_path.string() << '\n';
   });

@@ -20,6 +20,8 @@
 #include <string>
 #include <vector>
 
+#include <boost/describe/enum_from_string.hpp>
+
 #include <prenet/models/zoo.hpp>
 #include <prenet/prenet.hpp>
 
@@ -181,9 +183,8 @@ double mape(const std::vector<const row_result*>& rows, bool held_out = false) {
 /// Where each GPU's held-out error comes from: its eager runs' kernel time by family with the models retrained
 /// without it against the shipped ones, which trained on it.
 /// Our tensor-core kernels (data/<id>/ops.csv rows in tf32, bf16 and fp16) against the embedded predictors: the
-/// precision calibration, fitted on whole-model throughput, checked kernel by kernel. Grouped by whether the
-/// GEMM's inner and output dimensions (a convolution's channels) are multiples of 16 bytes, which cuBLAS and cuDNN
-/// need for their fastest tensor-core kernels and the calibration does not see.
+/// precision calibration, fitted on whole-model throughput, checked kernel by kernel; GEMMs grouped by
+/// tensor_core_aligned.
 std::string tensor_core_section(const std::filesystem::path& data) {
   struct sums {
     int n = 0;
@@ -196,19 +197,20 @@ std::string tensor_core_section(const std::filesystem::path& data) {
       const std::string& p = t.at(r, t.column("precision"));
       const std::string& op = t.at(r, t.column("op"));
       kernel kn{};
-      if (p == "fp32" || !trainer::kernel_of_op_row(t, r, op, kn)) continue;
+      math_mode math{};
+      if (!boost::describe::enum_from_string(p.c_str(), math))
+        throw trainer::data_error(t.where(r) + ": unknown precision '" + p + "'");
+      if (math == math_mode::fp32 || !trainer::kernel_of_op_row(t, r, op, kn)) continue;
       if (kn.family != kernel_family::gemm && kn.family != kernel_family::conv2d) continue;
-      kn.math = p == "tf32" ? math_mode::tf32 : p == "bf16" ? math_mode::bf16 : math_mode::fp16;
-      kn.element_bytes = p == "tf32" ? 4 : 2;
-      const std::int64_t per_16_bytes = 16 / kn.element_bytes;
-      const bool aligned = kn.family == kernel_family::gemm ? kn.k % per_16_bytes == 0 && kn.n % per_16_bytes == 0
-                                                            : kn.m % per_16_bytes == 0 && kn.n % per_16_bytes == 0;
+      kn.math = math;
+      kn.element_bytes = input_element_bytes(math);
+      const bool gemm = kn.family == kernel_family::gemm;
       const double measured = t.number(r, t.column("latency_ms"));
       const double predicted = predictors::estimate(kn, *device).time_ms;
       if (!(measured > 0) || !std::isfinite(predicted) || predicted <= 0)
         throw trainer::data_error(t.where(r) + ": bad measured or predicted time");
-      sums& s = by[std::string(device->id) + " | " + p + " | " + (op == "conv" ? "conv" : "gemm") + " | " +
-                   (aligned ? "yes" : "no")];
+      sums& s = by[std::string(device->id) + " | " + p + " | " + (gemm ? "gemm" : "conv") + " | " +
+                   (!gemm ? "—" : tensor_core_aligned(kn) ? "yes" : "no")];
       ++s.n;
       s.ape += std::abs(predicted / measured - 1);
       s.log_ratio += std::log(predicted / measured);
@@ -223,10 +225,12 @@ std::string tensor_core_section(const std::filesystem::path& data) {
         "Our TF32, bf16 and fp16 GEMMs (linear, bmm) and convolutions (bench/gpu_measure.py's tensor-core sample, "
         "data/<id>/ops.csv) predicted by the embedded predictors: each kernel's FP32 model scaled by the precision "
         "calibration, which was fitted on whole-model throughput of other GPUs (docs/precision.md). *Aligned*: the "
-        "GEMM's inner and output sizes (a convolution's input and output channels) are multiples of 16 bytes, "
-        "which cuBLAS and cuDNN need for their fastest tensor-core kernels. The calibration does not see "
-        "alignment. NeuSight's shapes are random sizes, so most are not aligned. Real models mostly are, except "
-        "for unpadded vocabularies (BERT's 30,522, GPT-2's 50,257). Error = predicted / measured - 1.\n\n"
+        "GEMM's stored matrices have leading dimensions (its inner and output sizes) that are multiples of 16 "
+        "bytes, which cuBLAS needs for its fastest tensor-core kernels (predictors::tensor_core_aligned); the "
+        "library multiplies an unaligned GEMM's stretch by the slowdown measured on these same kernels "
+        "(docs/precision-calibration.md, \"Alignment\"), so this table is in-sample for it. NeuSight's shapes are "
+        "random sizes, so most are not aligned. Real models mostly are, except for unpadded vocabularies (BERT's "
+        "30,522, GPT-2's 50,257). Convolutions are not split by alignment. Error = predicted / measured - 1.\n\n"
         "| GPU | precision | kernels | aligned | rows | mean abs. error | bias (geo. mean) | predicted / measured "
         "time, summed | mean share of the tensor peak measured |\n|---|---|---|---|---|---|---|---|---|\n";
   for (const auto& [k, s] : by) {
@@ -424,11 +428,9 @@ int prenet::trainer::train_validate(int argc, char** argv) {
        << seen_cov.runs << " (" << fmt("%.0f%%", 100 * seen_cov.share()) << ") |\n\n";
     if (!args.intervals.empty()) {
       std::vector<trainer::hashed_file> inputs{{datasets, "neusight/_derived/e2e_labels.csv"}};
-      for (const auto& [rel, counts] : kernels.files) {
-        if (rel.starts_with("data/")) {
-          inputs.push_back({kernels.repository, rel});
-          inputs.push_back({kernels.repository, rel.substr(0, rel.size() - std::string_view("ops.csv").size()) + "e2e.csv"});
-        }
+      for (const std::string_view name : {"ops.csv", "e2e.csv"}) {
+        if (data.empty()) break;
+        for (trainer::hashed_file& f : trainer::repository_files(data, name)) inputs.push_back(std::move(f));
       }
       const trainer::provenance from{.trainer = trainer::trainer_banner_name("validate"),
                                      .inputs = "NeuSight end-to-end runs (../shared/datasets/neusight/_derived/e2e_labels.csv)"

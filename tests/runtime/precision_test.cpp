@@ -123,6 +123,51 @@ TEST(Precision, HalfElementsAreNeverSlowerThanFp32) {
   }
 }
 
+TEST(Precision, TensorCoreAlignmentFollowsTheLeadingDimensions) {
+  // GPT-2's vocabulary (50,257) is no multiple of 8 two-byte elements; 50,264 is. A GEMM's rows are never a leading
+  // dimension: its inner size is one unless it reduces over rows (a weight gradient), where its rows m are.
+  kernel head = gemm_kernel(1, 4096, 50257, 1280, 2);
+  EXPECT_FALSE(tensor_core_aligned(head));
+  head.n = 50264;
+  EXPECT_TRUE(tensor_core_aligned(head));
+  EXPECT_FALSE(tensor_core_aligned(gemm_kernel(1, 4096, 1280, 50257, 2)));  // d(input) of the head
+  EXPECT_TRUE(tensor_core_aligned(gemm_kernel(1, 4095, 1280, 1280, 2)));    // odd rows
+  kernel weight_grad = gemm_kernel(1, 1280, 50264, 4095, 2);
+  weight_grad.reduces_rows = true;
+  EXPECT_TRUE(tensor_core_aligned(weight_grad));
+  weight_grad.m = 1283;
+  EXPECT_FALSE(tensor_core_aligned(weight_grad));
+  EXPECT_TRUE(tensor_core_aligned(gemm_kernel(1, 64, 50260, 64, 4)));   // TF32: 4-byte elements, multiples of 4
+  EXPECT_FALSE(tensor_core_aligned(gemm_kernel(1, 64, 50258, 64, 4)));
+}
+
+TEST(Precision, UnalignedTensorCoreGemmsAreSlowerButNeverSlowerThanFp32) {
+  // The embedded slowdowns come from our own GPU's kernels (docs/precision-calibration.md, "Alignment").
+  for (const math_mode m : {math_mode::tf32, math_mode::fp16, math_mode::bf16})
+    EXPECT_GT(predictors::embedded_predictors.precision->unaligned_slowdown[static_cast<std::size_t>(m)], 1.5);
+  for (const device_spec* d : {&dev::a100_40gb, &dev::h100, &dev::rtx3090}) {
+    for (const math_mode m : {math_mode::tf32, math_mode::bf16}) {
+      kernel unaligned = gemm_kernel(1, 8192, 50257, 1280, input_element_bytes(m));
+      unaligned.math = m;
+      kernel padded = unaligned;
+      padded.n = 50304;
+      const double unaligned_ms = predictors::estimate(unaligned, *d).time_ms;
+      // Slower than the padded GEMM with more work; by far where the tensor peak is far above FP32's (an RTX 3090's
+      // TF32 peak is its FP32 peak: there the unaligned GEMM is capped at its FP32 twin's time).
+      const bool far_above = peak_flops_per_s(m, *d) >= 4 * d->peak_fp32_flops_per_s;
+      EXPECT_GT(unaligned_ms, predictors::estimate(padded, *d).time_ms * (far_above ? 1.2 : 1.0))
+          << d->id << ' ' << static_cast<int>(m);
+      EXPECT_LE(unaligned_ms, predictors::estimate(predictors::as_fp32(unaligned), *d).time_ms * (1 + 1e-9)) << d->id;
+    }
+    // On CUDA cores (IEEE FP32) no slowdown is added: the FP32 models' own estimates, within the few percent the
+    // monotonicity report allows them.
+    const kernel fp32 = gemm_kernel(1, 8192, 50257, 1280);
+    kernel fp32_padded = fp32;
+    fp32_padded.n = 50304;
+    EXPECT_LE(predictors::estimate(fp32, *d).time_ms, predictors::estimate(fp32_padded, *d).time_ms * 1.05) << d->id;
+  }
+}
+
 TEST(Precision, MemoryKeepsFp32MasterWeightsUnderAmp) {
   const auto net = models::bert_base;
   const train_config fp32{.batch = 16, .optimizer = optimizer::adam, .precision = precision::fp32};

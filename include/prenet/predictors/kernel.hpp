@@ -133,7 +133,20 @@ struct kernel {
 
   std::int64_t flops_ = 0;  ///< memory and attention families only: FLOPs and bytes given directly
   std::int64_t bytes_ = 0;
+  /// A GEMM whose inner dimension k runs over the rows of both operands (a weight gradient X^T dY, attention's dV
+  /// and dK): its stored matrices' leading dimensions are m and n; every other GEMM's are k and n (tensor_core_aligned).
+  bool reduces_rows = false;
 };
+
+/// Whether a tensor-core GEMM `kn` has every stored matrix's leading dimension a multiple of 16 bytes (k and n, or m
+/// and n when it reduces_rows), which cuBLAS needs for its fastest tensor-core kernels: on our H200 unaligned bf16
+/// GEMMs reach a fifth of the aligned ones' share of the peak, TF32 a third (docs/precision.md, "Alignment"). A
+/// GEMM's rows (tokens) are never a leading dimension. Other families are not checked (true).
+[[nodiscard]] constexpr bool tensor_core_aligned(const kernel& kn) noexcept {
+  if (kn.family != kernel_family::gemm || kn.element_bytes <= 0 || 16 % kn.element_bytes != 0) return true;
+  const std::int64_t per_16_bytes = 16 / kn.element_bytes;
+  return (kn.reduces_rows ? kn.m : kn.k) % per_16_bytes == 0 && kn.n % per_16_bytes == 0;
+}
 
 [[nodiscard]] constexpr kernel gemm_kernel(std::int64_t b, std::int64_t m, std::int64_t n, std::int64_t k,
                                            std::int64_t element_bytes = 4) noexcept {

@@ -201,7 +201,7 @@ inline constexpr kernel_predictors embedded_predictors{generated::all, &generate
   if (is_ieee_fp32(kn)) return estimate_fp32(kn, d, p, flags);
   const kernel own = as_run_on(kn, d);
   kernel_estimate e = estimate_fp32(as_fp32(own), d, p, flags);
-  e.time_ms = precision_time_ms(e.time_ms, own, d, p.precision->inefficiency(precision_features(own, d)));
+  e.time_ms = precision_time_ms(e.time_ms, own, d, p.precision->stretch(own, d));
   if (own.math != math_mode::fp32) e.predictor = tensor_core_name(own.math);
   return e;
 }

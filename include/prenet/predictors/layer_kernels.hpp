@@ -57,6 +57,12 @@ struct pass_context {
 
 namespace detail {
 
+/// `k`, a GEMM whose inner dimension runs over the rows of both operands (kernel::reduces_rows).
+[[nodiscard]] constexpr kernel row_reduction(kernel k) noexcept {
+  k.reduces_rows = true;
+  return k;
+}
+
 [[nodiscard]] constexpr kernel sized(kernel k, std::int64_t eb, std::int64_t repeat = 1) noexcept {
   k.element_bytes = eb;
   k.repeat = repeat;
@@ -81,7 +87,7 @@ constexpr void linear(kernel_list& out, pass p, std::int64_t rows, std::int64_t 
     return;
   }
   if (input_grad) out.push(sized(gemm_kernel(1, rows, in, outf), eb, repeat));
-  if (weight_grad) out.push(sized(gemm_kernel(1, in, outf, rows), eb, repeat));
+  if (weight_grad) out.push(sized(row_reduction(gemm_kernel(1, in, outf, rows)), eb, repeat));
 }
 
 /// The kernels of `n`'s LoRA adapters (training_setup.hpp's lora_adapter, kernel by kernel): forward x A^T, h B^T,
@@ -100,10 +106,10 @@ constexpr void lora_adapters(kernel_list& out, const layer_node& n, pass p, cons
       out.push(sized(elementwise_kernel(elementwise_op::add, rows * x.out), eb));
       return;
     }
-    out.push(sized(gemm_kernel(1, r, x.out, rows), eb));  // dB
+    out.push(sized(row_reduction(gemm_kernel(1, r, x.out, rows)), eb));  // dB
     out.push(sized(elementwise_kernel(elementwise_op::mul_scalar, rows * x.out), eb));
     out.push(sized(gemm_kernel(1, rows, r, x.out), eb));  // d(h)
-    out.push(sized(gemm_kernel(1, x.in, r, rows), eb));   // dA
+    out.push(sized(row_reduction(gemm_kernel(1, x.in, r, rows)), eb));   // dA
     if (c.input_grad) {
       out.push(sized(gemm_kernel(1, rows, x.in, r), eb));  // d(x)
       out.push(sized(elementwise_kernel(elementwise_op::add, rows * x.in), eb));
@@ -180,14 +186,14 @@ constexpr void attention(kernel_list& out, const layer_node& n, pass p, const pa
     eager_core_forward(out, n, c);
   } else {
     out.push(sized(gemm_kernel(b * h, seq, kv, d), eb));  // dP = dC V^T
-    out.push(sized(gemm_kernel(b * h, kv, d, seq), eb));  // dV = P^T dC
+    out.push(sized(row_reduction(gemm_kernel(b * h, kv, d, seq)), eb));  // dV = P^T dC
     if (c.training && attention_dropout(s)) out.push(sized(elementwise_kernel(elementwise_op::mul, scores), eb));
     // Softmax backward as one pass like the forward's. NeuSight's per-node traces time it at 2.6x the forward and
     // dropout's backward at 2.0-2.7x, but modelling that made whole runs worse (docs/predictors.md, "Backward").
     out.push(sized(rows_kernel(kernel_family::softmax, b * h * seq, kv), eb));
     out.push(sized(elementwise_kernel(elementwise_op::mul_scalar, scores), eb));
     out.push(sized(gemm_kernel(b * h, seq, d, kv), eb));  // dQ = dS K
-    out.push(sized(gemm_kernel(b * h, kv, d, seq), eb));  // dK = dS^T Q
+    out.push(sized(row_reduction(gemm_kernel(b * h, kv, d, seq)), eb));  // dK = dS^T Q
   }
   linear(out, p, b * seq, e, e, true, wg, eb);  // output projection
 }

@@ -52,6 +52,16 @@ struct precision_probe {
   float inefficiency;
 };
 
+/// Slowdowns of tensor-core GEMMs whose operands are not 16-byte aligned, by math_mode (fp32 first: always 1).
+using alignment_slowdowns = std::array<double, 4>;
+
+/// How much more than its stretch a kernel `own` takes for its alignment: `slowdown` of its math mode for a GEMM
+/// that is not tensor_core_aligned, else 1. The library and the trainer (with the values it is fitting) both use it.
+[[nodiscard]] constexpr double alignment_factor(const kernel& own, const alignment_slowdowns& slowdown) noexcept {
+  const auto m = static_cast<std::size_t>(own.math);
+  return tensor_core_aligned(own) || m >= slowdown.size() || !(slowdown[m] > 1.0) ? 1.0 : slowdown[m];
+}
+
 struct precision_model {
   /// One head, target log_roofline_ratio: ln(the factor by which the kernel's own roofline time is stretched)
   /// before the FP32 model's time is scaled by the ratio of the rooflines (see kernel_time.hpp).
@@ -60,6 +70,9 @@ struct precision_model {
   /// ln(measured / predicted) quantiles of the calibration's held-out runs (every GPU left out in turn): the
   /// interval stated for predictions whose kernels it scales.
   interval_spread held_out{};
+  /// Measured on our own GPUs' tensor-core GEMMs (data/<id>/ops.csv): the geometric mean share of the tensor peak
+  /// that aligned GEMMs of 10 GFLOP or more reach, over that of unaligned ones; 1 where no such kernels were timed.
+  alignment_slowdowns unaligned_slowdown{1.0, 1.0, 1.0, 1.0};
 
   /// The stretch a head's output `margin` means: >= 1 (never faster than the data sheet allows). The trainer
   /// turns its candidate leaf values into stretches through this same function.
@@ -70,6 +83,10 @@ struct precision_model {
   /// The stretch factor of the own roofline for the feature row `x`.
   [[nodiscard]] constexpr double inefficiency(const std::array<float, precision_feature_count>& x) const noexcept {
     return model.heads.empty() ? 1.0 : stretch_of(model.margin(0, x));
+  }
+  /// The stretch of `own` (a kernel `d` runs as it is) on `d`: its inefficiency times its alignment_factor.
+  [[nodiscard]] constexpr double stretch(const kernel& own, const device_spec& d) const noexcept {
+    return inefficiency(precision_features(own, d)) * alignment_factor(own, unaligned_slowdown);
   }
 };
 
