@@ -217,8 +217,11 @@ std::unique_ptr<torch::optim::Optimizer> make_optimizer(optimizer o, const std::
     case optimizer::none: return nullptr;
     case optimizer::sgd: return std::make_unique<SGD>(params, SGDOptions(1e-3));
     case optimizer::momentum: return std::make_unique<SGD>(params, SGDOptions(1e-3).momentum(0.9));
-    case optimizer::adam: return std::make_unique<Adam>(params, AdamOptions(1e-3));
-    case optimizer::adamw: return std::make_unique<AdamW>(params, AdamWOptions(1e-3));
+    case optimizer::adam:
+    case optimizer::adam_fused:  // LibTorch has no fused Adam: the bench times its own
+      return std::make_unique<Adam>(params, AdamOptions(1e-3));
+    case optimizer::adamw:
+    case optimizer::adamw_fused: return std::make_unique<AdamW>(params, AdamWOptions(1e-3));
     case optimizer::rmsprop: return std::make_unique<RMSprop>(params, RMSpropOptions(1e-3));
     case optimizer::adagrad: return std::make_unique<Adagrad>(params, AdagradOptions(1e-3));
   }

@@ -75,21 +75,18 @@ struct prediction {
 };
 
 namespace predictors {
-/// The optimizer step as one memory-bound kernel: each parameter is read and written, its gradient read, and each
-/// state tensor read and written (what PyTorch's fused/foreach updates stream through memory).
+/// The optimizer step as one memory-bound kernel over the bytes its update streams (update_traffic_of: PyTorch's
+/// foreach ops each read and write whole tensors; a fused update makes one pass).
 [[nodiscard]] constexpr kernel update_kernel(std::int64_t params, prenet::optimizer o,
                                              std::int64_t element_bytes) noexcept {
-  const std::int64_t tensors = 3 + 2 * state_tensors_per_param(o);
-  return memory_kernel(update_flops_per_param(o) * params, tensors * params * element_bytes);
+  return memory_kernel(update_flops_per_param(o) * params, update_traffic_of(o).tensor_passes * params * element_bytes);
 }
 }  // namespace predictors
 
 namespace predictors {
 /// Kernels the update launches: PyTorch's multi-tensor (foreach) optimizers run each arithmetic step over all
-/// parameters in one launch (per chunk of tensors): the parameter update, and three steps per state tensor.
-[[nodiscard]] constexpr std::int64_t update_launches(prenet::optimizer o) noexcept {
-  return 1 + 3 * state_tensors_per_param(o);
-}
+/// parameters in one launch (per chunk of tensors), a fused one a single kernel (update_traffic_of).
+[[nodiscard]] constexpr std::int64_t update_launches(prenet::optimizer o) noexcept { return update_traffic_of(o).ops; }
 /// GradScaler's unscale-and-check over all gradients, then its scale update.
 inline constexpr std::int64_t grad_scaler_launches = 2;
 

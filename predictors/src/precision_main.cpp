@@ -199,7 +199,7 @@ std::vector<run_row> load_runs(const fs::path& datasets, std::map<std::string, i
     }
     if (!plan(r.prec, *r.device).runnable) { drop("precision the GPU cannot run"); continue; }
     r.opt = !src->with_optimizer ? optimizer::none
-            : r.model->input == models::input_kind::tokens ? optimizer::adam  // DLE's run_squad.py: Adam
+            : r.model->input == models::input_kind::tokens ? optimizer::adam_fused  // DLE's run_squad.py: apex FusedAdam
                                                              : optimizer::momentum;  // SGD with momentum
     r.group = chip_key(*r.device);
     ++n.kept;
@@ -384,7 +384,7 @@ std::string alignment_section(const alignment_fit& a) {
   std::ostringstream o;
   o << "\n## Alignment\n\nTensor-core GEMMs (linear, bmm) of 10 GFLOP or more timed by our bench (data/<id>/ops.csv): "
        "the geometric mean share of the math mode's dense peak reached by GEMMs whose stored matrices' leading "
-       "dimensions are multiples of 16 bytes (*aligned*, predictors::tensor_core_aligned) and by the rest. Their ratio "
+       "dimensions are multiples of 16 bytes (*aligned*, prenet::tensor_core_aligned) and by the rest. Their ratio "
        "is the slowdown the library multiplies an unaligned GEMM's stretch by; 1 where either side has fewer than 5 "
        "kernels.\n\n"
     << "| math mode | aligned kernels | aligned: share of peak | unaligned kernels | unaligned: share of peak | slowdown |\n"

@@ -226,7 +226,7 @@ std::string tensor_core_section(const std::filesystem::path& data) {
         "data/<id>/ops.csv) predicted by the embedded predictors: each kernel's FP32 model scaled by the precision "
         "calibration, which was fitted on whole-model throughput of other GPUs (docs/precision.md). *Aligned*: the "
         "GEMM's stored matrices have leading dimensions (its inner and output sizes) that are multiples of 16 "
-        "bytes, which cuBLAS needs for its fastest tensor-core kernels (predictors::tensor_core_aligned); the "
+        "bytes, which cuBLAS needs for its fastest tensor-core kernels (prenet::tensor_core_aligned); the "
         "library multiplies an unaligned GEMM's stretch by the slowdown measured on these same kernels "
         "(docs/precision-calibration.md, \"Alignment\"), so this table is in-sample for it. NeuSight's shapes are "
         "random sizes, so most are not aligned. Real models mostly are, except for unpadded vocabularies (BERT's "

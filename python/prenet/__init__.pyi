@@ -8,7 +8,7 @@ __version__: str
 has_onnx_importer: bool
 
 _Mode = Literal["train", "inference"]
-_Optimizer = Literal["none", "sgd", "momentum", "adam", "adamw", "rmsprop", "adagrad"]
+_Optimizer = Literal["none", "sgd", "momentum", "adam", "adamw", "rmsprop", "adagrad", "adam-fused", "adamw-fused"]
 _Dtype = Literal["fp32", "fp16", "bf16"]
 _Precision = Literal["default", "fp32", "tf32", "amp-fp16", "amp-bf16", "fp16", "bf16"]
 _Path = Union[str, "PathLike[str]"]

@@ -51,7 +51,7 @@ std::vector<std::string> values_for(std::string_view flag) {
   } else if (flag == "--seq" || flag == "--image") {
     v = {"1", "16", "32", "64", "128", "224", "512", "1024", "2048", "2049", "0"};
   } else if (flag == "--optimizer") {
-    v = {"none", "sgd", "momentum", "adam", "adamw", "rmsprop", "adagrad", "lamb"};
+    v = {"none", "sgd", "momentum", "adam", "adamw", "rmsprop", "adagrad", "adam-fused", "adamw-fused", "lamb"};
   } else if (flag == "--mode") {
     v = {"train", "inference", "eval"};
   } else if (flag == "--dtype") {

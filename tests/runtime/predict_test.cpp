@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <prenet/devices.hpp>
+#include <prenet/memory.hpp>
 #include <prenet/models/bert.hpp>
 #include <prenet/models/vgg.hpp>
 #include <prenet/predict.hpp>
@@ -31,6 +32,36 @@ TEST(Predict, OptimizerNoneDropsTheUpdateOnly) {
   // Adam streams parameters, gradients and two moments: more bytes than SGD's parameters and gradients.
   const prediction sgd = predict(models::bert_base, devices::a100_40gb, {.batch = 4, .optimizer = optimizer::sgd});
   EXPECT_GT(adam.optimizer.count(), sgd.optimizer.count());
+}
+
+TEST(Predict, ForeachUpdatesStreamSeveralTimesTheFusedOnesBytes) {
+  // PyTorch's default AdamW runs eight foreach ops (21 tensor passes, 84 bytes a parameter in fp32); fused=True
+  // reads and writes parameter, gradient and both moments once (7 passes, 28 bytes).
+  constexpr std::int64_t params = 1'000'000;
+  EXPECT_EQ(predictors::update_kernel(params, optimizer::adamw, 4).bytes(), 84 * params);
+  EXPECT_EQ(predictors::update_kernel(params, optimizer::adamw_fused, 4).bytes(), 28 * params);
+  EXPECT_EQ(predictors::update_launches(optimizer::adamw), 8);
+  EXPECT_EQ(predictors::update_launches(optimizer::adamw_fused), 1);
+  for (const optimizer o : {optimizer::sgd, optimizer::momentum, optimizer::adam, optimizer::adamw, optimizer::rmsprop,
+                            optimizer::adagrad, optimizer::adam_fused, optimizer::adamw_fused}) {
+    // Every update at least reads and writes the parameters, reads the gradients and each state tensor once.
+    EXPECT_GE(update_traffic_of(o).tensor_passes, 3 + 2 * state_tensors_per_param(o)) << name(o);
+    EXPECT_GE(update_traffic_of(o).ops, 1) << name(o);
+  }
+  const auto step = [](optimizer o) {
+    return predict(models::bert_large, devices::h100, {.batch = 8, .optimizer = o, .precision = precision::amp_bf16});
+  };
+  const prediction foreach = step(optimizer::adamw), fused = step(optimizer::adamw_fused);
+  EXPECT_GT(foreach.optimizer.count(), 2.5 * fused.optimizer.count());
+  EXPECT_DOUBLE_EQ(foreach.forward.count(), fused.forward.count());
+  // The fused update builds no sqrt(v) temporary: one parameter-sized fp32 tensor less at the step's peak at most.
+  EXPECT_EQ(update_temporaries_per_param(optimizer::adamw_fused), 0);
+  EXPECT_EQ(update_temporaries_per_param(optimizer::adamw), 1);
+  const train_config fused_cfg{.batch = 8, .optimizer = optimizer::adamw_fused, .precision = precision::amp_bf16};
+  train_config foreach_cfg = fused_cfg;
+  foreach_cfg.optimizer = optimizer::adamw;
+  EXPECT_LE(analytic_training_memory(models::bert_large, fused_cfg).total().value,
+            analytic_training_memory(models::bert_large, foreach_cfg).total().value);
 }
 
 TEST(Predict, InferenceIsForwardOnlyWithoutDropout) {

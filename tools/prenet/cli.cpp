@@ -21,7 +21,7 @@ constexpr std::string_view usage = R"(usage: prenet <command> [options]
 
 commands:
   predict --model NAME|--onnx FILE --device ID|--device-file FILE [--batch N] [--seq N | --image N]
-          [--optimizer none|sgd|momentum|adam|adamw|rmsprop|adagrad] [--mode train|inference]
+          [--optimizer none|sgd|momentum|adam|adamw|rmsprop|adagrad|adam-fused|adamw-fused] [--mode train|inference]
           [--samples N] [--precision P] [--attention A] [training setup] [--max-batch] [--layers] [--json]
       iteration time (forward, backward, optimizer), epoch time, FLOPs, memory; --layers adds the per-layer table
   compare --model NAME|--onnx FILE [--batch N[,N...]] [--devices ID[,ID...]] [--device-file FILE ...]
@@ -80,6 +80,10 @@ training setup (training only; docs/llm.md):
                       the loss over the model's output (default cross-entropy: log_softmax + nll_loss over the class
                       axis at every position, in fp32 under autocast; a language model's is the size of its logits
                       several times over); none: backward starts from a given d(output)
+
+optimizers update as stock PyTorch does on a GPU: the multi-tensor (foreach) update, one kernel per arithmetic step over
+every parameter (AdamW streams about 84 bytes a parameter); adam-fused and adamw-fused are fused=True or apex's
+FusedAdam, one pass (28 bytes a parameter).
 
 defaults: --batch 1, --mode train, --optimizer sgd (none for inference), --precision default, --attention eager,
 the model's own image side or context length, --samples = ImageNet-1k's 1,281,167 images or WikiText-103's 103,227,021 tokens

@@ -15,8 +15,9 @@ namespace prenet::cli {
 
 namespace {
 
-constexpr std::array optimizers{optimizer::none,  optimizer::sgd,     optimizer::momentum, optimizer::adam,
-                                optimizer::adamw, optimizer::rmsprop, optimizer::adagrad};
+constexpr std::array optimizers{optimizer::none,    optimizer::sgd,        optimizer::momentum,
+                                optimizer::adam,    optimizer::adamw,      optimizer::rmsprop,
+                                optimizer::adagrad, optimizer::adam_fused, optimizer::adamw_fused};
 constexpr std::array precisions{precision::pytorch_default, precision::fp32, precision::tf32, precision::amp_fp16,
                                 precision::amp_bf16, precision::fp16, precision::bf16};
 constexpr std::array attention_impls{attention_impl::eager, attention_impl::sdpa_flash,
