@@ -6,6 +6,8 @@
 #include <set>
 #include <tuple>
 
+#include <boost/describe/enum_from_string.hpp>
+
 #include <prenet/devices.hpp>
 
 #include "codegen.hpp"
@@ -235,6 +237,17 @@ void ingest_bench_ops(const fs::path& data, dataset& out, std::int64_t max_rows_
       keep(std::move(s), counts, seen, out);
     }
   }
+}
+
+bool tensor_core_kernel_of_op_row(const csv_table& t, std::size_t row, kernel& kn) {
+  const std::string& p = t.at(row, t.column("precision"));
+  math_mode math{};
+  if (!boost::describe::enum_from_string(p.c_str(), math))
+    throw data_error(t.where(row) + ": unknown precision '" + p + "'");
+  if (math == math_mode::fp32 || !kernel_of_op_row(t, row, t.at(row, t.column("op")), kn)) return false;
+  kn.math = math;
+  kn.element_bytes = input_element_bytes(math);
+  return true;
 }
 
 void ingest_per_op_kernels(const fs::path& datasets, const fs::path& data, dataset& out,

@@ -100,6 +100,12 @@ void ingest_bench_ops(const std::filesystem::path& data, dataset& out, std::int6
 /// our ops.csv share it.
 bool kernel_of_op_row(const csv_table& t, std::size_t row, const std::string& op, kernel& kn);
 
+/// The kernel of one data/<id>/ops.csv row timed on tensor cores (precision tf32, fp16 or bf16, spelled as the
+/// math_mode enumerators): kernel_of_op_row's kernel on that math mode at its input element size. False for FP32 rows
+/// and ops we do not model; an unknown precision is a data_error. validate's kernel table and the precision
+/// trainer's alignment fit read our tensor-core rows through it.
+bool tensor_core_kernel_of_op_row(const csv_table& t, std::size_t row, kernel& kn);
+
 /// ingest_neusight, then ingest_bench_ops when `data` is not empty: every per-op kernel the models learn from.
 void ingest_per_op_kernels(const std::filesystem::path& datasets, const std::filesystem::path& data, dataset& out,
                            std::int64_t max_rows_per_file = 0);

@@ -355,15 +355,10 @@ alignment_fit fit_alignment(const fs::path& data, Use use) {
     if (!use(*device)) continue;
     const csv_table t(file);
     for (std::size_t r = 0; r < t.rows(); ++r) {
-      const std::string& p = t.at(r, t.column("precision"));
       const std::string& op = t.at(r, t.column("op"));
-      math_mode math{};
-      if (!boost::describe::enum_from_string(p.c_str(), math))
-        throw data_error(t.where(r) + ": unknown precision '" + p + "'");
       kernel kn{};
-      if (math == math_mode::fp32 || (op != "linear" && op != "bmm") || !kernel_of_op_row(t, r, op, kn)) continue;
-      kn.math = math;
-      kn.element_bytes = input_element_bytes(math);
+      if (!tensor_core_kernel_of_op_row(t, r, kn) || (op != "linear" && op != "bmm")) continue;
+      const math_mode math = kn.math;
       const double flops = static_cast<double>(kn.flops()), seconds = t.number(r, t.column("latency_ms")) * 1e-3;
       if (flops < least_flops || !supports(*device, math)) continue;
       if (!(seconds > 0) || !std::isfinite(seconds)) throw data_error(t.where(r) + ": bad latency_ms");

@@ -20,8 +20,6 @@
 #include <string>
 #include <vector>
 
-#include <boost/describe/enum_from_string.hpp>
-
 #include <prenet/models/zoo.hpp>
 #include <prenet/prenet.hpp>
 
@@ -194,16 +192,10 @@ std::string tensor_core_section(const std::filesystem::path& data) {
   for (const auto& [device, file] : trainer::device_files(data, "ops.csv")) {
     const trainer::csv_table t(file);
     for (std::size_t r = 0; r < t.rows(); ++r) {
-      const std::string& p = t.at(r, t.column("precision"));
-      const std::string& op = t.at(r, t.column("op"));
       kernel kn{};
-      math_mode math{};
-      if (!boost::describe::enum_from_string(p.c_str(), math))
-        throw trainer::data_error(t.where(r) + ": unknown precision '" + p + "'");
-      if (math == math_mode::fp32 || !trainer::kernel_of_op_row(t, r, op, kn)) continue;
+      if (!trainer::tensor_core_kernel_of_op_row(t, r, kn)) continue;
       if (kn.family != kernel_family::gemm && kn.family != kernel_family::conv2d) continue;
-      kn.math = math;
-      kn.element_bytes = input_element_bytes(math);
+      const std::string& p = t.at(r, t.column("precision"));
       const bool gemm = kn.family == kernel_family::gemm;
       const double measured = t.number(r, t.column("latency_ms"));
       const double predicted = predictors::estimate(kn, *device).time_ms;
