@@ -460,6 +460,9 @@ double predicted_ms(const prepared_run& run, const std::vector<double>& leaves) 
 
 constexpr double max_ln_stretch = 3.0;  ///< e^3 = 20: past any tensor-core shortfall in the data
 constexpr double ln_step = 0.02;
+/// The least ln(stretch) searched: the grid point (the grid runs through 0, "the data sheet is right") nearest above
+/// ln(precision_model::least_stretch), the least stretch the library reads back.
+const double min_ln_stretch = std::ceil(std::log(predictors::precision_model::least_stretch) / ln_step) * ln_step;
 constexpr double coarse_ridge = 1e-3;  ///< per run touched: pulls the first stage towards "the data sheet is right"
 constexpr double fine_ridge = 2e-2;    ///< per run touched: pulls a leaf towards its first-stage value
 
@@ -467,7 +470,7 @@ constexpr double fine_ridge = 2e-2;    ///< per run touched: pulls a leaf toward
 double ln_of(const std::vector<term>& terms, const std::vector<double>& params, std::size_t j, double v) {
   double x = 0;
   for (const term& t : terms) x += t.coefficient * (static_cast<std::size_t>(t.parameter) == j ? v : params[static_cast<std::size_t>(t.parameter)]);
-  return std::clamp(x, 0.0, max_ln_stretch);
+  return std::clamp(x, min_ln_stretch, max_ln_stretch);
 }
 
 /// Parameters minimising the mean |ln(predicted / measured)| over `runs` plus a ridge towards `prior`, by coordinate
@@ -555,7 +558,7 @@ calibration fit(const std::vector<const prepared_run*>& runs, const tree_shape& 
   std::vector<parameter> per_leaf;
   for (int l = 0; l < shape.leaves; ++l) {
     identity.push_back({{l, 1.0}});
-    per_leaf.push_back({"", 0.0, max_ln_stretch, ln_step});
+    per_leaf.push_back({"", min_ln_stretch, max_ln_stretch, ln_step});
   }
   return {params, descend(runs, identity, per_leaf, prior, prior, fine_ridge)};
 }
@@ -712,8 +715,10 @@ std::string report(const std::vector<scored_run>& scored, const std::map<std::st
   for (std::size_t j = 0; j < shape.parameters.size(); ++j)
     md << "| " << shape.parameters[j].label << " | " << fixed(fitted.parameters[j], 2) << " |\n";
   md << "\nSecond stage: each leaf's stretch of the kernel's own roofline (1 = the data sheet's tensor-core or "
-        "bandwidth speed-up is fully achieved; the FP32 learned time is then scaled by the ratio of the rooflines, "
-        "docs/precision.md), pulled towards its first-stage value; a leaf no row reaches keeps that value.\n\n"
+        "bandwidth speed-up over the FP32 learned time is achieved exactly; below 1, the kernel gets more of its own "
+        "peak than its FP32 twin got of the FP32 peak, down to " << fixed(predictors::precision_model::least_stretch, 1) <<
+        "; the FP32 learned time is then scaled by the ratio of the rooflines, docs/precision.md), pulled towards its "
+        "first-stage value; a leaf no row reaches keeps that value.\n\n"
         "| leaf | stretch | kernels (runs) |\n|---|---|---|\n";
   std::vector<std::size_t> kernels_in(theta.size(), 0), runs_in(theta.size(), 0);
   for (const scored_run& s : scored) {

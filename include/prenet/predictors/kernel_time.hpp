@@ -169,7 +169,7 @@ inline constexpr kernel_predictors embedded_predictors{generated::all, &generate
 }
 
 /// Time of `own` (a kernel `d` runs as it is, see as_run_on; run own.repeat times) in its own precision, from
-/// `fp32_ms`, the learned time of its IEEE FP32 twin (as_fp32), and `stretch` (>= 1). The FP32 time, which carries
+/// `fp32_ms`, the learned time of its IEEE FP32 twin (as_fp32), and `stretch` (precision_model). The FP32 time, which carries
 /// the kernel's shape-dependent inefficiency, is scaled by the ratio of the two rooflines, each plus a launch that
 /// no precision shortens:
 ///

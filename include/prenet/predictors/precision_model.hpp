@@ -74,11 +74,18 @@ struct precision_model {
   /// that aligned GEMMs of 10 GFLOP or more reach, over that of unaligned ones; 1 where no such kernels were timed.
   alignment_slowdowns unaligned_slowdown{1.0, 1.0, 1.0, 1.0};
 
-  /// The stretch a head's output `margin` means: >= 1 (never faster than the data sheet allows). The trainer
-  /// turns its candidate leaf values into stretches through this same function.
+  /// The least stretch a leaf may have. Below 1 a kernel gets more of its own peak than its FP32 twin got of the FP32
+  /// peak: the twin's learned time carries an inefficiency the tensor cores do not share. The FP32 peak of Ampere and
+  /// Ada GeForce and professional parts counts two FP32 issues per clock on half their lanes, which FP32 GEMMs rarely
+  /// reach and tensor-core GEMMs do not need; such double counting hides at most a factor of 2, hence 0.5. The
+  /// roofline at the kernel's own peak stays the floor whatever the stretch (precision_time_ms).
+  static constexpr double least_stretch = 0.5;
+
+  /// The stretch a head's output `margin` means, at least least_stretch. The trainer turns its candidate leaf values
+  /// into stretches through this same function.
   [[nodiscard]] static constexpr double stretch_of(float margin) noexcept {
     const double f = from_target(target_transform::log_roofline_ratio, static_cast<double>(margin), 1.0);
-    return f > 1.0 ? f : 1.0;
+    return f > least_stretch ? f : least_stretch;
   }
   /// The stretch factor of the own roofline for the feature row `x`.
   [[nodiscard]] constexpr double inefficiency(const std::array<float, precision_feature_count>& x) const noexcept {
