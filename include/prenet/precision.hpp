@@ -4,10 +4,13 @@
 // that lacks the hardware runs instead. docs/precision.md describes each choice.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <string_view>
 
 #include <boost/describe/enum.hpp>
+#include <boost/describe/enumerators.hpp>
+#include <boost/mp11/algorithm.hpp>
 
 #include <prenet/device_spec.hpp>
 #include <prenet/units.hpp>
@@ -50,6 +53,10 @@ enum class math_mode : std::uint8_t {
   bf16,  ///< tensor cores, BF16 inputs, FP32 accumulate
 };
 BOOST_DESCRIBE_ENUM(math_mode, fp32, tf32, fp16, bf16)
+
+/// How many math modes there are: the length of an array indexed by math_mode.
+inline constexpr std::size_t math_mode_count =
+    boost::mp11::mp_size<boost::describe::describe_enumerators<math_mode>>::value;
 
 /// Bytes of one input element of `m`'s multiply-adds: TF32 and FP32 read fp32 tensors, FP16 and BF16 two-byte ones.
 [[nodiscard]] constexpr std::int64_t input_element_bytes(math_mode m) noexcept {

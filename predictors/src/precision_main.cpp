@@ -332,40 +332,56 @@ tree_shape calibration_shape() {
 
 /// The alignment slowdowns (predictors::precision_model::unaligned_slowdown) and what they came from.
 struct alignment_fit {
-  predictors::alignment_slowdowns slowdown{1.0, 1.0, 1.0, 1.0};
+  predictors::alignment_slowdowns slowdown = predictors::no_alignment_slowdown;
   struct side {
     int kernels = 0;
     double log_share = 0;  ///< sum of ln(achieved share of the tensor peak)
     [[nodiscard]] double share() const { return kernels ? std::exp(log_share / kernels) : 0.0; }
   };
-  std::array<side, 4> aligned{}, unaligned{};  ///< by math_mode
+  std::array<side, math_mode_count> aligned{}, unaligned{};  ///< by math_mode
 };
 
-/// Tensor-core GEMMs (linear, bmm) of 10 GFLOP or more that our bench timed (data/<id>/ops.csv), on GPUs `use`
-/// accepts: per math mode, the geometric mean share of the tensor peak of aligned kernels (tensor_core_aligned) over
-/// that of unaligned ones. Kernels that small are launch- and memory-bound, where alignment hardly shows; a math
-/// mode with fewer than 5 kernels on either side keeps 1 (no slowdown).
-template <class Use>
-alignment_fit fit_alignment(const fs::path& data, Use use) {
+/// One tensor-core GEMM our bench timed, as fit_alignment reads it.
+struct timed_gemm {
+  const device_spec* device;
+  kernel kn;
+  double share_of_peak;  ///< achieved FLOP/s over the tensor peak of its math mode
+};
+
+/// Tensor-core GEMMs (linear, bmm) of 10 GFLOP or more that our bench timed (data/<id>/ops.csv) on a GPU that runs
+/// their math mode. Kernels that small are launch- and memory-bound, where alignment hardly shows. Read once; each
+/// fit_alignment (every GPU, then every held-out die) filters them.
+std::vector<timed_gemm> large_tensor_core_gemms(const fs::path& data) {
   constexpr double least_flops = 1e10;
-  constexpr int least_kernels = 5;
-  alignment_fit out;
+  std::vector<timed_gemm> out;
   if (data.empty()) return out;
   for (const auto& [device, file] : device_files(data, "ops.csv")) {
-    if (!use(*device)) continue;
     const csv_table t(file);
     for (std::size_t r = 0; r < t.rows(); ++r) {
       const std::string& op = t.at(r, t.column("op"));
       kernel kn{};
       if (!tensor_core_kernel_of_op_row(t, r, kn) || (op != "linear" && op != "bmm")) continue;
-      const math_mode math = kn.math;
       const double flops = static_cast<double>(kn.flops()), seconds = t.number(r, t.column("latency_ms")) * 1e-3;
-      if (flops < least_flops || !supports(*device, math)) continue;
+      if (flops < least_flops || !supports(*device, kn.math)) continue;
       if (!(seconds > 0) || !std::isfinite(seconds)) throw data_error(t.where(r) + ": bad latency_ms");
-      alignment_fit::side& s = (tensor_core_aligned(kn) ? out.aligned : out.unaligned)[static_cast<std::size_t>(math)];
-      ++s.kernels;
-      s.log_share += std::log(flops / seconds / peak_flops_per_s(math, *device));
+      out.push_back({device, kn, flops / seconds / peak_flops_per_s(kn.math, *device)});
     }
+  }
+  return out;
+}
+
+/// The GEMMs of large_tensor_core_gemms on GPUs `use` accepts: per math mode, the geometric mean share of the tensor
+/// peak of aligned kernels (tensor_core_aligned) over that of unaligned ones. A math mode with fewer than 5 kernels
+/// on either side keeps 1 (no slowdown).
+template <class Use>
+alignment_fit fit_alignment(const std::vector<timed_gemm>& gemms, Use use) {
+  constexpr int least_kernels = 5;
+  alignment_fit out;
+  for (const timed_gemm& g : gemms) {
+    if (!use(*g.device)) continue;
+    alignment_fit::side& s = (tensor_core_aligned(g.kn) ? out.aligned : out.unaligned)[static_cast<std::size_t>(g.kn.math)];
+    ++s.kernels;
+    s.log_share += std::log(g.share_of_peak);
   }
   for (std::size_t m = 1; m < out.slowdown.size(); ++m) {
     if (out.aligned[m].kernels < least_kernels || out.unaligned[m].kernels < least_kernels) continue;
@@ -602,8 +618,9 @@ struct error_summary {
 /// kernel models' training GPUs: GV100, GA100, ...) predicted with every kernel model refitted without any kernel row
 /// of that die, and the calibration fitted, on runs prepared with those refits, without any run of that die. Sets
 /// scored[i].die_held_out_ms for rows[i]; returns a log line per die.
-std::string predict_die_held_out(const fs::path& datasets, const fs::path& data, const std::vector<run_row>& rows,
-                                 const tree_shape& shape, std::vector<scored_run>& scored) {
+std::string predict_die_held_out(const fs::path& datasets, const fs::path& data, const std::vector<timed_gemm>& gemms,
+                                 const std::vector<run_row>& rows, const tree_shape& shape,
+                                 std::vector<scored_run>& scored) {
   // The alignment slowdowns too are measured without the die's kernels.
   dataset kernels;
   ingest_per_op_kernels(datasets, data, kernels);
@@ -618,7 +635,7 @@ std::string predict_die_held_out(const fs::path& datasets, const fs::path& data,
         fit_kernel_models(kernels, [&die](const device_spec& d) { return die_key(d) != die; }, {});
     const runtime_predictors refit(fitted);
     const predictors::alignment_slowdowns slowdown =
-        fit_alignment(data, [&die](const device_spec& d) { return die_key(d) != die; }).slowdown;
+        fit_alignment(gemms, [&die](const device_spec& d) { return die_key(d) != die; }).slowdown;
     std::vector<prepared_run> runs;
     runs.reserve(rows.size());
     for (const run_row& r : rows) runs.push_back(prepare(r, shape, slowdown, refit.set()));
@@ -815,7 +832,8 @@ int prenet::trainer::train_precision(int argc, char** argv) {
     if (!data.empty()) load_bench_steps(data, rows, counts);
     if (rows.size() < 50) throw data_error("only " + std::to_string(rows.size()) + " usable external rows");
     const tree_shape shape = calibration_shape();
-    const alignment_fit alignment = fit_alignment(data, [](const device_spec&) { return true; });
+    const std::vector<timed_gemm> gemms = large_tensor_core_gemms(data);
+    const alignment_fit alignment = fit_alignment(gemms, [](const device_spec&) { return true; });
     std::vector<prepared_run> runs;
     runs.reserve(rows.size());
     for (const run_row& r : rows) runs.push_back(prepare(r, shape, alignment.slowdown));
@@ -848,7 +866,7 @@ int prenet::trainer::train_precision(int argc, char** argv) {
     }
     const predictors::interval_spread spread = spread_of(residuals);
     const coverage covered = nested_coverage(residuals);
-    std::cerr << predict_die_held_out(datasets, data, rows, shape, scored);
+    std::cerr << predict_die_held_out(datasets, data, gemms, rows, shape, scored);
     std::vector<hashed_file> inputs{{datasets, "external/measurements.csv"}};
     if (!data.empty()) {
       for (hashed_file& f : repository_files(data, "e2e.csv")) inputs.push_back(std::move(f));

@@ -53,7 +53,14 @@ struct precision_probe {
 };
 
 /// Slowdowns of tensor-core GEMMs whose operands are not 16-byte aligned, by math_mode (fp32 first: always 1).
-using alignment_slowdowns = std::array<double, 4>;
+using alignment_slowdowns = std::array<double, math_mode_count>;
+
+/// No slowdown in any math mode: what a GPU without measured unaligned GEMMs gets.
+inline constexpr alignment_slowdowns no_alignment_slowdown = [] {
+  alignment_slowdowns s{};
+  s.fill(1.0);
+  return s;
+}();
 
 /// How much more than its stretch a kernel `own` takes for its alignment: `slowdown` of its math mode for a GEMM
 /// that is not tensor_core_aligned, else 1. The library and the trainer (with the values it is fitting) both use it.
@@ -72,7 +79,7 @@ struct precision_model {
   interval_spread held_out{};
   /// Measured on our own GPUs' tensor-core GEMMs (data/<id>/ops.csv): the geometric mean share of the tensor peak
   /// that aligned GEMMs of 10 GFLOP or more reach, over that of unaligned ones; 1 where no such kernels were timed.
-  alignment_slowdowns unaligned_slowdown{1.0, 1.0, 1.0, 1.0};
+  alignment_slowdowns unaligned_slowdown = no_alignment_slowdown;
 
   /// The least stretch a leaf may have. Below 1 a kernel gets more of its own peak than its FP32 twin got of the FP32
   /// peak: the twin's learned time carries an inefficiency the tensor cores do not share. The FP32 peak of Ampere and
