@@ -231,20 +231,29 @@ struct term {
   double coefficient;
 };
 
+constexpr double ln_step = 0.02;  ///< the grid of ln(stretch) the fit searches
+/// The least ln(stretch) a tensor-core leaf may take: the grid point (the grid runs through 0, "the data sheet is
+/// right") nearest above ln(precision_model::least_stretch), the least stretch the library reads back. The double
+/// counted FP32 peak that allows a stretch below 1 concerns tensor-core kernels only; CUDA-core and memory-bound
+/// leaves keep 0 (stretch 1) as their least.
+const double min_ln_stretch = std::ceil(std::log(predictors::precision_model::least_stretch) / ln_step) * ln_step;
+
 struct tree_shape {
   std::vector<tree_node> nodes;  ///< nodes[0] is the root
   int leaves = 0;
 
   std::vector<parameter> parameters;
   std::vector<std::vector<term>> basis;  ///< leaf -> its first-stage value as terms of the parameters
+  std::vector<double> least_ln;          ///< leaf -> the least ln(stretch) it may take
 
   int param(std::string label, double lo, double hi, double step) {
     parameters.push_back({std::move(label), lo, hi, step});
     return static_cast<int>(parameters.size()) - 1;
   }
-  int leaf(std::string label, std::vector<term> terms) {
+  int leaf(std::string label, std::vector<term> terms, double least = 0.0) {
     nodes.push_back({.leaf = leaves++, .label = std::move(label)});
     basis.push_back(std::move(terms));
+    least_ln.push_back(least);
     return static_cast<int>(nodes.size()) - 1;
   }
   int split(int feature, float threshold, int left, int right) {
@@ -309,9 +318,10 @@ tree_shape calibration_shape() {
       const int offset = s.param(what + ": offset", -1.5, 3.0, 0.02);
       // A chain of splits at log2 ratio 0.5, 1.5, ...: bucket k holds ratios within a factor sqrt(2) of 2^k.
       int node = s.leaf(what + ", tensor peak " + std::to_string(1 << (ratio_buckets - 1)) + "x FP32",
-                        {{offset, 1}, {slope, ratio_buckets - 1}});
+                        {{offset, 1}, {slope, ratio_buckets - 1}}, min_ln_stretch);
       for (int k = ratio_buckets - 2; k >= 0; --k) {
-        const int here = s.leaf(what + ", tensor peak " + std::to_string(1 << k) + "x FP32", {{offset, 1}, {slope, static_cast<double>(k)}});
+        const int here = s.leaf(what + ", tensor peak " + std::to_string(1 << k) + "x FP32",
+                                {{offset, 1}, {slope, static_cast<double>(k)}}, min_ln_stretch);
         node = s.split(f_peak_ratio, static_cast<float>(k) + 0.5f, here, node);
       }
       return node;
@@ -475,10 +485,6 @@ double predicted_ms(const prepared_run& run, const std::vector<double>& leaves) 
 // --- the fit --------------------------------------------------------------------------------------------------------
 
 constexpr double max_ln_stretch = 3.0;  ///< e^3 = 20: past any tensor-core shortfall in the data
-constexpr double ln_step = 0.02;
-/// The least ln(stretch) searched: the grid point (the grid runs through 0, "the data sheet is right") nearest above
-/// ln(precision_model::least_stretch), the least stretch the library reads back.
-const double min_ln_stretch = std::ceil(std::log(predictors::precision_model::least_stretch) / ln_step) * ln_step;
 constexpr double coarse_ridge = 1e-3;  ///< per run touched: pulls the first stage towards "the data sheet is right"
 constexpr double fine_ridge = 2e-2;    ///< per run touched: pulls a leaf towards its first-stage value
 
@@ -574,7 +580,7 @@ calibration fit(const std::vector<const prepared_run*>& runs, const tree_shape& 
   std::vector<parameter> per_leaf;
   for (int l = 0; l < shape.leaves; ++l) {
     identity.push_back({{l, 1.0}});
-    per_leaf.push_back({"", min_ln_stretch, max_ln_stretch, ln_step});
+    per_leaf.push_back({"", shape.least_ln[static_cast<std::size_t>(l)], max_ln_stretch, ln_step});
   }
   return {params, descend(runs, identity, per_leaf, prior, prior, fine_ridge)};
 }
