@@ -20,6 +20,8 @@
 #include <string>
 #include <vector>
 
+#include <boost/describe/enum_to_string.hpp>
+
 #include <prenet/models/zoo.hpp>
 #include <prenet/prenet.hpp>
 
@@ -195,14 +197,13 @@ std::string tensor_core_section(const std::filesystem::path& data) {
       kernel kn{};
       if (!trainer::tensor_core_kernel_of_op_row(t, r, kn)) continue;
       if (kn.family != kernel_family::gemm && kn.family != kernel_family::conv2d) continue;
-      const std::string& p = t.at(r, t.column("precision"));
       const bool gemm = kn.family == kernel_family::gemm;
       const double measured = t.number(r, t.column("latency_ms"));
       const double predicted = predictors::estimate(kn, *device).time_ms;
       if (!(measured > 0) || !std::isfinite(predicted) || predicted <= 0)
         throw trainer::data_error(t.where(r) + ": bad measured or predicted time");
-      sums& s = by[std::string(device->id) + " | " + p + " | " + (gemm ? "gemm" : "conv") + " | " +
-                   (!gemm ? "—" : tensor_core_aligned(kn) ? "yes" : "no")];
+      sums& s = by[std::string(device->id) + " | " + boost::describe::enum_to_string(kn.math, "?") + " | " +
+                   (gemm ? "gemm" : "conv") + " | " + (!gemm ? "—" : tensor_core_aligned(kn) ? "yes" : "no")];
       ++s.n;
       s.ape += std::abs(predicted / measured - 1);
       s.log_ratio += std::log(predicted / measured);
