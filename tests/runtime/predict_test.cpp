@@ -96,7 +96,7 @@ TEST(Predict, UnseenMeansNoModelMeasuredTheChip) {
   // neither card is a GPU the kernel models never measured, and both state the seen-device interval.
   EXPECT_EQ(chip_of(devices::a100_40gb), chip_of(devices::a100_80gb));
   EXPECT_NE(chip_of(devices::a100_40gb), chip_of(devices::h100));
-  // Our own H200 kernels (data/h200) make the H100 SXM seen too: 132 SMs and the same peaks, one chip. The H100 PCIe
+  // Our own H200 and H100 SXM kernels (data/h200, data/h100): 132 SMs and the same peaks, one chip. The H100 PCIe
   // (114 SMs) is another chip, which nothing measured.
   EXPECT_EQ(chip_of(devices::h100), chip_of(devices::h200));
   EXPECT_NE(chip_of(devices::h100), chip_of(devices::h100_pcie));
