@@ -170,17 +170,28 @@ std::vector<double> predict_variant(const variant& v, const regressor& m, const 
   return times(rows, v.t, m.predict(kernel_matrix(rows, extras, power)), power);
 }
 
-/// For each GPU id, the board power law fitted without it (a leave-one-GPU-out fold's); an id it lacks reads the
-/// data-sheet peaks.
+/// For each chip (chip_key), the board power law fitted without it (a leave-one-GPU-out fold's); a chip it lacks reads
+/// the data-sheet peaks.
 using power_without = std::map<std::string, board_power_law>;
 
-/// Leave-one-GPU-out table; returns the mean MAPE of each variant over the held-out GPUs.
+/// The GPU ids of each chip among `rows` (chip_key): the held-out unit, so that an H100 row never trains the fold
+/// that holds the H200 out, as in docs/validation.md's end-to-end folds.
+std::map<std::string, std::vector<std::string>> chips_of(const std::vector<const sample*>& rows) {
+  std::map<std::string, std::set<std::string>> ids;
+  for (const sample* s : rows) ids[chip_key(*s->device)].insert(std::string(s->device->id));
+  std::map<std::string, std::vector<std::string>> out;
+  for (const auto& [chip, members] : ids) out[chip] = {members.begin(), members.end()};
+  return out;
+}
+
+/// Leave-one-GPU-out table, one fold per chip (its boards held out together); returns the mean MAPE of each variant
+/// over the folds.
 std::vector<double> logo_table(const std::vector<const sample*>& rows, const std::vector<variant>& variants,
                                const run_options& opt, bool extras, const power_without& power, const std::string& title,
                                std::string& report) {
-  const auto ids = device_ids(rows);
-  if (ids.size() < 2) {
-    report += "\n### " + title + ": rows from " + std::to_string(ids.size()) + " GPU(s), leave-one-GPU-out skipped\n";
+  const auto chips = chips_of(rows);
+  if (chips.size() < 2) {
+    report += "\n### " + title + ": rows from " + std::to_string(chips.size()) + " chip(s), leave-one-GPU-out skipped\n";
     return std::vector<double>(variants.size(), 0.0);
   }
   report += "\n### " + title + "\n\n| held-out GPU | rows |";
@@ -189,11 +200,13 @@ std::vector<double> logo_table(const std::vector<const sample*>& rows, const std
   for (std::size_t i = 0; i < variants.size(); ++i) report += "---|---|";
   report += "\n";
   std::vector<double> mean_mape(variants.size(), 0.0);
-  for (const std::string& held : ids) {
+  for (const auto& [chip, ids] : chips) {
     std::vector<const sample*> train, test;
-    for (const sample* s : rows) (s->device->id == held ? test : train).push_back(s);
+    for (const sample* s : rows) (chip_key(*s->device) == chip ? test : train).push_back(s);
+    std::string held;
+    for (const std::string& id : ids) held += (held.empty() ? "" : " + ") + id;
     report += "| " + held + " | " + std::to_string(test.size()) + " |";
-    const auto fitted = power.find(held);
+    const auto fitted = power.find(chip);
     const board_power_law fold_power = fitted != power.end() ? fitted->second : board_power_law{};
     for (std::size_t vi = 0; vi < variants.size(); ++vi) {
       const variant& v = variants[vi];
@@ -206,7 +219,7 @@ std::vector<double> logo_table(const std::vector<const sample*>& rows, const std
         const auto model = fit_variant(v, train, opt.quick, opt.seed, extras, fold_power);
         m = score(test, predict_variant(v, *model, test, extras, fold_power));
       }
-      mean_mape[vi] += m.mape_pct / static_cast<double>(ids.size());
+      mean_mape[vi] += m.mape_pct / static_cast<double>(chips.size());
       report += " " + fmt("%.3f", m.rmse_ms) + " | " + fmt("%.1f", m.mape_pct) + " |";
       log_line("logo " + title + " " + held + " " + v.label + ": mape " + fmt("%.1f", m.mape_pct) + "%");
     }
@@ -345,7 +358,7 @@ std::vector<family_model> run_experiments(const dataset& data, const run_options
             "per data-sheet TFLOP/s a board needs to hold its boost clock. W_full is fitted on the training GPUs' "
             "GEMMs of at least 100 GFLOP (both splits): the smallest W/TFLOP/s / f^3 over the GPUs, f the 90th "
             "percentile of their achieved FP32 rate over the peak. Every leave-one-GPU-out fold below and in "
-            "docs/validation.md refits it without the held-out GPU.\n\n"
+            "docs/validation.md refits it without the held-out chip (boards of one chip are held out together).\n\n"
             "| GPU | large GEMMs | W per peak TFLOP/s | 90th pct. of peak | implied W_full | sustained / peak |\n"
             "|---|---|---|---|---|---|\n";
   for (const power_evidence& e : power.gpus) {
@@ -355,12 +368,12 @@ std::vector<family_model> run_experiments(const dataset& data, const run_options
               fmt("%.2f", power.law.sustained_fp32_flops_per_s(*e.device) / e.device->peak_fp32_flops_per_s) + " |\n";
   }
   report += "\nW_full = " + fmt("%.1f", power.law.full_clock_watts_per_tflops) + " W per TFLOP/s.\n";
-  // Once per GPU, not per family and fold: every family's fold without a GPU reads the same law.
+  // Once per chip, not per family and fold: every family's fold without a chip reads the same law.
   power_without fold_power;
   for (const sample& s : data.samples) {
-    const std::string held(s.device->id);
+    const std::string held = chip_key(*s.device);
     if (!per_op_kernel(s) || fold_power.contains(held)) continue;
-    fold_power[held] = fit_board_power_law(data, [&held](const device_spec& d) { return d.id != held; }).law;
+    fold_power[held] = fit_board_power_law(data, [&held](const device_spec& d) { return chip_key(d) != held; }).law;
   }
   std::vector<family_model> out;
   // One line per family for the summary docs/predictors.md quotes (scripts/regen-report-tables.sh).
@@ -416,7 +429,7 @@ std::vector<family_model> run_experiments(const dataset& data, const run_options
     report += "\n";
     summary += "| " + std::string(name(fam)) + " | " + std::to_string(train.size()) + " |";
     // logo_table skips (zeros) a family with rows from fewer than two GPUs.
-    const bool one_gpu = device_ids(train).size() < 2;
+    const bool one_gpu = chips_of(train).size() < 2;
     for (const double mape : logo) summary += one_gpu ? " (one GPU) |" : " " + fmt("%.1f%%", mape) + " |";
     summary += " " + unseen + "\n";
     out.push_back(std::move(fm));
