@@ -8,6 +8,7 @@
 #include <iostream>
 #include <map>
 #include <numeric>
+#include <optional>
 #include <random>
 #include <set>
 
@@ -174,25 +175,22 @@ std::vector<double> predict_variant(const variant& v, const regressor& m, const 
 /// the data-sheet peaks.
 using power_without = std::map<std::string, board_power_law>;
 
-/// The GPU ids of each chip among `rows` (chip_key): the held-out unit, so that an H100 row never trains the fold
-/// that holds the H200 out, as in docs/validation.md's end-to-end folds.
-std::map<std::string, std::vector<std::string>> chips_of(const std::vector<const sample*>& rows) {
-  std::map<std::string, std::set<std::string>> ids;
-  for (const sample* s : rows) ids[chip_key(*s->device)].insert(std::string(s->device->id));
-  std::map<std::string, std::vector<std::string>> out;
-  for (const auto& [chip, members] : ids) out[chip] = {members.begin(), members.end()};
-  return out;
-}
-
-/// Leave-one-GPU-out table, one fold per chip (its boards held out together); returns the mean MAPE of each variant
-/// over the folds.
-std::vector<double> logo_table(const std::vector<const sample*>& rows, const std::vector<variant>& variants,
-                               const run_options& opt, bool extras, const power_without& power, const std::string& title,
-                               std::string& report) {
-  const auto chips = chips_of(rows);
+/// Leave-one-GPU-out table, one fold per chip (chip_key: its boards held out together, so that an H100 row never
+/// trains the fold that holds the H200 out, as in docs/validation.md's end-to-end folds); returns the mean MAPE of
+/// each variant over the folds, or nothing when the rows come from fewer than two chips.
+std::optional<std::vector<double>> logo_table(const std::vector<const sample*>& rows,
+                                              const std::vector<variant>& variants, const run_options& opt, bool extras,
+                                              const power_without& power, const std::string& title,
+                                              std::string& report) {
+  std::vector<std::string> row_chip;  // chip_key of each row, computed once for every fold
+  std::map<std::string, std::set<std::string>> chips;  // chip -> the GPU ids of its rows
+  for (const sample* s : rows) {
+    row_chip.push_back(chip_key(*s->device));
+    chips[row_chip.back()].insert(std::string(s->device->id));
+  }
   if (chips.size() < 2) {
     report += "\n### " + title + ": rows from " + std::to_string(chips.size()) + " chip(s), leave-one-GPU-out skipped\n";
-    return std::vector<double>(variants.size(), 0.0);
+    return std::nullopt;
   }
   report += "\n### " + title + "\n\n| held-out GPU | rows |";
   for (const variant& v : variants) report += " " + v.label + " RMSE ms | MAPE % |";
@@ -202,7 +200,7 @@ std::vector<double> logo_table(const std::vector<const sample*>& rows, const std
   std::vector<double> mean_mape(variants.size(), 0.0);
   for (const auto& [chip, ids] : chips) {
     std::vector<const sample*> train, test;
-    for (const sample* s : rows) (chip_key(*s->device) == chip ? test : train).push_back(s);
+    for (std::size_t i = 0; i < rows.size(); ++i) (row_chip[i] == chip ? test : train).push_back(rows[i]);
     std::string held;
     for (const std::string& id : ids) held += (held.empty() ? "" : " + ") + id;
     report += "| " + held + " | " + std::to_string(test.size()) + " |";
@@ -387,7 +385,7 @@ std::vector<family_model> run_experiments(const dataset& data, const run_options
         {"XGB ln(ms)", model_kind::boosted_trees, false, target::log_ms},
         {"XGB ln(t/roofline)", model_kind::boosted_trees, false, target::log_roofline},
     };
-    const std::vector<double> logo =
+    const std::optional<std::vector<double>> logo =
         logo_table(train, variants, opt, false, fold_power, std::string(name(fam)) + " (NeuSight)", report);
     family_model fm = fit_family_model(fam, train, opt, power.law);
     // The unseen device's held-out shapes, filled below when it has some and no training row.
@@ -428,9 +426,9 @@ std::vector<family_model> run_experiments(const dataset& data, const run_options
     }
     report += "\n";
     summary += "| " + std::string(name(fam)) + " | " + std::to_string(train.size()) + " |";
-    // logo_table skips (zeros) a family with rows from fewer than two GPUs.
-    const bool one_gpu = chips_of(train).size() < 2;
-    for (const double mape : logo) summary += one_gpu ? " (one GPU) |" : " " + fmt("%.1f%%", mape) + " |";
+    // logo_table skips a family with rows from fewer than two chips.
+    for (std::size_t vi = 0; vi < variants.size(); ++vi)
+      summary += logo ? " " + fmt("%.1f%%", (*logo)[vi]) + " |" : std::string(" (one GPU) |");
     summary += " " + unseen + "\n";
     out.push_back(std::move(fm));
   }
