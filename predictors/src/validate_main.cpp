@@ -40,12 +40,14 @@ namespace {
 
 using namespace prenet;
 
-/// NeuSight's bert_large: its traces (label/<GPU>/bert_large-*.csv) run Hugging Face's BERT with the pre-training
-/// heads — the MLM head (cls.predictions: a transform of Dense, GELU and LayerNorm, then the decoder over the
-/// 30,522-token vocabulary, tied to the word embedding, with its own bias) and the next-sentence head on the pooler —
-/// where the zoo's bert-large is BertModel with the pooler alone. The twin is BertModel's embeddings and encoder with
-/// the MLM head: on a V100 at batch 8 that head is 21 of the 33 ms NeuSight traced forward for the embeddings,
-/// layer 0 and the heads. The pooler and the next-sentence head (0.13 ms there) are left out.
+/// NeuSight's bert_large is two models. Its training traces (label/<GPU>/bert_large-train-*.csv) run Hugging Face's
+/// BertForPreTraining: BertModel with the MLM head (cls.predictions: a transform of Dense, GELU and LayerNorm, then the
+/// decoder over the 30,522-token vocabulary, tied to the word embedding, with its own bias) and the next-sentence head
+/// on the pooler. Its inference traces (bert_large-inf-*.csv) run BertForSequenceClassification: BertModel with the
+/// pooler and a 2-way classifier — the zoo's bert-large, but for the classifier (0.05 ms on a V100 at batch 16, left
+/// out). The training twin is BertModel's embeddings and encoder with the MLM head: on a V100 at batch 8 that head is
+/// 21 of the 33 ms NeuSight traced forward for the embeddings, layer 0 and the heads. The pooler and the
+/// next-sentence head (0.13 ms there) are left out.
 constexpr auto bert_large_pretraining =
     Tokens<512>{} |
     Sequential<Embedding<30522, 1024>, PositionalEmbedding<512, 1024>, AddedEmbedding<2, 1024>, LayerNorm<1024>,
@@ -56,9 +58,10 @@ constexpr models::zoo_entry bert_large_pretraining_entry =
     models::detail::zoo_model<bert_large_pretraining, models::detail::tokens, 512>(
         "bert-large (pre-training heads)", "BERT-large with the MLM head, as NeuSight ran it");
 
-/// The twin of one of NeuSight's models (the zoo's, but for bert_large), or nullptr.
-const models::zoo_entry* twin_of(std::string_view neusight) {
-  if (neusight == "bert_large") return &bert_large_pretraining_entry;
+/// The twin of one of NeuSight's models run in `mode` ("train" or "inf"): the zoo's, but for bert_large in training;
+/// nullptr where the zoo has none.
+const models::zoo_entry* twin_of(std::string_view neusight, std::string_view mode) {
+  if (neusight == "bert_large") return mode == "train" ? &bert_large_pretraining_entry : models::find_model("bert-large");
   if (neusight == "gpt2_large") return models::find_model("gpt2-large");
   if (neusight == "gpt3_xl") return models::find_model("gpt3-xl");
   if (neusight == "gpt3_27") return models::find_model("gpt3-2.7b");
@@ -113,7 +116,8 @@ void add_bench_runs(const std::filesystem::path& data, std::vector<row_result>& 
                    .seq = static_cast<std::int64_t>(t.number(r, t.column("seq"))),
                    .batch = static_cast<std::int64_t>(t.number(r, t.column("batch"))),
                    .measured_ms = t.number(r, t.column("fw_ms")) + t.number(r, t.column("bw_ms")),
-                   .predicted_ms = 0, .held_out_ms = 0, .skipped = {}, .device = device, .zoo = twin_of(t.at(r, t.column("model")))};
+                   .predicted_ms = 0, .held_out_ms = 0, .skipped = {}, .device = device,
+                   .zoo = twin_of(t.at(r, t.column("model")), "train")};
       if (!(x.measured_ms > 0) || !std::isfinite(x.measured_ms)) throw trainer::data_error(t.where(r) + ": bad time");
       if (x.zoo == nullptr) x.skipped = "model not in the zoo";
       else {
@@ -326,7 +330,7 @@ int prenet::trainer::train_validate(int argc, char** argv) {
                    .measured_ms = t.number(r, t.column("e2e_ms")), .predicted_ms = 0, .held_out_ms = 0,
                    .skipped = {}, .device = nullptr, .zoo = nullptr};
       x.device = devices::from_dataset_name(x.gpu);
-      x.zoo = twin_of(x.model);
+      x.zoo = twin_of(x.model, x.mode);
       if (x.device == nullptr) x.skipped = "GPU not in the catalogue";
       else if (x.zoo == nullptr) x.skipped = "model not in the zoo (mixture of experts)";
       else if (x.variant != "eager" && x.variant != "fusion") x.skipped = "multi-GPU (" + x.variant + ")";
@@ -362,8 +366,9 @@ int prenet::trainer::train_validate(int argc, char** argv) {
           "lent: NeuSight's configurations run the way NeuSight ran them, Hugging Face models, eager attention, "
           "TF32 off; docs/bench.md). Training rows are forward + backward without the optimizer step and without a loss (as "
           "NeuSight measured them: its traced graphs end at the logits); inference rows are forward only. fp32, PyTorch "
-          "eager unless noted. BERT-large is NeuSight's model: BertModel with the pre-training MLM head (the zoo's "
-          "bert-large has the pooler alone; the twin is in predictors/src/validate_main.cpp)."
+          "eager unless noted. BERT-large is NeuSight's two models: in training BertModel with the pre-training "
+          "MLM head (the twin is in predictors/src/validate_main.cpp), in inference BertModel with the pooler and a "
+          "2-way classifier (the zoo's bert-large, the classifier left out); its traces show which."
        << (args.quick ? " **Quick run (tiny models): not the published numbers.**" : "") << "\n\n"
        << "## Headline: GPUs the kernel models never saw (leave one GPU out)\n\n"
           "For each GPU, every kernel model is retrained on the per-op kernel measurements (NeuSight's and ours, "
