@@ -46,6 +46,10 @@ struct ingest_counts {
 
 struct dataset {
   std::vector<sample> samples;
+  /// Our bench's tensor-core kernels (data/<id>/ops.csv rows in tf32, bf16 or fp16, kn.math and kn.element_bytes
+  /// theirs, with a positive finite time): not what the kernel models learn (they count as other_precision), what the
+  /// precision calibration's alignment fit and validate's kernel check read.
+  std::vector<sample> tensor_core;
   /// Keyed by path relative to the datasets folder, or, for our own measurements, to the repository ("data/...").
   std::map<std::string, ingest_counts> files;
   std::filesystem::path repository;  ///< where the "data/..." keys of `files` are; empty when none was read

@@ -358,24 +358,16 @@ struct timed_gemm {
   double share_of_peak;  ///< achieved FLOP/s over the tensor peak of its math mode
 };
 
-/// Tensor-core GEMMs (linear, bmm) of 10 GFLOP or more that our bench timed (data/<id>/ops.csv) on a GPU that runs
-/// their math mode. Kernels that small are launch- and memory-bound, where alignment hardly shows. Read once; each
-/// fit_alignment (every GPU, then every held-out die) filters them.
-std::vector<timed_gemm> large_tensor_core_gemms(const fs::path& data) {
+/// Tensor-core GEMMs (linear, bmm) of 10 GFLOP or more that our bench timed (dataset::tensor_core, from
+/// data/<id>/ops.csv) on a GPU that runs their math mode. Kernels that small are launch- and memory-bound, where
+/// alignment hardly shows. Collected once; each fit_alignment (every GPU, then every held-out die) filters them.
+std::vector<timed_gemm> large_tensor_core_gemms(const dataset& kernels) {
   constexpr double least_flops = 1e10;
   std::vector<timed_gemm> out;
-  if (data.empty()) return out;
-  for (const auto& [device, file] : device_files(data, "ops.csv")) {
-    const csv_table t(file);
-    for (std::size_t r = 0; r < t.rows(); ++r) {
-      const std::string& op = t.at(r, t.column("op"));
-      kernel kn{};
-      if (!tensor_core_kernel_of_op_row(t, r, kn) || (op != "linear" && op != "bmm")) continue;
-      const double flops = static_cast<double>(kn.flops()), seconds = t.number(r, t.column("latency_ms")) * 1e-3;
-      if (flops < least_flops || !supports(*device, kn.math)) continue;
-      if (!(seconds > 0) || !std::isfinite(seconds)) throw data_error(t.where(r) + ": bad latency_ms");
-      out.push_back({device, kn, flops / seconds / peak_flops_per_s(kn.math, *device)});
-    }
+  for (const sample& s : kernels.tensor_core) {
+    const double flops = static_cast<double>(s.kn.flops());
+    if ((s.op != "linear" && s.op != "bmm") || flops < least_flops || !supports(*s.device, s.kn.math)) continue;
+    out.push_back({s.device, s.kn, flops / (s.time_ms * 1e-3) / peak_flops_per_s(s.kn.math, *s.device)});
   }
   return out;
 }
@@ -624,12 +616,10 @@ struct error_summary {
 /// kernel models' training GPUs: GV100, GA100, ...) predicted with every kernel model refitted without any kernel row
 /// of that die, and the calibration fitted, on runs prepared with those refits, without any run of that die. Sets
 /// scored[i].die_held_out_ms for rows[i]; returns a log line per die.
-std::string predict_die_held_out(const fs::path& datasets, const fs::path& data, const std::vector<timed_gemm>& gemms,
+std::string predict_die_held_out(const dataset& kernels, const std::vector<timed_gemm>& gemms,
                                  const std::vector<run_row>& rows, const tree_shape& shape,
                                  std::vector<scored_run>& scored) {
   // The alignment slowdowns too are measured without the die's kernels.
-  dataset kernels;
-  ingest_per_op_kernels(datasets, data, kernels);
   std::set<std::string> measured;
   for (const sample& k : kernels.samples) measured.insert(die_key(*k.device));
   std::string log;
@@ -838,7 +828,9 @@ int prenet::trainer::train_precision(int argc, char** argv) {
     if (!data.empty()) load_bench_steps(data, rows, counts);
     if (rows.size() < 50) throw data_error("only " + std::to_string(rows.size()) + " usable external rows");
     const tree_shape shape = calibration_shape();
-    const std::vector<timed_gemm> gemms = large_tensor_core_gemms(data);
+    dataset kernels;
+    ingest_per_op_kernels(datasets, data, kernels);
+    const std::vector<timed_gemm> gemms = large_tensor_core_gemms(kernels);
     const alignment_fit alignment = fit_alignment(gemms, [](const device_spec&) { return true; });
     std::vector<prepared_run> runs;
     runs.reserve(rows.size());
@@ -872,7 +864,7 @@ int prenet::trainer::train_precision(int argc, char** argv) {
     }
     const predictors::interval_spread spread = spread_of(residuals);
     const coverage covered = nested_coverage(residuals);
-    std::cerr << predict_die_held_out(datasets, data, gemms, rows, shape, scored);
+    std::cerr << predict_die_held_out(kernels, gemms, rows, shape, scored);
     std::vector<hashed_file> inputs{{datasets, "external/measurements.csv"}};
     if (!data.empty()) {
       for (hashed_file& f : repository_files(data, "e2e.csv")) inputs.push_back(std::move(f));

@@ -189,32 +189,29 @@ double mape(const std::vector<const row_result*>& rows, bool held_out = false) {
 /// Our tensor-core kernels (data/<id>/ops.csv rows in tf32, bf16 and fp16) against the embedded predictors: the
 /// precision calibration, fitted on whole-model throughput, checked kernel by kernel; GEMMs grouped by
 /// tensor_core_aligned.
-std::string tensor_core_section(const std::filesystem::path& data) {
+std::string tensor_core_section(const trainer::dataset& kernels) {
   struct sums {
     int n = 0;
     double ape = 0, log_ratio = 0, measured_ms = 0, predicted_ms = 0, peak_share = 0;
   };
   std::map<std::string, sums> by;
-  for (const auto& [device, file] : trainer::device_files(data, "ops.csv")) {
-    const trainer::csv_table t(file);
-    for (std::size_t r = 0; r < t.rows(); ++r) {
-      kernel kn{};
-      if (!trainer::tensor_core_kernel_of_op_row(t, r, kn)) continue;
-      if (kn.family != kernel_family::gemm && kn.family != kernel_family::conv2d) continue;
-      const bool gemm = kn.family == kernel_family::gemm;
-      const double measured = t.number(r, t.column("latency_ms"));
-      const double predicted = predictors::estimate(kn, *device).time_ms;
-      if (!(measured > 0) || !std::isfinite(predicted) || predicted <= 0)
-        throw trainer::data_error(t.where(r) + ": bad measured or predicted time");
-      sums& s = by[std::string(device->id) + " | " + boost::describe::enum_to_string(kn.math, "?") + " | " +
-                   (gemm ? "gemm" : "conv") + " | " + (!gemm ? "—" : tensor_core_aligned(kn) ? "yes" : "no")];
-      ++s.n;
-      s.ape += std::abs(predicted / measured - 1);
-      s.log_ratio += std::log(predicted / measured);
-      s.measured_ms += measured;
-      s.predicted_ms += predicted;
-      s.peak_share += static_cast<double>(kn.flops()) / (measured * 1e-3) / peak_flops_per_s(kn.math, *device);
-    }
+  for (const trainer::sample& k : kernels.tensor_core) {
+    const kernel& kn = k.kn;
+    if (kn.family != kernel_family::gemm && kn.family != kernel_family::conv2d) continue;
+    const bool gemm = kn.family == kernel_family::gemm;
+    const double measured = k.time_ms;
+    const double predicted = predictors::estimate(kn, *k.device).time_ms;
+    if (!std::isfinite(predicted) || predicted <= 0)
+      throw trainer::data_error("data/" + std::string(k.device->id) + "/ops.csv: " + k.op + " predicted " +
+                                std::to_string(predicted) + " ms");
+    sums& s = by[std::string(k.device->id) + " | " + boost::describe::enum_to_string(kn.math, "?") + " | " +
+                 (gemm ? "gemm" : "conv") + " | " + (!gemm ? "—" : tensor_core_aligned(kn) ? "yes" : "no")];
+    ++s.n;
+    s.ape += std::abs(predicted / measured - 1);
+    s.log_ratio += std::log(predicted / measured);
+    s.measured_ms += measured;
+    s.predicted_ms += predicted;
+    s.peak_share += static_cast<double>(kn.flops()) / (measured * 1e-3) / peak_flops_per_s(kn.math, *k.device);
   }
   if (by.empty()) return "";
   std::ostringstream md;
@@ -469,7 +466,7 @@ int prenet::trainer::train_validate(int argc, char** argv) {
       for (const device_spec& d : devices::catalogue) {
         if (std::filesystem::exists(data / d.id / "models.csv")) md << bench_section(data / d.id / "models.csv", d);
       }
-      md << tensor_core_section(data);
+      md << tensor_core_section(kernels);
     }
     md << "\n## Per-layer breakdown\n\n![VGG16 and BERT-large per layer kind](validation-breakdown.svg)\n";
     std::ofstream(docs / "validation.md") << md.str();
