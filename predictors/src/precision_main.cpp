@@ -418,6 +418,7 @@ struct calibrated_kernel {
   int leaf;
   double count = 1;  ///< identical kernels merged
   double alignment = 1;  ///< predictors::alignment_factor at the measured slowdowns
+  board_power_law power{};  ///< the law fp32_ms was computed with (predictors::fp32_power_law)
 };
 
 struct prepared_run {
@@ -428,7 +429,7 @@ struct prepared_run {
 
 double kernel_ms(const calibrated_kernel& k, const device_spec& d, double ln_stretch) {
   const double stretch = predictors::precision_model::stretch_of(static_cast<float>(ln_stretch)) * k.alignment;
-  return predictors::precision_time_ms(k.fp32_ms, k.own, d, stretch) * k.count;
+  return predictors::precision_time_ms(k.fp32_ms, k.own, d, stretch, k.power) * k.count;
 }
 
 /// `r` as the calibration sees it, with the kernel models of `kp` (the embedded ones, or refits that held a die out).
@@ -457,7 +458,8 @@ prepared_run prepare(const run_row& r, const tree_shape& shape, const predictors
       out.kernels.push_back({.own = own,
                              .fp32_ms = predictors::estimate_fp32(predictors::as_fp32(own), d, kp).time_ms,
                              .leaf = shape.leaf_of(predictors::precision_features(own, d)),
-                             .alignment = predictors::alignment_factor(own, slowdown)});
+                             .alignment = predictors::alignment_factor(own, slowdown),
+                             .power = predictors::fp32_power_law(own.family, kp)});
     });
   });
   const prediction p = predict(net.nodes(), d, cfg, run_mode::train, kp);
@@ -729,8 +731,9 @@ std::string report(const std::vector<scored_run>& scored, const std::map<std::st
     md << "| " << shape.parameters[j].label << " | " << fixed(fitted.parameters[j], 2) << " |\n";
   md << "\nSecond stage: each leaf's stretch of the kernel's own roofline (1 = the data sheet's tensor-core or "
         "bandwidth speed-up over the FP32 learned time is achieved exactly; below 1, the kernel gets more of its own "
-        "peak than its FP32 twin got of the FP32 peak, down to " << fixed(predictors::precision_model::least_stretch, 1) <<
-        "; the FP32 learned time is then scaled by the ratio of the rooflines, docs/precision.md), pulled towards its "
+        "peak than its FP32 twin got of the FP32 rate the board sustains, down to "
+     << fixed(predictors::precision_model::least_stretch, 1)
+     << "; the FP32 learned time is then scaled by the ratio of the rooflines, docs/precision.md), pulled towards its "
         "first-stage value; a leaf no row reaches keeps that value.\n\n"
         "| leaf | stretch | kernels (runs) |\n|---|---|---|\n";
   std::vector<std::size_t> kernels_in(theta.size(), 0), runs_in(theta.size(), 0);

@@ -168,24 +168,41 @@ inline constexpr kernel_predictors embedded_predictors{generated::all, &generate
   return kn.math == math_mode::fp32 && kn.element_bytes == 4;
 }
 
+/// The board power law `p`'s learned FP32 time of a `f` kernel was computed with (kernel_model::power): every model
+/// of one training run is fitted with one law. None (every board at its data-sheet peak) where `p` times the family
+/// by its roofline.
+[[nodiscard]] constexpr board_power_law fp32_power_law(kernel_family f,
+                                                       const kernel_predictors& p = embedded_predictors) noexcept {
+  for (const kernel_model* m : p.kernels) {
+    if (m->family == f) return m->power;
+  }
+  return {};
+}
+
 /// Time of `own` (a kernel `d` runs as it is, see as_run_on; run own.repeat times) in its own precision, from
-/// `fp32_ms`, the learned time of its IEEE FP32 twin (as_fp32), and `stretch` (precision_model). The FP32 time, which carries
-/// the kernel's shape-dependent inefficiency, is scaled by the ratio of the two rooflines, each plus a launch that
-/// no precision shortens:
+/// `fp32_ms`, the learned time of its IEEE FP32 twin (as_fp32), and `stretch` (precision_model). The FP32 time, which
+/// carries the kernel's shape-dependent inefficiency, is scaled by the ratio of the two rooflines, each plus a launch
+/// that no precision shortens:
 ///
 ///     t = fp32_ms * (stretch * roofline_own + launch) / (roofline_fp32 + launch),
 ///     never below roofline_own at fewest_flops (floor_ms)
 ///
-/// Tensor cores shrink the compute term by the ratio of their peak to the FP32 peak, half-size elements the memory
+/// Tensor cores shrink the compute term by the ratio of their peak to the FP32 rate, half-size elements the memory
 /// term; `stretch` says how much of that the kernel really gets, and is capped so that no kernel is slower than its
-/// FP32 twin. A tiny kernel keeps its launch-bound time. The one definition of a kernel's time outside FP32:
-/// estimate() uses it with the embedded calibration's stretch, the trainer (`prenet-train precision`) with its
-/// candidates'.
+/// FP32 twin. A tiny kernel keeps its launch-bound time. Both rooflines read CUDA-core work at the FP32 rate the
+/// board sustains (`power`, the law the learned FP32 time was computed with: board_power_law), tensor-core work at
+/// the data sheet's tensor peak: the learned FP32 time carries the shortfall of a board whose FP32 peak its power or
+/// its issue rate does not hold (the 70 W T4; Ampere and Ada GeForce and professional parts, whose FP32 peak counts
+/// two issues per clock), which the tensor cores do not share; what they do fall short of their own peak is the
+/// stretch's, calibrated on boards of every kind. The one definition of a kernel's time outside FP32: estimate()
+/// uses it with the embedded calibration's stretch, the trainer (`prenet-train precision`) with its candidates'.
 [[nodiscard]] constexpr double precision_time_ms(double fp32_ms, const kernel& own, const device_spec& d,
-                                                 double stretch) noexcept {
-  const double own_ms = roofline_s(static_cast<double>(own.flops()), static_cast<double>(own.bytes()), d,
-                                   peak_flops_per_s(own.math, d)) * 1e3;
-  const double twin_ms = roofline_s(as_fp32(own), d) * 1e3;
+                                                 double stretch, const board_power_law& power) noexcept {
+  const double fp32_flops_per_s = power.sustained_fp32_flops_per_s(d);
+  const double own_ms =
+      roofline_s(static_cast<double>(own.flops()), static_cast<double>(own.bytes()), d,
+                 own.math == math_mode::fp32 ? fp32_flops_per_s : peak_flops_per_s(own.math, d)) * 1e3;
+  const double twin_ms = power.roofline_s(as_fp32(own), d) * 1e3;
   double stretched_ms = stretch * own_ms;
   if (stretched_ms > twin_ms) stretched_ms = twin_ms > own_ms ? twin_ms : own_ms;
   const double scaled_ms = fp32_ms * ((stretched_ms + fallback_launch_ms) / (twin_ms + fallback_launch_ms));
@@ -201,7 +218,7 @@ inline constexpr kernel_predictors embedded_predictors{generated::all, &generate
   if (is_ieee_fp32(kn)) return estimate_fp32(kn, d, p, flags);
   const kernel own = as_run_on(kn, d);
   kernel_estimate e = estimate_fp32(as_fp32(own), d, p, flags);
-  e.time_ms = precision_time_ms(e.time_ms, own, d, p.precision->stretch(own, d));
+  e.time_ms = precision_time_ms(e.time_ms, own, d, p.precision->stretch(own, d), fp32_power_law(own.family, p));
   if (own.math != math_mode::fp32) e.predictor = tensor_core_name(own.math);
   return e;
 }

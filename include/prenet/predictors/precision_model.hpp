@@ -82,11 +82,12 @@ struct precision_model {
   alignment_slowdowns unaligned_slowdown = no_alignment_slowdown;
 
   /// The least stretch a leaf may have. Below 1 a kernel gets more of its own peak than its FP32 twin got of the FP32
-  /// peak: the twin's learned time carries an inefficiency the tensor cores do not share. The FP32 peak of Ampere and
-  /// Ada GeForce and professional parts counts two FP32 issues per clock on half their lanes, which FP32 GEMMs rarely
-  /// reach and tensor-core GEMMs do not need; such double counting hides at most a factor of 2, hence 0.5. Only
-  /// tensor-core leaves are fitted below 1 (prenet-train precision). The roofline at the kernel's own peak stays the
-  /// floor whatever the stretch (precision_time_ms).
+  /// rate the board sustains (board_power_law): the twin's learned time carries an inefficiency the tensor cores do
+  /// not share. The FP32 peak of Ampere and Ada GeForce and professional parts counts two FP32 issues per clock on
+  /// half their lanes, which FP32 GEMMs rarely reach and tensor-core GEMMs do not need; the power law reads part of
+  /// that shortfall, and what it leaves is at most a factor of 2, hence 0.5. Only tensor-core leaves are fitted below
+  /// 1 (prenet-train precision). The roofline at the kernel's own data-sheet peak stays the floor whatever the stretch
+  /// (precision_time_ms).
   static constexpr double least_stretch = 0.5;
 
   /// The stretch a head's output `margin` means, at least least_stretch. The trainer turns its candidate leaf values
