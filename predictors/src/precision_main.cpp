@@ -235,8 +235,12 @@ constexpr double ln_step = 0.02;  ///< the grid of ln(stretch) the fit searches
 /// The least ln(stretch) a tensor-core leaf may take: the grid point (the grid runs through 0, "the data sheet is
 /// right") nearest above ln(precision_model::least_stretch), the least stretch the library reads back. The double
 /// counted FP32 peak that allows a stretch below 1 concerns tensor-core kernels only; CUDA-core and memory-bound
-/// leaves keep 0 (stretch 1) as their least.
+/// leaves keep off_tensor_core_min_ln_stretch.
 const double min_ln_stretch = std::ceil(std::log(predictors::precision_model::least_stretch) / ln_step) * ln_step;
+/// The least ln(stretch) of a CUDA-core or memory-bound leaf: off the tensor cores no kernel beats the data sheet's
+/// speed-up over its FP32 twin (stretch 1), in the first stage's range and the second stage's alike.
+constexpr double off_tensor_core_min_ln_stretch = 0.0;
+constexpr double max_ln_stretch = 3.0;  ///< e^3 = 20: past any tensor-core shortfall in the data
 
 struct tree_shape {
   std::vector<tree_node> nodes;  ///< nodes[0] is the root
@@ -250,7 +254,7 @@ struct tree_shape {
     parameters.push_back({std::move(label), lo, hi, step});
     return static_cast<int>(parameters.size()) - 1;
   }
-  int leaf(std::string label, std::vector<term> terms, double least = 0.0) {
+  int leaf(std::string label, std::vector<term> terms, double least) {
     nodes.push_back({.leaf = leaves++, .label = std::move(label)});
     basis.push_back(std::move(terms));
     least_ln.push_back(least);
@@ -311,9 +315,14 @@ constexpr int ratio_buckets = 6;
 /// second stage lets each leaf the data reach move off the line.
 tree_shape calibration_shape() {
   tree_shape s;
+  // A leaf off the tensor cores: one first-stage parameter of its own, both stages bounded below by stretch 1.
+  const auto off_tensor_cores = [&](const std::string& label) {
+    const int p = s.param(label, off_tensor_core_min_ln_stretch, max_ln_stretch, ln_step);
+    return s.leaf(label, {{p, 1}}, off_tensor_core_min_ln_stretch);
+  };
   const auto tensor = [&](const std::string& cls) {
     const int slope = s.param(cls + ": slope per doubling of the peak ratio", -0.5, 1.0, 0.01);
-    const int cuda = s.leaf(cls + ", CUDA cores, 2-byte tensors", {{s.param(cls + ", CUDA cores, 2-byte tensors", 0, 3, 0.02), 1}});
+    const int cuda = off_tensor_cores(cls + ", CUDA cores, 2-byte tensors");
     const auto by_ratio = [&](const std::string& what) {
       const int offset = s.param(what + ": offset", -1.5, 3.0, 0.02);
       // A chain of splits at log2 ratio 0.5, 1.5, ...: bucket k holds ratios within a factor sqrt(2) of 2^k.
@@ -332,7 +341,7 @@ tree_shape calibration_shape() {
   };
   const int gemm = tensor("GEMM");
   const int conv = tensor("convolution");
-  const int rest = s.leaf("memory-bound kernels, 2-byte tensors", {{s.param("memory-bound kernels, 2-byte tensors", 0, 3, 0.02), 1}});
+  const int rest = off_tensor_cores("memory-bound kernels, 2-byte tensors");
   const int not_gemm = s.split(f_family, 1.5f, conv, rest);
   s.root = s.split(f_family, 0.5f, gemm, not_gemm);
   return s;
@@ -478,7 +487,6 @@ double predicted_ms(const prepared_run& run, const std::vector<double>& leaves) 
 
 // --- the fit --------------------------------------------------------------------------------------------------------
 
-constexpr double max_ln_stretch = 3.0;  ///< e^3 = 20: past any tensor-core shortfall in the data
 constexpr double coarse_ridge = 1e-3;  ///< per run touched: pulls the first stage towards "the data sheet is right"
 constexpr double fine_ridge = 2e-2;    ///< per run touched: pulls a leaf towards its first-stage value
 
