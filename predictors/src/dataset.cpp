@@ -224,14 +224,14 @@ void ingest_bench_ops(const fs::path& data, dataset& out, std::int64_t max_rows_
                       c_time = t.column("latency_ms");
     for (std::size_t r = 0; r < t.rows(); ++r) {
       ++counts.read;
-      sample s{.source = "bench", .op = t.at(r, c_op), .device = device, .held_out_shapes = t.at(r, c_split) == "test"};
       if (t.at(r, c_precision) != "fp32") {
         ++counts.other_precision;
-        s.time_ms = t.number_or_nan(r, c_time);
-        if (tensor_core_kernel_of_op_row(t, r, s.kn) && s.time_ms > 0 && std::isfinite(s.time_ms))
-          out.tensor_core.push_back(std::move(s));
+        kernel kn{};
+        if (tensor_core_kernel_of_op_row(t, r, kn))
+          out.tensor_core.push_back({device, t.at(r, c_op), kn, t.number_or_nan(r, c_time), t.where(r)});
         continue;
       }
+      sample s{.source = "bench", .op = t.at(r, c_op), .device = device, .held_out_shapes = t.at(r, c_split) == "test"};
       if (!kernel_of_op_row(t, r, s.op, s.kn)) {
         ++counts.impossible_shape;
         continue;

@@ -44,12 +44,21 @@ struct ingest_counts {
   std::int64_t duplicate = 0;
 };
 
+/// One of our bench's tensor-core kernels (a data/<id>/ops.csv row in tf32, bf16 or fp16; kn.math and
+/// kn.element_bytes its own), as read: its time is checked where it is used.
+struct tensor_core_row {
+  const device_spec* device = nullptr;
+  std::string op;
+  kernel kn{};
+  double time_ms = 0;  ///< NaN when the cell is empty or not a number
+  std::string where;   ///< "file:line"
+};
+
 struct dataset {
   std::vector<sample> samples;
-  /// Our bench's tensor-core kernels (data/<id>/ops.csv rows in tf32, bf16 or fp16, kn.math and kn.element_bytes
-  /// theirs, with a positive finite time): not what the kernel models learn (they count as other_precision), what the
-  /// precision calibration's alignment fit and validate's kernel check read.
-  std::vector<sample> tensor_core;
+  /// Not what the kernel models learn (they count as other_precision): what the precision calibration's alignment fit
+  /// and validate's kernel check read.
+  std::vector<tensor_core_row> tensor_core;
   /// Keyed by path relative to the datasets folder, or, for our own measurements, to the repository ("data/...").
   std::map<std::string, ingest_counts> files;
   std::filesystem::path repository;  ///< where the "data/..." keys of `files` are; empty when none was read

@@ -373,10 +373,11 @@ struct timed_gemm {
 std::vector<timed_gemm> large_tensor_core_gemms(const dataset& kernels) {
   constexpr double least_flops = 1e10;
   std::vector<timed_gemm> out;
-  for (const sample& s : kernels.tensor_core) {
-    const double flops = static_cast<double>(s.kn.flops());
-    if ((s.op != "linear" && s.op != "bmm") || flops < least_flops || !supports(*s.device, s.kn.math)) continue;
-    out.push_back({s.device, s.kn, flops / (s.time_ms * 1e-3) / peak_flops_per_s(s.kn.math, *s.device)});
+  for (const tensor_core_row& k : kernels.tensor_core) {
+    const double flops = static_cast<double>(k.kn.flops());
+    if ((k.op != "linear" && k.op != "bmm") || flops < least_flops || !supports(*k.device, k.kn.math)) continue;
+    if (!(k.time_ms > 0) || !std::isfinite(k.time_ms)) throw data_error(k.where + ": bad latency_ms");
+    out.push_back({k.device, k.kn, flops / (k.time_ms * 1e-3) / peak_flops_per_s(k.kn.math, *k.device)});
   }
   return out;
 }

@@ -61,7 +61,8 @@ constexpr models::zoo_entry bert_large_pretraining_entry =
 /// The twin of one of NeuSight's models run in `mode` ("train" or "inf"): the zoo's, but for bert_large in training;
 /// nullptr where the zoo has none.
 const models::zoo_entry* twin_of(std::string_view neusight, std::string_view mode) {
-  if (neusight == "bert_large") return mode == "train" ? &bert_large_pretraining_entry : models::find_model("bert-large");
+  if (neusight == "bert_large")
+    return mode == "train" ? &bert_large_pretraining_entry : models::find_model("bert-large");
   if (neusight == "gpt2_large") return models::find_model("gpt2-large");
   if (neusight == "gpt3_xl") return models::find_model("gpt3-xl");
   if (neusight == "gpt3_27") return models::find_model("gpt3-2.7b");
@@ -195,15 +196,14 @@ std::string tensor_core_section(const trainer::dataset& kernels) {
     double ape = 0, log_ratio = 0, measured_ms = 0, predicted_ms = 0, peak_share = 0;
   };
   std::map<std::string, sums> by;
-  for (const trainer::sample& k : kernels.tensor_core) {
+  for (const trainer::tensor_core_row& k : kernels.tensor_core) {
     const kernel& kn = k.kn;
     if (kn.family != kernel_family::gemm && kn.family != kernel_family::conv2d) continue;
     const bool gemm = kn.family == kernel_family::gemm;
     const double measured = k.time_ms;
     const double predicted = predictors::estimate(kn, *k.device).time_ms;
-    if (!std::isfinite(predicted) || predicted <= 0)
-      throw trainer::data_error("data/" + std::string(k.device->id) + "/ops.csv: " + k.op + " predicted " +
-                                std::to_string(predicted) + " ms");
+    if (!(measured > 0) || !std::isfinite(predicted) || predicted <= 0)
+      throw trainer::data_error(k.where + ": bad measured or predicted time");
     sums& s = by[std::string(k.device->id) + " | " + boost::describe::enum_to_string(kn.math, "?") + " | " +
                  (gemm ? "gemm" : "conv") + " | " + (!gemm ? "—" : tensor_core_aligned(kn) ? "yes" : "no")];
     ++s.n;
