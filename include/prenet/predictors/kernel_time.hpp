@@ -3,7 +3,9 @@
 #pragma once
 
 #include <array>
+#include <bit>
 #include <cstdint>
+#include <limits>
 #include <span>
 #include <string_view>
 
@@ -234,8 +236,8 @@ inline constexpr kernel_predictors embedded_predictors{generated::all, &generate
   return floor_ms(own, d, bytes);
 }
 
-/// How many doublings a kernel's estimate is checked against (estimate): three, 8x the work, reach past the tiny
-/// shapes — a 2x2 or 4x4 feature map, a batch of 1 or 2 — where the trees extrapolate.
+/// How many probes along each work axis a kernel's estimate is checked against (estimate): three, up to 8x the work,
+/// reach past the tiny shapes — a 2x2 or 4x4 feature map, a batch of 1 or 2 — where the trees extrapolate.
 inline constexpr int monotone_doublings = 3;
 
 /// The ways a kernel can be given more of the same work, each probed by estimate()'s monotone envelope.
@@ -248,7 +250,7 @@ enum class work_axis : std::uint8_t {
 };
 inline constexpr std::array<work_axis, 3> work_axes{work_axis::instances, work_axis::outputs, work_axis::reduction};
 
-/// Whether with_twice changes `f`'s kernels along `a`.
+/// Whether with_more changes `f`'s kernels along `a`.
 [[nodiscard]] constexpr bool grows_along(kernel_family f, work_axis a) noexcept {
   switch (a) {
     case work_axis::instances: return f != kernel_family::attention && f != kernel_family::memory;
@@ -258,14 +260,53 @@ inline constexpr std::array<work_axis, 3> work_axes{work_axis::instances, work_a
   return false;
 }
 
-/// `kn` with twice its work along `a` (unchanged where it does not grow along `a`, see grows_along).
-[[nodiscard]] constexpr kernel with_twice(kernel kn, work_axis a) noexcept {
-  if (!grows_along(kn.family, a)) return kn;
+/// The least power of two above `v`: twice a power of two, at most twice anything else (1 for v < 1; v itself from
+/// 2^62, where the next would not fit).
+[[nodiscard]] constexpr std::int64_t next_power_of_two(std::int64_t v) noexcept {
+  if (v < 1) return 1;
+  if (v >= std::int64_t{1} << 62) return v;
+  return static_cast<std::int64_t>(std::bit_ceil(static_cast<std::uint64_t>(v) + 1));
+}
+
+/// The size of `kn` that grows along `a` (nullptr where `kn` does not grow along it, see grows_along).
+[[nodiscard]] constexpr std::int64_t* size_along(kernel& kn, work_axis a) noexcept {
+  if (!grows_along(kn.family, a)) return nullptr;
   const bool batched = kn.family == kernel_family::gemm || kn.family == kernel_family::conv2d;
   switch (a) {
-    case work_axis::instances: (batched ? kn.b : kn.m) *= 2; break;
-    case work_axis::outputs: (kn.family == kernel_family::conv2d ? kn.image : kn.m) *= 2; break;
-    case work_axis::reduction: kn.k *= 2; break;
+    case work_axis::instances: return batched ? &kn.b : &kn.m;
+    case work_axis::outputs: return kn.family == kernel_family::conv2d ? &kn.image : &kn.m;
+    case work_axis::reduction: return &kn.k;
+  }
+  return nullptr;
+}
+
+/// `kn` with more of its work along `a`: that size raised to the next power of two above it (next_power_of_two),
+/// twice the work for a power of two, up to twice for any other size (unchanged where `kn` does not grow along `a`).
+/// The probes of every size lie on one grid, so two sizes share the probes above the larger.
+[[nodiscard]] constexpr kernel with_more(kernel kn, work_axis a) noexcept {
+  if (std::int64_t* size = size_along(kn, a)) *size = next_power_of_two(*size);
+  return kn;
+}
+
+/// Whether `f`'s kernels grow along one work axis only: layer norm, softmax and elementwise kernels (their rows or
+/// elements).
+[[nodiscard]] constexpr bool grows_along_one_axis(kernel_family f) noexcept {
+  int axes = 0;
+  for (const work_axis a : work_axes) axes += grows_along(f, a) ? 1 : 0;
+  return axes == 1;
+}
+
+/// `kn` with the size it grows along rounded down to a power of two (the grid with_more's probes lie on), for a
+/// family that grows along one axis (grows_along_one_axis); `changed` says whether that changed anything.
+[[nodiscard]] constexpr kernel rounded_down(kernel kn, bool& changed) noexcept {
+  changed = false;
+  if (!grows_along_one_axis(kn.family)) return kn;
+  for (const work_axis a : work_axes) {
+    std::int64_t* size = size_along(kn, a);
+    if (size == nullptr || *size < 1) continue;
+    const auto floor = static_cast<std::int64_t>(std::bit_floor(static_cast<std::uint64_t>(*size)));
+    changed = floor != *size;
+    *size = floor;
   }
   return kn;
 }
@@ -276,13 +317,18 @@ inline constexpr std::array<work_axis, 3> work_axes{work_axis::instances, work_a
 /// describes the model and its accuracy.
 ///
 /// More of the same work never takes less time: a learned estimate is the least of those of `kn` and of `kn` with
-/// 2, 4 and 8 times its work along each work_axis it grows along (with_twice). The trees, fitted on a ratio to the
-/// roofline, extrapolate at tiny shapes (a 4x4 feature map, a batch of 1) to times above those of the same kernel on
-/// more data; and precision_time_ms scales a launch-bound FP32 time by a ratio of rooflines that falls as the work
-/// grows. The iteration time then fell as the batch or the image grew (docs/monotonicity.md). The envelope caps such
+/// more of its work along each work_axis it grows along, that size raised to the next three powers of two above it
+/// (with_more: 2, 4 and 8 times a power of two). The trees, fitted on a ratio to the roofline, extrapolate at tiny
+/// shapes (a 4x4 feature map, a batch of 1) to times above those of the same kernel on more data; and
+/// precision_time_ms scales a launch-bound FP32 time by a ratio of rooflines that falls as the work grows. The
+/// iteration time then fell as the batch or the image grew (docs/monotonicity.md). The envelope caps such
 /// a kernel at the least time the models give for more of it; where the estimate already grows with the work it is
-/// unchanged. Steps that are not doublings (a 5x5 feature map becoming 6x6) can still fall a little: the envelope
-/// sees only the doublings. The roofline (families without a model, a CPU) grows with the work and needs none.
+/// unchanged. Because the probes lie on one grid of powers of two, a size and a larger one share every probe above the
+/// larger (a 6x6 feature map is probed at 8x8, 16x16 and 32x32, an 8x8 one at 16x16, 32x32 and 64x64), and steps that
+/// are not doublings (an image side of 96 becoming 128) keep the order too; they can still fall where the larger
+/// size's own estimate is below every probe of the smaller. A layer norm, softmax or elementwise kernel is also no
+/// faster than the same kernel with its size rounded down to the grid (rounded_down). The roofline (families without a model, a CPU) grows
+/// with the work and needs none.
 [[nodiscard]] constexpr kernel_estimate estimate(const kernel& kn, const device_spec& d,
                                                 const kernel_predictors& p = embedded_predictors) noexcept {
   if (kn.family == kernel_family::attention) {
@@ -302,15 +348,32 @@ inline constexpr std::array<work_axis, 3> work_axes{work_axis::instances, work_a
   // estimate so far: it could not lower it otherwise. Kernels near their roofline, most at large batches, skip them.
   std::array<kernel, work_axes.size()> probe{};
   std::array<bool, work_axes.size()> open{};
+  double least_probe_ms = std::numeric_limits<double>::infinity();
   for (std::size_t a = 0; a < work_axes.size(); ++a) probe[a] = kn, open[a] = grows_along(kn.family, work_axes[a]);
   for (int i = 0; i < monotone_doublings; ++i) {
     for (std::size_t a = 0; a < work_axes.size(); ++a) {
       if (!open[a] || probe[a].flops() >= most_probed || probe[a].bytes() >= most_probed) continue;
-      probe[a] = with_twice(probe[a], work_axes[a]);
+      probe[a] = with_more(probe[a], work_axes[a]);
       open[a] = least_learned_ms(probe[a], d) < e.time_ms;
       if (!open[a]) continue;
       const double probe_ms = estimate_learned(probe[a], d, p, domain_flags::skipped).time_ms;
+      if (probe_ms < least_probe_ms) least_probe_ms = probe_ms;
       if (probe_ms < e.time_ms) e.time_ms = probe_ms;
+    }
+  }
+  // Nor faster than the kernel with its size rounded down to a power of two, for the families that grow along one
+  // axis (rounded_down): a size between two grid points where the trees dip below both is raised to the lower one's
+  // time, up to the least probe. The rows of a small layer norm or softmax are launch-bound, where the trees' times
+  // scatter by +-20% from one size to the next (an A100 80GB's layer norm over 768 columns: 0.045 ms for 128 rows,
+  // 0.032 ms for 148). Checked where a probe was evaluated (the kernel is far enough from its roofline for the trees to decide
+  // its time) and none was faster: a kernel whose probes were all skipped, or that a probe capped, is monotone
+  // already. GEMMs and convolutions grow along two or three axes, and rounding them all down mixed the axes' grids
+  // (more failing pairs in docs/monotonicity.md's sweep, and an evaluation more per kernel in constexpr budgets).
+  if (least_probe_ms > e.time_ms && least_probe_ms < std::numeric_limits<double>::infinity()) {
+    bool rounded = false;
+    if (const kernel low = rounded_down(kn, rounded); rounded) {
+      const double low_ms = estimate_learned(low, d, p, domain_flags::skipped).time_ms;
+      if (low_ms > e.time_ms) e.time_ms = low_ms < least_probe_ms ? low_ms : least_probe_ms;
     }
   }
   return e;
