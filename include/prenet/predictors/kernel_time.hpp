@@ -238,7 +238,7 @@ inline constexpr kernel_predictors embedded_predictors{generated::all, &generate
 
 /// How many probes along each work axis a kernel's estimate is checked against (estimate): three, up to 8x the work,
 /// reach past the tiny shapes — a 2x2 or 4x4 feature map, a batch of 1 or 2 — where the trees extrapolate.
-inline constexpr int monotone_doublings = 3;
+inline constexpr int monotone_probes = 3;
 
 /// The ways a kernel can be given more of the same work, each probed by estimate()'s monotone envelope.
 enum class work_axis : std::uint8_t {
@@ -327,8 +327,8 @@ inline constexpr std::array<work_axis, 3> work_axes{work_axis::instances, work_a
 /// larger (a 6x6 feature map is probed at 8x8, 16x16 and 32x32, an 8x8 one at 16x16, 32x32 and 64x64), and steps that
 /// are not doublings (an image side of 96 becoming 128) keep the order too; they can still fall where the larger
 /// size's own estimate is below every probe of the smaller. A layer norm, softmax or elementwise kernel is also no
-/// faster than the same kernel with its size rounded down to the grid (rounded_down). The roofline (families without a model, a CPU) grows
-/// with the work and needs none.
+/// faster than the same kernel with its size rounded down to the grid (rounded_down). The roofline (families without
+/// a model, a CPU) grows with the work and needs none.
 [[nodiscard]] constexpr kernel_estimate estimate(const kernel& kn, const device_spec& d,
                                                 const kernel_predictors& p = embedded_predictors) noexcept {
   if (kn.family == kernel_family::attention) {
@@ -350,7 +350,7 @@ inline constexpr std::array<work_axis, 3> work_axes{work_axis::instances, work_a
   std::array<bool, work_axes.size()> open{};
   double least_probe_ms = std::numeric_limits<double>::infinity();
   for (std::size_t a = 0; a < work_axes.size(); ++a) probe[a] = kn, open[a] = grows_along(kn.family, work_axes[a]);
-  for (int i = 0; i < monotone_doublings; ++i) {
+  for (int i = 0; i < monotone_probes; ++i) {
     for (std::size_t a = 0; a < work_axes.size(); ++a) {
       if (!open[a] || probe[a].flops() >= most_probed || probe[a].bytes() >= most_probed) continue;
       probe[a] = with_more(probe[a], work_axes[a]);
@@ -365,10 +365,11 @@ inline constexpr std::array<work_axis, 3> work_axes{work_axis::instances, work_a
   // axis (rounded_down): a size between two grid points where the trees dip below both is raised to the lower one's
   // time, up to the least probe. The rows of a small layer norm or softmax are launch-bound, where the trees' times
   // scatter by +-20% from one size to the next (an A100 80GB's layer norm over 768 columns: 0.045 ms for 128 rows,
-  // 0.032 ms for 148). Checked where a probe was evaluated (the kernel is far enough from its roofline for the trees to decide
-  // its time) and none was faster: a kernel whose probes were all skipped, or that a probe capped, is monotone
-  // already. GEMMs and convolutions grow along two or three axes, and rounding them all down mixed the axes' grids
-  // (more failing pairs in docs/monotonicity.md's sweep, and an evaluation more per kernel in constexpr budgets).
+  // 0.032 ms for 148). Checked where a probe was evaluated (the kernel is far enough from its roofline for the trees
+  // to decide its time) and none was faster: a kernel whose probes were all skipped, or that a probe capped, is
+  // monotone already. GEMMs and convolutions grow along two or three axes, and rounding them all down mixed the
+  // axes' grids (more failing pairs in docs/monotonicity.md's sweep, and an evaluation more per kernel in constexpr
+  // budgets).
   if (least_probe_ms > e.time_ms && least_probe_ms < std::numeric_limits<double>::infinity()) {
     bool rounded = false;
     if (const kernel low = rounded_down(kn, rounded); rounded) {
