@@ -221,7 +221,7 @@ def on_device(dev):
 
 
 E2E_FIELDS = ["model", "mode", "precision", "seq", "batch", "fw_ms", "bw_ms", "opt_ms", "iteration_ms",
-              "peak_mem_bytes", "reps", "status"]
+              "peak_mem_bytes", "reps", "skipped_steps", "status"]
 
 
 def run_model(name, precision, seq, batch, with_opt, dev, reps=5, warmup=2):
@@ -253,12 +253,17 @@ def run_model(name, precision, seq, batch, with_opt, dev, reps=5, warmup=2):
                 return F.cross_entropy(model(inputs), target)
             out = model(input_ids=inputs)
             logits = out[0]
-            return logits.float().sum() if with_opt else logits.sum()
+            # A step's loss is the mean of the logits: its gradients (1/N each) stay inside fp16 at GradScaler's
+            # scale of 65536, where the sum's (1 each) overflowed and GradScaler skipped every fp16 step, so the
+            # optimizer was never timed. Forward and backward run the same kernels either way.
+            return logits.float().mean() if with_opt else logits.sum()
 
     fw, bw, st = [], [], []
+    skipped = 0  # timed iterations whose optimizer step GradScaler skipped (inf or NaN gradients)
     torch.cuda.reset_peak_memory_stats() if dev.type == "cuda" else None
     for i in range(warmup + reps):
         model.zero_grad(set_to_none=True)
+        scale = scaler.get_scale() if scaler else 0.0  # read outside the timed region (it synchronises)
         a, b, c, d = (timer.pair()[0] for _ in range(4))
         sync(dev)
         timer.record(a)
@@ -275,6 +280,7 @@ def run_model(name, precision, seq, batch, with_opt, dev, reps=5, warmup=2):
         timer.record(d)
         sync(dev)
         if i >= warmup:
+            skipped += int(scaler is not None and opt is not None and scaler.get_scale() < scale)
             fw.append(timer.ms(a, b))
             bw.append(timer.ms(b, c))
             st.append(timer.ms(c, d))
@@ -282,7 +288,8 @@ def run_model(name, precision, seq, batch, with_opt, dev, reps=5, warmup=2):
     peak = torch.cuda.max_memory_allocated() if dev.type == "cuda" else 0
     m = statistics.median
     return dict(fw_ms=f"{m(fw):.5g}", bw_ms=f"{m(bw):.5g}", opt_ms=f"{m(st):.5g}" if opt else "",
-                iteration_ms=f"{m(fw) + m(bw) + (m(st) if opt else 0):.5g}", peak_mem_bytes=peak, reps=reps)
+                iteration_ms=f"{m(fw) + m(bw) + (m(st) if opt else 0):.5g}", peak_mem_bytes=peak, reps=reps,
+                skipped_steps=skipped if opt else "")
 
 
 E2E_PLAN = [

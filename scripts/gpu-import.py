@@ -51,7 +51,7 @@ def main():
             t = ops[key]
             w.writerow(list(key) + [f"{geo([a for a, _ in t]):.5g}", f"{geo([b for _, b in t]):.5g}", len(t)])
     fields = ["model", "mode", "precision", "seq", "batch", "fw_ms", "bw_ms", "opt_ms", "iteration_ms",
-              "peak_mem_bytes", "reps"]
+              "peak_mem_bytes", "reps", "skipped_steps"]
     with open(os.path.join(out, "e2e.csv"), "w", newline="") as f:
         w = csv.DictWriter(f, fields, extrasaction="ignore", lineterminator="\n")
         w.writeheader()

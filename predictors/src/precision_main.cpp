@@ -63,8 +63,9 @@ constexpr source_rule sources[] = {
     {"u39kun/deep-learning-benchmark", "u39kun (batch 16, validation only)", false, false},
 };
 /// Our own training steps on a GPU we were lent (data/<id>/e2e.csv, bench/gpu_measure.py): validation only, the
-/// first Hopper rows, never fitted. fp16 autocast rows are compared without the optimizer: GradScaler skipped the
-/// step on those runs (the loss is the sum of the logits and overflows fp16), so their optimizer time is not one.
+/// first Hopper rows, never fitted. An fp16 autocast row is compared without the optimizer unless its
+/// `skipped_steps` says GradScaler ran every timed step: on the runs before that column the loss was the sum of the
+/// logits, which overflows fp16, and GradScaler skipped the step, so their optimizer time is not one.
 constexpr source_rule our_steps{"data/*/e2e.csv", "ours (data/<id>, validation only)", true, false};
 constexpr source_rule our_steps_no_optimizer{"data/*/e2e.csv", "ours (data/<id>, validation only)", false, false};
 
@@ -136,7 +137,8 @@ void load_bench_steps(const fs::path& data, std::vector<run_row>& out, std::map<
         ++n.dropped["precision " + t.at(i, t.column("precision"))];
         continue;
       }
-      if (r.prec == precision::amp_fp16) r.source = &our_steps_no_optimizer;
+      if (r.prec == precision::amp_fp16 && !(t.has("skipped_steps") && t.at(i, t.column("skipped_steps")) == "0"))
+        r.source = &our_steps_no_optimizer;
       r.batch = static_cast<std::int64_t>(t.number(i, t.column("batch")));
       r.size = static_cast<std::int64_t>(t.number(i, t.column("seq")));
       r.measured_ms = t.number(i, t.column("fw_ms")) + t.number(i, t.column("bw_ms")) +

@@ -25,3 +25,12 @@ tc = {r["precision"] for r in rows} - {"fp32"}
 assert "tf32" in tc and "bf16" in tc, f"tensor-core precisions measured: {sorted(tc)}"
 print(f"{len(rows)} rows, ops {sorted(fp32)}, tensor-core precisions {sorted(tc)}: ok")
 PY
+[ "$parts" = kernels,tc ] && exit 0
+$py - "$scratch/data/h200/e2e.csv" <<'PY'
+import csv, sys
+steps = [r for r in csv.DictReader(open(sys.argv[1])) if r["mode"] == "step"]
+assert steps, "no training step measured"
+# On a CPU no GradScaler runs, so no step is skipped; the column reaches data/<id>/e2e.csv for the trainer.
+assert all(r["skipped_steps"] == "0" and float(r["opt_ms"]) > 0 for r in steps), steps
+print(f"{len(steps)} training steps, none skipped: ok")
+PY
