@@ -100,23 +100,23 @@ std::string step_name(const kernel& a, const kernel& b) {
 /// Kernel by kernel: predictors::estimate of each sweep's adjacent sizes on every catalogued GPU, in FP32 and in
 /// half precision (on tensor cores where the GPU has them), and how often the larger is predicted faster.
 std::string kernel_level_section() {
-  struct family_tally {
+  struct sweep_tally {
     std::size_t steps = 0, beyond_tolerance = 0, beyond_test = 0;
     double worst = 1;
     std::string where;
   };
-  std::map<std::string, family_tally> by_sweep;
+  std::map<std::string, sweep_tally> by_sweep;
   for (const kernel_sweep& s : kernel_sweeps()) {
-    family_tally& t = by_sweep[s.name];
+    sweep_tally& t = by_sweep[s.name];
     for (const device_spec& d : devices::catalogue) {
       if (d.is_cpu) continue;
       for (const bool half : {false, true}) {
         double before_ms = 0;
         for (std::size_t i = 0; i < s.sizes.size(); ++i) {
           kernel kn = s.sizes[i];
-          if (half) {
+          if (half) {  // estimate runs it on CUDA cores where the GPU has no FP16 tensor cores (as_run_on)
             kn.element_bytes = 2;
-            kn.math = supports(d, math_mode::fp16) ? math_mode::fp16 : math_mode::fp32;
+            kn.math = math_mode::fp16;
           }
           const double ms = predictors::estimate(kn, d).time_ms;
           if (i > 0) {
