@@ -92,7 +92,7 @@ inline constexpr std::int64_t grad_scaler_launches = 2;
 
 /// Autocast's cast of every fp32 weight to the half type, once per forward (its cache lives for the step): read 4
 /// and write 2 bytes a parameter. Backward casts the half gradients back to fp32 the same way (2 read, 4 written).
-[[nodiscard]] constexpr kernel autocast_cast_kernel(std::int64_t params) noexcept { return memory_kernel(0, 6 * params); }
+[[nodiscard]] constexpr kernel autocast_cast_kernel(std::int64_t params) noexcept { return cast_kernel(params, 4, 2); }
 /// GradScaler's unscale with its inf/NaN check over the fp32 gradients (read and written), once per step.
 [[nodiscard]] constexpr kernel grad_scaler_kernel(std::int64_t params) noexcept {
   return memory_kernel(params, 8 * params);

@@ -137,7 +137,12 @@ TEST(Attention, FlashOnALongContextSavesMemoryAndTime) {
   EXPECT_LT(training_memory(flash, cfg).total(), training_memory(eager, cfg).total());
   const prediction pe = predict(eager.nodes(), devices::h100, cfg), pf = predict(flash.nodes(), devices::h100, cfg);
   EXPECT_GT(pf.iteration.count(), 0);
-  EXPECT_GT(pf.roofline_share, pe.roofline_share);  // the fused kernels are roofline estimates
+  EXPECT_LT(pf.iteration, pe.iteration);
+  // The fused kernels are roofline estimates. Under autocast so are the eager core's casts of its fp32
+  // probabilities; with the model in bf16 (no casts) the eager core has none.
+  const train_config half{.batch = 8, .optimizer = optimizer::adamw, .precision = precision::bf16};
+  EXPECT_GT(predict(flash.nodes(), devices::h100, half).roofline_share,
+            predict(eager.nodes(), devices::h100, half).roofline_share);
 }
 
 TEST(Attention, BadImplementationIsAShapeError) {

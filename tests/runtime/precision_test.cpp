@@ -1,16 +1,20 @@
 // SPDX-License-Identifier: MIT
 // Precision as PyTorch runs it: which kernels use tensor cores on which device, what a device without them runs,
 // and the time and memory consequences that a user ranking GPUs relies on.
+#include <algorithm>
 #include <cmath>
+#include <vector>
 
 #include <gtest/gtest.h>
 
 #include <prenet/devices.hpp>
+#include <prenet/dsl.hpp>
 #include <prenet/memory.hpp>
 #include <prenet/models/zoo.hpp>
 #include <prenet/precision.hpp>
 #include <prenet/predict.hpp>
 #include <prenet/predictors/kernel_time.hpp>
+#include <prenet/predictors/layer_kernels.hpp>
 
 namespace {
 
@@ -119,6 +123,49 @@ TEST(Precision, HalfElementsAreNeverSlowerThanFp32) {
         EXPECT_LE(predictors::estimate(half, d).time_ms, predictors::estimate(fp32, d).time_ms * (1 + 1e-9))
             << d.id << ' ' << name(fp32.family) << " math " << static_cast<int>(m);
       }
+    }
+  }
+}
+
+/// Launches of one pass of `n` under precision `p` on an H100: casts (memory kernels), and the element bytes of every
+/// elementwise and softmax kernel as the pass runs it.
+struct pass_kernels {
+  std::int64_t casts = 0, cast_bytes = 0, launches = 0;
+  std::vector<std::int64_t> element_bytes;
+};
+pass_kernels kernels_of(const layer_node& n, predictors::pass p, precision pr, std::int64_t batch) {
+  const predictors::pass_context c = predictors::pass_of(plan(pr, dev::h100), batch, true);
+  pass_kernels out;
+  for (const kernel& k : predictors::layer_kernels(n, p, c)) {
+    const kernel run = c.run(k);
+    out.launches += k.repeat;
+    if (k.family == kernel_family::memory) {
+      ++out.casts;
+      out.cast_bytes += k.bytes();
+    } else if (k.family == kernel_family::elementwise || k.family == kernel_family::softmax) {
+      out.element_bytes.push_back(run.element_bytes);
+    }
+  }
+  return out;
+}
+
+TEST(Precision, AutocastRunsItsFloat32ListInFp32) {
+  // The eager attention core's probabilities are fp32 under autocast (softmax is on its float32 list, dropout keeps
+  // its input's type), as the memory side saves them (autocast_rule_of): a cast of the S x S scores each way.
+  constexpr std::int64_t batch = 2, seq = 128, heads = 4;
+  constexpr auto attention = Input<seq, 256>{} | MultiheadAttention<256, heads, attention_options{.dropout = true}>{};
+  const layer_node& core = attention.layers[1];
+  const std::int64_t scores = batch * heads * seq * seq;
+  for (const predictors::pass p : {predictors::pass::forward, predictors::pass::backward}) {
+    const pass_kernels amp = kernels_of(core, p, precision::amp_bf16, batch);
+    EXPECT_EQ(amp.casts, 2);
+    EXPECT_EQ(amp.cast_bytes, 2 * scores * (2 + 4));
+    // The scaling runs in half, the softmax and the dropout in fp32.
+    EXPECT_EQ(std::count(amp.element_bytes.begin(), amp.element_bytes.end(), 4), 2);
+    for (const precision pr : {precision::fp32, precision::bf16}) {
+      const pass_kernels plain = kernels_of(core, p, pr, batch);
+      EXPECT_EQ(plain.casts, 0);
+      EXPECT_EQ(plain.launches + 2, amp.launches);
     }
   }
 }

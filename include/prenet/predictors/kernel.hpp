@@ -169,6 +169,12 @@ struct kernel {
 [[nodiscard]] constexpr kernel memory_kernel(std::int64_t flops, std::int64_t bytes) noexcept {
   return kernel{.family = kernel_family::memory, .flops_ = flops, .bytes_ = bytes};
 }
+/// A cast of `elements` elements from `from_bytes` to `to_bytes` each (autocast's casts to and from the half type):
+/// one read and one write, streamed.
+[[nodiscard]] constexpr kernel cast_kernel(std::int64_t elements, std::int64_t from_bytes,
+                                           std::int64_t to_bytes) noexcept {
+  return memory_kernel(0, elements * (from_bytes + to_bytes));
+}
 /// One fused attention kernel (a pass of scaled_dot_product_attention) with its FLOPs and the bytes it streams.
 [[nodiscard]] constexpr kernel fused_attention_kernel(std::int64_t flops, std::int64_t bytes) noexcept {
   return kernel{.family = kernel_family::attention, .flops_ = flops, .bytes_ = bytes};

@@ -145,16 +145,22 @@ constexpr void fused_attention(kernel_list& out, const layer_node& n, pass p, co
 }
 
 /// The eager attention core's forward: Q K^T, scaling, softmax, dropout (in training, when the layer has attention
-/// dropout: at p = 0 PyTorch's dropout returns its input without a kernel), P V.
+/// dropout: at p = 0 PyTorch's dropout returns its input without a kernel), P V. Under autocast the probabilities
+/// are fp32 (autocast_rule_of's fp32_elements, which the memory side saves): the softmax, on autocast's float32 list,
+/// casts its half input to fp32 and writes fp32, dropout runs in its input's type, and P V, a half op, casts the
+/// probabilities back to half; backward casts their gradients the other way.
 constexpr void eager_core_forward(kernel_list& out, const layer_node& n, const pass_context& c) noexcept {
   const layer_spec& s = n.spec;
   const std::int64_t b = c.batch, seq = n.input[0], e = s.in_features, h = s.heads > 0 ? s.heads : 1;
   const std::int64_t kv = s.kv_seq == 0 ? seq : s.kv_seq, d = e / h, eb = c.element_bytes, scores = b * h * seq * kv;
+  const std::int64_t pb = c.reduction_bytes;  // the probabilities' element bytes
   out.push(sized(gemm_kernel(b * h, seq, kv, d), eb));                          // Q K^T
   out.push(sized(elementwise_kernel(elementwise_op::mul_scalar, scores), eb));  // scaling
-  out.push(sized(rows_kernel(kernel_family::softmax, b * h * seq, kv), eb));
+  if (pb != eb) out.push(cast_kernel(scores, eb, pb));
+  out.push(sized(rows_kernel(kernel_family::softmax, b * h * seq, kv), pb));
   if (c.training && attention_dropout(s))  // dropout on the probabilities
-    out.push(sized(elementwise_kernel(elementwise_op::mul, scores), eb));
+    out.push(sized(elementwise_kernel(elementwise_op::mul, scores), pb));
+  if (pb != eb) out.push(cast_kernel(scores, pb, eb));
   out.push(sized(gemm_kernel(b * h, seq, d, kv), eb));                          // P V
 }
 
@@ -185,12 +191,15 @@ constexpr void attention(kernel_list& out, const layer_node& n, pass p, const pa
   } else if (p == pass::forward) {
     eager_core_forward(out, n, c);
   } else {
+    const std::int64_t pb = c.reduction_bytes;  // the probabilities' element bytes (eager_core_forward)
     out.push(sized(gemm_kernel(b * h, seq, kv, d), eb));  // dP = dC V^T
     out.push(sized(row_reduction(gemm_kernel(b * h, kv, d, seq)), eb));  // dV = P^T dC
-    if (c.training && attention_dropout(s)) out.push(sized(elementwise_kernel(elementwise_op::mul, scores), eb));
+    if (pb != eb) out.push(cast_kernel(scores, eb, pb));
+    if (c.training && attention_dropout(s)) out.push(sized(elementwise_kernel(elementwise_op::mul, scores), pb));
     // Softmax backward as one pass like the forward's. NeuSight's per-node traces time it at 2.6x the forward and
     // dropout's backward at 2.0-2.7x, but modelling that made whole runs worse (docs/predictors.md, "Backward").
-    out.push(sized(rows_kernel(kernel_family::softmax, b * h * seq, kv), eb));
+    out.push(sized(rows_kernel(kernel_family::softmax, b * h * seq, kv), pb));
+    if (pb != eb) out.push(cast_kernel(scores, pb, eb));
     out.push(sized(elementwise_kernel(elementwise_op::mul_scalar, scores), eb));
     out.push(sized(gemm_kernel(b * h, seq, d, kv), eb));  // dQ = dS K
     out.push(sized(row_reduction(gemm_kernel(b * h, kv, d, seq)), eb));  // dK = dS^T Q
