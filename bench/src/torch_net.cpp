@@ -7,6 +7,7 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <numbers>
 #include <numeric>
 #include <utility>
 #include <vector>
@@ -177,7 +178,14 @@ class net_module : public nn::Module {
           };
         }
         return [](const torch::Tensor& x) { return torch::relu(x); };
-      case layer_kind::gelu: return [](const torch::Tensor& x) { return torch::gelu(x); };
+      case layer_kind::gelu:
+        if (gelu_form_of(s) == gelu_form::tanh_eager) {  // Hugging Face's NewGELUActivation, op by op
+          return [](const torch::Tensor& x) {
+            const double c = std::sqrt(2.0 / std::numbers::pi);
+            return 0.5 * x * (1.0 + torch::tanh(c * (x + 0.044715 * torch::pow(x, 3.0))));
+          };
+        }
+        return [](const torch::Tensor& x) { return torch::gelu(x); };
       case layer_kind::tanh: return [](const torch::Tensor& x) { return torch::tanh(x); };
       case layer_kind::sigmoid: return [](const torch::Tensor& x) { return torch::sigmoid(x); };
       case layer_kind::softmax: return [](const torch::Tensor& x) { return torch::softmax(x, -1); };

@@ -251,7 +251,7 @@ constexpr void plan_walk(std::span<const layer_node> nodes, dtype t, memory_walk
     // Selective recomputation keeps no S x S tensors of an eager attention core (backward_peak_at brings them
     // back during the layer's own backward).
     const std::int64_t core = ck == checkpointing::selective ? core_saved_bytes(n.spec, n.input, t, autocast) : 0;
-    const std::int64_t elements = autocast ? autocast_saved_bytes(rule, c.saved_elements, run_elem)
+    const std::int64_t elements = autocast ? autocast_saved_bytes(rule, c.saved_elements, run_elem, elem)
                                            : sat_mul(c.saved_elements, elem);
     p.freed_extra = sat_sub(sat_add(sat_add(elements, c.saved_fixed_bytes), casts), core);
     if (!p.backward) continue;

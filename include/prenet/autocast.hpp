@@ -16,6 +16,7 @@
 #include <prenet/detail/saturating.hpp>
 #include <prenet/layer_kind.hpp>
 #include <prenet/layer_spec.hpp>
+#include <prenet/layers/activation.hpp>
 #include <prenet/layers/multihead_attention.hpp>
 #include <prenet/shape.hpp>
 #include <prenet/units.hpp>
@@ -43,6 +44,9 @@ struct autocast_rule {
   /// Eager attention: the softmax keeps its probabilities in fp32 (S x S per head), and P V, a half op, saves a half
   /// cast of them (of the dropped ones under attention dropout, whose fp32 output nothing saves).
   std::int64_t fp32_elements = 0;
+  /// Saved in the half type whatever it computes in: gelu_new's 0.5 x, a half op's result that its last product (an
+  /// fp32 one, by type promotion) saves.
+  std::int64_t half_elements = 0;
   std::int64_t extra_elements = 0;  ///< in the type it computes in
 };
 
@@ -66,6 +70,13 @@ struct autocast_rule {
     }
     case layer_kind::layernorm:
     case layer_kind::softmax: return {.computes = autocast_type::fp32};
+    case layer_kind::gelu:
+      // gelu_new: x^3 (pow is on the float32 list) casts x to fp32 and saves the cast; everything after it is fp32 by
+      // promotion but 0.5 x, which stays half and is saved by the last product, whose result is fp32.
+      if (gelu_form_of(s) == gelu_form::tanh_eager) {
+        return {.computes = autocast_type::fp32, .half_elements = in.numel()};
+      }
+      return {};
     case layer_kind::rmsnorm: return {.computes = autocast_type::fp32, .fp32_output = true};
     case layer_kind::embedding: return {.fp32_output = true};
     default: return {};
@@ -82,12 +93,15 @@ struct autocast_rule {
 }
 
 /// Bytes of a layer's `elements` saved elements (layer_cost::saved_elements) under rule `r`, computing in
-/// `compute_elem` bytes: fp32_elements in fp32, the rest and extra_elements at compute_elem.
+/// `compute_elem` bytes with half type `half_elem` bytes: fp32_elements in fp32, half_elements in the half type, the
+/// rest and extra_elements at compute_elem.
 [[nodiscard]] constexpr std::int64_t autocast_saved_bytes(const autocast_rule& r, std::int64_t elements,
-                                                          std::int64_t compute_elem) noexcept {
+                                                          std::int64_t compute_elem, std::int64_t half_elem) noexcept {
   const std::int64_t fp32 = std::min(r.fp32_elements, elements);
-  return detail::sat_add(detail::sat_mul(fp32, element_bytes(dtype::fp32)),
-                         detail::sat_mul(detail::sat_add(elements - fp32, r.extra_elements), compute_elem));
+  const std::int64_t half = std::min(r.half_elements, elements - fp32);
+  return detail::sat_add(
+      detail::sat_add(detail::sat_mul(fp32, element_bytes(dtype::fp32)), detail::sat_mul(half, half_elem)),
+      detail::sat_mul(detail::sat_add(elements - fp32 - half, r.extra_elements), compute_elem));
 }
 
 }  // namespace prenet

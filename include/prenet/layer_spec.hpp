@@ -18,7 +18,7 @@ struct layer_spec {
   std::int64_t in_features = 0;   ///< in_features / in_channels / num_features / input_size / embed_dim; 0 = inferred
   std::int64_t out_features = 0;  ///< out_features / out_channels / hidden_size / embedding_dim
   std::int64_t num_embeddings = 0;
-  std::int64_t kernel = 0;  ///< kernel_size; MultiheadAttention: its attention_impl (0 = eager, see attention_spec)
+  std::int64_t kernel = 0;  ///< kernel_size; MultiheadAttention: its attention_impl (0 = eager); GELU: its gelu_form
   std::int64_t stride = 1;
   std::int64_t padding = 0;
   std::int64_t dilation = 1;

@@ -213,7 +213,7 @@ template <class Node>
   if (!recomputes_core(s)) return 0;
   const detail::core_saved c = detail::eager_core_saved(s, in);
   const std::int64_t elem = element_bytes(t);
-  return (autocast ? autocast_saved_bytes(autocast_rule_of(s, in), c.elements, elem) : c.elements * elem) +
+  return (autocast ? autocast_saved_bytes(autocast_rule_of(s, in), c.elements, elem, elem) : c.elements * elem) +
          c.fixed_bytes;
 }
 /// Forward FLOPs per sample of the eager attention core, with attention_cost's constants: Q K^T and P V (4 S S_kv E),

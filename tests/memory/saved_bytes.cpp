@@ -14,7 +14,7 @@ namespace {
 using namespace prenet;
 
 constexpr transformer_options bert_layer{.act = activation::gelu};
-constexpr transformer_options gpt2_block{.act = activation::gelu, .norm_first = true};
+constexpr transformer_options gpt2_block{.act = activation::gelu_new, .norm_first = true};
 constexpr transformer_options vit_block{.act = activation::gelu, .norm_first = true, .dropout = false};
 
 template <class Net>

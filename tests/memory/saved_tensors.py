@@ -147,12 +147,18 @@ def causal(s):
     return torch.full((s, s), float("-inf")).triu(1)
 
 
+def new_gelu(x):
+    """Hugging Face's NewGELUActivation (GPT-2's gelu_new): the tanh form, op by op."""
+    return 0.5 * x * (1.0 + torch.tanh(math.sqrt(2.0 / math.pi) * (x + 0.044715 * torch.pow(x, 3.0))))
+
+
 class Decoder(nn.Module):
-    """prenet's TransformerDecoderLayer without cross-attention (GPT-2): nn.TransformerEncoderLayer, pre-norm, causal."""
+    """prenet's TransformerDecoderLayer without cross-attention, as the zoo's GPT-2 has it: nn.TransformerEncoderLayer,
+    pre-norm, causal, with gelu_new."""
 
     def __init__(self, d, heads, ff):
         super().__init__()
-        self.layer = nn.TransformerEncoderLayer(d, heads, ff, dropout=0.1, activation="gelu", batch_first=True,
+        self.layer = nn.TransformerEncoderLayer(d, heads, ff, dropout=0.1, activation=new_gelu, batch_first=True,
                                                 norm_first=True)
 
     def forward(self, x):

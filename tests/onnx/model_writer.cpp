@@ -417,6 +417,22 @@ std::string rmsnorm_silu_onnx(const write_options& o, bool hf_casts) {
   return m.bytes();
 }
 
+std::string tanh_gelu_mlp_onnx(const write_options& o, tanh_gelu_style style) {
+  builder m(o, 13);
+  const std::string x = m.input("input", ::onnx::TensorProto::FLOAT, {-1, 16, 64});
+  const std::string h = linear(m, x, "fc", 64, 256);
+  const std::string x3 = style == tanh_gelu_style::torch_approximate ? m.node("Mul", {h, m.node("Mul", {h, h})})
+                                                                     : m.node("Pow", {h, m.scalar(3.0F)});
+  const std::string cube = m.node("Mul", {m.scalar(0.044715F), x3});
+  const bool half_first = style == tanh_gelu_style::gelu_new;
+  const std::string inner = m.node("Mul", {m.scalar(0.7978846F), m.node("Add", {h, cube})});
+  const std::string one = m.node("Add", {m.scalar(1.0F), m.node("Tanh", {inner})});
+  const std::string act = half_first ? m.node("Mul", {m.node("Mul", {m.scalar(0.5F), h}), one})
+                                     : m.node("Mul", {m.node("Mul", {h, one}), m.scalar(0.5F)});
+  m.output(linear(m, act, "proj", 256, 64));
+  return m.bytes();
+}
+
 std::string gated_mlp_onnx(const write_options& o, bool bias) {
   builder m(o, 13);
   const std::string x = m.input("input", ::onnx::TensorProto::FLOAT, {-1, 16, 64});

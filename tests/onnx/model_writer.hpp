@@ -75,6 +75,16 @@ enum class packed_cut { split, slices };
 /// Linear(64, 128) and F.silu (x * Sigmoid(x)): 64 + 8,320 = 8,384 parameters.
 [[nodiscard]] std::string rmsnorm_silu_onnx(const write_options& o = {}, bool hf_casts = false);
 
+/// How tanh_gelu_mlp_onnx writes GELU's tanh form: Hugging Face's gelu_new (`Pow(x, 3)`) with 0.5 * x first, as
+/// Hugging Face writes it, or last (x * (1 + tanh(...)) * 0.5); or as torch.onnx exports F.gelu(approximate="tanh")
+/// (x * (x * x), 0.5 last).
+enum class tanh_gelu_style { gelu_new, gelu_new_half_last, torch_approximate };
+
+/// GPT-2's feed-forward over 16 tokens of width 64: Linear(64, 256), GELU's tanh form as its ops, Linear(256, 64):
+/// 33,088 parameters.
+[[nodiscard]] std::string tanh_gelu_mlp_onnx(const write_options& o = {},
+                                             tanh_gelu_style style = tanh_gelu_style::gelu_new);
+
 /// LLaMA's gated feed-forward over 16 tokens of width 64: down(silu(gate(x)) * up(x)), gate and up Linear(64, 172),
 /// down Linear(172, 64), all with biases or none: 33,024 parameters without, 33,432 with.
 [[nodiscard]] std::string gated_mlp_onnx(const write_options& o = {}, bool bias = false);

@@ -294,6 +294,33 @@ TEST(OnnxImport, DecomposedRmsNormAndSilu) {
   }
 }
 
+/// GELU's tanh form as ops: with `Pow(x, 3)` Hugging Face's gelu_new, the DSL's NewGELU (eight kernels each way), in
+/// either multiplication order; with x * (x * x) torch.onnx's export of F.gelu(approximate="tanh"), one fused kernel
+/// as the DSL's GELU.
+TEST(OnnxImport, DecomposedTanhGelu) {
+  using onnx_test::tanh_gelu_style;
+  for (const tanh_gelu_style style :
+       {tanh_gelu_style::gelu_new, tanh_gelu_style::gelu_new_half_last, tanh_gelu_style::torch_approximate}) {
+    SCOPED_TRACE(static_cast<int>(style));
+    const onnx_import r = load_onnx_bytes(onnx_test::tanh_gelu_mlp_onnx({.batch = 4}, style));
+    EXPECT_TRUE(r.unmapped.empty());
+    EXPECT_EQ(r.network.params(), 33'088);
+    std::vector<layer_kind> kinds;
+    for (const layer_node& n : r.network.nodes()) kinds.push_back(n.spec.kind);
+    EXPECT_EQ(kinds, (std::vector<layer_kind>{layer_kind::input, layer_kind::dense, layer_kind::gelu,
+                                              layer_kind::dense}));
+    ASSERT_EQ(r.network.nodes().size(), 4U);
+    if (style == tanh_gelu_style::torch_approximate) {
+      EXPECT_EQ(gelu_form_of(r.network.nodes()[2].spec), gelu_form::erf);
+      expect_same_predictions(r.network, runtime_network(Input<16, 64>{} | Dense<256>{} | GELU{} | Dense<64>{}), 4);
+    } else {
+      EXPECT_EQ(gelu_form_of(r.network.nodes()[2].spec), gelu_form::tanh_eager);
+      expect_same_predictions(r.network, runtime_network(Input<16, 64>{} | Dense<256>{} | NewGELU{} | Dense<64>{}),
+                              4);
+    }
+  }
+}
+
 /// A rotary position embedding of q and k between the projections and the scores is the DSL's rotary attention.
 TEST(OnnxImport, RotaryAttention) {
   const onnx_import r = load_onnx_bytes(onnx_test::rotary_attention_onnx({.batch = 4}));

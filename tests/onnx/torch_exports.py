@@ -48,6 +48,11 @@ class FlopCounter(TorchDispatchMode):
 
 
 # --- decoders in plain torch ---------------------------------------------------------------------------------------
+def new_gelu(x):
+    """Hugging Face's NewGELUActivation (GPT-2's gelu_new), op by op: prenet's NewGELU."""
+    return 0.5 * x * (1.0 + torch.tanh(math.sqrt(2.0 / math.pi) * (x + 0.044715 * torch.pow(x, 3.0))))
+
+
 class GPT2Block(nn.Module):
     def __init__(self, d, heads, dropout=None):
         super().__init__()
@@ -56,7 +61,7 @@ class GPT2Block(nn.Module):
         self.fc, self.out = nn.Linear(d, 4 * d), nn.Linear(4 * d, d)
         self.heads = heads
         # Hugging Face's GPT-2 (and prenet's DSL twin): dropout on the attention probabilities (attn_pdrop), the
-        # attention output, after GELU, after the MLP.
+        # attention output, after GELU (gelu_new), after the MLP.
         self.drop = nn.Dropout(dropout) if dropout is not None else nn.Identity()
 
     def forward(self, x):
@@ -67,7 +72,7 @@ class GPT2Block(nn.Module):
         mask = torch.ones(s, s, dtype=torch.bool).triu(1)
         att = self.drop(att.masked_fill(mask, float("-inf")).softmax(-1))
         x = x + self.drop(self.proj((att @ v).transpose(1, 2).reshape(b, s, d)))
-        return x + self.drop(self.out(self.drop(F.gelu(self.fc(self.ln2(x))))))
+        return x + self.drop(self.out(self.drop(new_gelu(self.fc(self.ln2(x))))))
 
 
 class GPT2(nn.Module):

@@ -168,6 +168,30 @@ TEST(Precision, AutocastRunsItsFloat32ListInFp32) {
       EXPECT_EQ(plain.launches + 2, amp.launches);
     }
   }
+  // Hugging Face's gelu_new: eight ops forward, eleven launches backward; under autocast pow casts x to fp32 and all
+  // but 0.5 x run in fp32 from there, and backward casts x's two fp32 gradients back.
+  constexpr auto mlp = Input<seq, 256>{} | Dense<1024>{} | NewGELU{};
+  const layer_node& gelu = mlp.layers[2];
+  ASSERT_EQ(gelu_form_of(gelu.spec), gelu_form::tanh_eager);
+  const std::int64_t elements = batch * seq * 1024;
+  const pass_kernels fw32 = kernels_of(gelu, predictors::pass::forward, precision::fp32, batch);
+  const pass_kernels bw32 = kernels_of(gelu, predictors::pass::backward, precision::fp32, batch);
+  EXPECT_EQ(fw32.launches, 8);
+  EXPECT_EQ(bw32.launches, 11);
+  EXPECT_EQ(fw32.casts + bw32.casts, 0);
+  const pass_kernels fw = kernels_of(gelu, predictors::pass::forward, precision::amp_fp16, batch);
+  const pass_kernels bw = kernels_of(gelu, predictors::pass::backward, precision::amp_fp16, batch);
+  EXPECT_EQ(fw.launches, 9);
+  EXPECT_EQ(bw.launches, 13);
+  EXPECT_EQ(fw.cast_bytes, elements * (2 + 4));
+  EXPECT_EQ(bw.cast_bytes, 2 * elements * (4 + 2));
+  EXPECT_EQ(std::count(fw.element_bytes.begin(), fw.element_bytes.end(), 2), 1);  // 0.5 x
+  // Its cost: 9 FLOPs an element forward, 13 backward; autograd keeps x and three tensors more.
+  const layer_cost c = gelu.cost();
+  EXPECT_EQ(c.forward_flops, 9 * seq * 1024);
+  EXPECT_EQ(c.backward_flops, 13 * seq * 1024);
+  EXPECT_EQ(c.saves_input, 1);
+  EXPECT_EQ(c.saved_elements, 3 * seq * 1024);
 }
 
 TEST(Precision, TensorCoreAlignmentFollowsTheLeadingDimensions) {

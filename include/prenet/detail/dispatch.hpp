@@ -46,12 +46,13 @@ constexpr void validate(const layer_spec& s) {
     case layer_kind::gated_mlp: validate_gated_mlp(s); break;
     case layer_kind::embedding: validate_embedding(s); break;
     case layer_kind::multihead_attention: validate_attention(s); break;
+    case layer_kind::gelu: validate_gelu(s); break;
     case layer_kind::rnn:
     case layer_kind::lstm:
     case layer_kind::gru: validate_recurrent(s); break;
     case layer_kind::reshape: validate_reshape(s); break;
     case layer_kind::opaque: validate_opaque(s); break;
-    default: break;  // activations, dropout, flatten, select_token and markers have no hyperparameter rules
+    default: break;  // other activations, dropout, flatten, select_token and markers have no hyperparameter rules
   }
 }
 

@@ -18,10 +18,12 @@
 
 namespace prenet {
 
-enum class activation : std::uint8_t { relu, gelu };
+/// The feed-forward's activation: ReLU (PyTorch's default), GELU (nn.GELU, the erf form: BERT, ViT) or Hugging
+/// Face's gelu_new (NewGELU: GPT-2's tanh form as eager ops).
+enum class activation : std::uint8_t { relu, gelu, gelu_new };
 
 struct transformer_options {
-  activation act = activation::relu;  ///< PyTorch's default; BERT and GPT-2 use gelu
+  activation act = activation::relu;  ///< PyTorch's default; BERT uses gelu, GPT-2 gelu_new
   bool norm_first = false;            ///< pre-norm (GPT-2) instead of post-norm (BERT, PyTorch's default)
   bool bias = true;
   std::int64_t memory_seq = 0;  ///< decoder only: length of the encoder memory for cross-attention; 0 = none (GPT)
@@ -36,9 +38,13 @@ namespace detail {
 template <transformer_options Opt>
 using transformer_dropout = std::conditional_t<Opt.dropout, Dropout, Identity>;
 
+/// The activation layer of `A`.
+template <activation A>
+using activation_layer =
+    std::conditional_t<A == activation::gelu, GELU, std::conditional_t<A == activation::gelu_new, NewGELU, ReLU<>>>;
+
 template <std::int64_t D, std::int64_t FF, transformer_options Opt>
-using feed_forward = Sequential<Dense<FF, dense_options{.bias = Opt.bias}>,
-                                std::conditional_t<Opt.act == activation::gelu, GELU, ReLU<>>,
+using feed_forward = Sequential<Dense<FF, dense_options{.bias = Opt.bias}>, activation_layer<Opt.act>,
                                 transformer_dropout<Opt>, Dense<D, dense_options{.bias = Opt.bias}>,
                                 transformer_dropout<Opt>>;
 
@@ -65,7 +71,7 @@ struct TransformerEncoderLayer
 
 /// Causal self-attention, optional cross-attention to an encoder memory of `Opt.memory_seq` positions, and
 /// feed-forward. With `memory_seq == 0` it is a decoder-only (GPT) block: `TransformerDecoderLayer<768, 12, 3072,
-/// transformer_options{.act = activation::gelu, .norm_first = true}>` is one GPT-2 small layer.
+/// transformer_options{.act = activation::gelu_new, .norm_first = true}>` is one GPT-2 small layer.
 template <std::int64_t DModel, std::int64_t NHead, std::int64_t DimFeedforward = 2048,
           transformer_options Opt = transformer_options{}>
 struct TransformerDecoderLayer

@@ -10,12 +10,13 @@ namespace prenet::models {
 
 namespace detail {
 /// GPT2LMHeadModel over its full context (GPT-2: 1024 positions): token and position embeddings, dropout, `Layers`
-/// pre-norm causal decoder blocks with GELU and a 4 x Dim feed-forward, the final LayerNorm and the bias-free LM
-/// head sharing the token embedding's weight. Shorter contexts: `with_input(nodes, token_shape(n))`.
+/// pre-norm causal decoder blocks with a 4 x Dim feed-forward and GPT-2's activation (`gelu_new`, the tanh form as
+/// Hugging Face runs it: NewGELU), the final LayerNorm and the bias-free LM head sharing the token embedding's weight.
+/// Shorter contexts: `with_input(nodes, token_shape(n))`.
 template <std::int64_t Dim, std::int64_t Layers, std::int64_t Heads, std::int64_t Positions = 1024>
 using gpt2 = Sequential<Embedding<50257, Dim>, PositionalEmbedding<Positions, Dim>, Dropout,
                         Repeat<Layers, TransformerDecoderLayer<Dim, Heads, 4 * Dim,
-                                                               transformer_options{.act = activation::gelu,
+                                                               transformer_options{.act = activation::gelu_new,
                                                                                    .norm_first = true}>>,
                         LayerNorm<Dim>, Dense<50257, dense_options{.bias = false, .tied = true}>>;
 }  // namespace detail

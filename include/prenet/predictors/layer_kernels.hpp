@@ -33,7 +33,9 @@ struct pass_context {
   bool input_grad = true;    ///< false for the first trainable layer: autograd skips d(input)
   math_mode matmul = math_mode::fp32;  ///< GEMMs (see precision_plan)
   math_mode conv = math_mode::fp32;    ///< convolutions
-  std::int64_t reduction_bytes = 4;    ///< layer norm and softmax elements (autocast keeps them in fp32)
+  /// Elements of the ops on autocast's float32 list (layer norm, softmax, pow) and of what they feed by type
+  /// promotion: 4 under autocast, else element_bytes.
+  std::int64_t reduction_bytes = 4;
 
   /// `k` as this pass runs it: GEMMs and convolutions on their math mode, norms and softmax at their element size.
   [[nodiscard]] constexpr kernel run(kernel k) const noexcept {
@@ -207,6 +209,41 @@ constexpr void attention(kernel_list& out, const layer_node& n, pass p, const pa
   linear(out, p, b * seq, e, e, true, wg, eb);  // output projection
 }
 
+/// Hugging Face's gelu_new over `e` elements (gelu_form::tanh_eager), op by op as eager PyTorch runs it: forward
+/// 0.5 x, x^3, its product by 0.044715, the sum with x, the product by sqrt(2 / pi), tanh, 1 + and the last product;
+/// backward the last product's two gradients, tanh's, the two scalar products, pow's 3 x^2 g (three kernels), the
+/// 0.5 and the sum of x's three gradients. Under autocast pow (on the float32 list) casts x to fp32 and everything
+/// after it runs in fp32 by type promotion (`c.reduction_bytes`, the float32 list's elements) but 0.5 x; backward
+/// casts x's fp32 gradients back to half.
+constexpr void gelu_tanh_eager(kernel_list& out, pass p, std::int64_t e, const pass_context& c) noexcept {
+  const std::int64_t eb = c.element_bytes, fb = c.reduction_bytes;
+  const auto op = [e](elementwise_op o) { return elementwise_kernel(o, e); };
+  if (p == pass::forward) {
+    out.push(sized(op(elementwise_op::mul_scalar), eb));  // 0.5 x
+    if (fb != eb) out.push(cast_kernel(e, eb, fb));       // pow's cast of x
+    out.push(sized(op(elementwise_op::pow_scalar), fb));  // x^3
+    out.push(sized(op(elementwise_op::mul_scalar), fb));  // 0.044715 x^3
+    out.push(sized(op(elementwise_op::add), fb));         // x + 0.044715 x^3
+    out.push(sized(op(elementwise_op::mul_scalar), fb));  // sqrt(2 / pi) (...)
+    out.push(sized(op(elementwise_op::tanh), fb));
+    out.push(sized(op(elementwise_op::add_scalar), fb));  // 1 + tanh
+    out.push(sized(op(elementwise_op::mul), fb));         // 0.5 x (1 + tanh)
+    return;
+  }
+  out.push(sized(op(elementwise_op::mul), fb, 2));         // the last product's gradients
+  out.push(sized(op(elementwise_op::mul), fb));            // tanh's: (1 - y^2) g
+  out.push(sized(op(elementwise_op::mul_scalar), fb, 2));  // the products by sqrt(2 / pi) and 0.044715
+  out.push(sized(op(elementwise_op::pow_scalar), fb));     // pow's: x^2,
+  out.push(sized(op(elementwise_op::mul_scalar), fb));     //   3 x^2,
+  out.push(sized(op(elementwise_op::mul), fb));            //   3 x^2 g
+  if (fb != eb) {                                          // x's two fp32 gradients cast back to half
+    out.push(cast_kernel(e, fb, eb));
+    out.push(cast_kernel(e, fb, eb));
+  }
+  out.push(sized(op(elementwise_op::mul_scalar), eb));     // 0.5 x's
+  out.push(sized(op(elementwise_op::add), eb, 2));         // x's three gradients summed
+}
+
 constexpr void recurrent(kernel_list& out, const layer_node& n, pass p, const pass_context& c) noexcept {
   const layer_spec& s = n.spec;
   const std::int64_t g = s.kind == layer_kind::lstm ? 4 : s.kind == layer_kind::gru ? 3 : 1;
@@ -343,6 +380,10 @@ constexpr void recurrent(kernel_list& out, const layer_node& n, pass p, const pa
       out.push(sized(elementwise_kernel(fwd ? elementwise_op::relu : elementwise_op::mul, in_elems), eb));
       break;
     case layer_kind::gelu:
+      if (gelu_form_of(s) == gelu_form::tanh_eager) {
+        detail::gelu_tanh_eager(out, p, in_elems, c);
+        break;
+      }
       out.push(sized(elementwise_kernel(fwd ? elementwise_op::gelu : elementwise_op::mul, in_elems), eb));
       break;
     case layer_kind::tanh:

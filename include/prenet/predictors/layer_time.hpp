@@ -77,8 +77,9 @@ constexpr void count_launches(layer_estimate& e, const layer_node& n, const pass
   // A loop rather than a pointer test (see kernel_time.hpp's estimate).
   // The bench measured attention eager (nn.MultiheadAttention): a fused core is estimated from its kernels.
   // So did it every layer fully trained: a frozen one or one with LoRA adapters is estimated from its kernels too.
-  const bool as_benched =
-      (n.spec.kind != layer_kind::multihead_attention || !fused(impl_of(n.spec))) && n.role == training_role{};
+  // And GELU in its erf form (nn.GELU): Hugging Face's gelu_new, eight ops, is estimated from its kernels.
+  const bool as_benched = (n.spec.kind != layer_kind::multihead_attention || !fused(impl_of(n.spec))) &&
+                          gelu_form_of(n.spec) == gelu_form::erf && n.role == training_role{};
   for (const layer_model* m : generated::layer_models) {
     if (as_benched && m->covers(n.spec.kind) && m->model.trained_on(d.id))
       return estimate_layer(*m, n, d, c, with_backward);

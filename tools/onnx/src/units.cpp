@@ -51,6 +51,7 @@ class mapper {
       else if (nodes[i].op == "Pow") u = decomposed_rmsnorm(static_cast<int>(i));
       else if (nodes[i].op == "Sigmoid" && (u = decomposed_silu(static_cast<int>(i)))) u = gated_mlp(*u).value_or(*u);
       else if (nodes[i].op == "Erf") u = decomposed_gelu(static_cast<int>(i));
+      else if (nodes[i].op == "Tanh") u = decomposed_tanh_gelu(static_cast<int>(i));
       if (u) keep(std::move(*u));
     }
     std::int64_t side = 0;
@@ -707,6 +708,81 @@ class mapper {
     if (!used_x || !g_.at(x).has_shape) return std::nullopt;
     return unit{.in = x, .out = t, .nodes = nodes, .specs = {activation_spec(layer_kind::gelu)},
                 .op = "GELU (decomposed)"};
+  }
+
+  /// The operand of a binary node that is not a constant, when the other one is; else -1.
+  [[nodiscard]] int non_const_operand(const node& n) const {
+    if (n.inputs.size() != 2) return -1;
+    if (is_const(n.inputs[1])) return n.inputs[0];
+    if (is_const(n.inputs[0])) return n.inputs[1];
+    return -1;
+  }
+
+  /// GELU's tanh form, 0.5 * x * (1 + tanh(sqrt(2 / pi) * (x + 0.044715 * x^3))), with 0.5 * x first or the product
+  /// by x first and 0.5 last. Its cube tells the two sources apart: `Pow(x, 3)` is Hugging Face's gelu_new (GPT-2's
+  /// NewGELUActivation), eight eager ops (NewGELU); `x * (x * x)` is torch.onnx's export of F.gelu(approximate="tanh"),
+  /// which PyTorch runs as one fused kernel, as nn.GELU (GELU). Anchored at its Tanh; a Tanh that is in neither is
+  /// mapped on its own.
+  std::optional<unit> decomposed_tanh_gelu(int e) {
+    const auto free_node = [this](int n) { return n >= 0 && !taken_[static_cast<std::size_t>(n)]; };
+    const auto single_use = [this](int t) { return t >= 0 && g_.at(t).consumers.size() == 1; };
+    const int scaled = at(e).input(0);  // sqrt(2 / pi) * (x + 0.044715 * x^3)
+    const int d = producer(scaled);
+    if (!free_node(d) || at(d).op != "Mul" || !single_use(scaled)) return std::nullopt;
+    const int inner = non_const_operand(at(d));
+    const int a = producer(inner);
+    if (!free_node(a) || at(a).op != "Add" || !single_use(inner) || at(a).inputs.size() != 2) return std::nullopt;
+    for (std::size_t side = 0; side < 2; ++side) {  // x + 0.044715 * x^3, in either order
+      const int x = at(a).inputs[side], cubic = at(a).inputs[1 - side];
+      const int m = producer(cubic);
+      if (!is_main(x) || !free_node(m) || at(m).op != "Mul" || !single_use(cubic)) continue;
+      const int cube = non_const_operand(at(m));
+      const int p = producer(cube);
+      if (!free_node(p) || !single_use(cube)) continue;
+      std::vector<int> nodes{p, m, a, d, e};
+      gelu_form form = gelu_form::tanh_eager;
+      if (at(p).op == "Pow") {
+        if (at(p).input(0) != x) continue;
+        if (const std::optional<double> k = g_.scalar(at(p).input(1)); !k || *k != 3.0) continue;
+      } else if (at(p).op == "Mul" && at(p).inputs.size() == 2) {
+        const int square = at(p).inputs[0] == x ? at(p).inputs[1] : at(p).inputs[1] == x ? at(p).inputs[0] : -1;
+        const int q = producer(square);
+        if (!free_node(q) || at(q).op != "Mul" || at(q).inputs.size() != 2 || at(q).inputs[0] != x ||
+            at(q).inputs[1] != x || !single_use(square)) {
+          continue;
+        }
+        nodes.push_back(q);
+        form = gelu_form::erf;  // one fused kernel, costed as nn.GELU's
+      } else {
+        continue;
+      }
+      int t = at(e).output(0);
+      const int plus_one = only_consumer(t);  // 1 + tanh(...)
+      if (plus_one < 0 || at(plus_one).op != "Add" || const_partner(at(plus_one), t) < 0) return std::nullopt;
+      nodes.push_back(plus_one);
+      t = at(plus_one).output(0);
+      const int product = only_consumer(t);
+      if (product < 0 || at(product).op != "Mul" || at(product).inputs.size() != 2) return std::nullopt;
+      const int other = at(product).input(0) == t ? at(product).input(1) : at(product).input(0);
+      const int half = producer(other);
+      nodes.push_back(product);
+      t = at(product).output(0);
+      if (other == x) {  // x * (1 + tanh(...)), then * 0.5
+        const int last = only_consumer(t);
+        if (last < 0 || at(last).op != "Mul" || const_partner(at(last), t) < 0) return std::nullopt;
+        nodes.push_back(last);
+        t = at(last).output(0);
+      } else if (free_node(half) && at(half).op == "Mul" && const_partner(at(half), x) >= 0 && single_use(other)) {
+        nodes.push_back(half);  // (0.5 * x) * (1 + tanh(...))
+      } else {
+        return std::nullopt;
+      }
+      if (!g_.at(x).has_shape) return std::nullopt;
+      return unit{.in = x, .out = t, .nodes = nodes, .specs = {gelu_spec(form)},
+                  .op = form == gelu_form::tanh_eager ? "GELU, tanh form (decomposed: Hugging Face's gelu_new)"
+                                                      : "GELU, tanh form (decomposed: F.gelu(approximate='tanh'))"};
+    }
+    return std::nullopt;
   }
 
   struct projection {
