@@ -32,6 +32,7 @@
 #include "embedded_emit.hpp"
 #include "experiments.hpp"
 #include "intervals.hpp"
+#include "twins.hpp"
 #include "runtime_predictors.hpp"
 #include "subcommands.hpp"
 #include "trainer_cli.hpp"
@@ -40,29 +41,11 @@ namespace {
 
 using namespace prenet;
 
-/// NeuSight's bert_large is two models. Its training traces (label/<GPU>/bert_large-train-*.csv) run Hugging Face's
-/// BertForPreTraining: BertModel with the MLM head (cls.predictions: a transform of Dense, GELU and LayerNorm, then the
-/// decoder over the 30,522-token vocabulary, tied to the word embedding, with its own bias) and the next-sentence head
-/// on the pooler. Its inference traces (bert_large-inf-*.csv) run BertForSequenceClassification: BertModel with the
-/// pooler and a 2-way classifier — the zoo's bert-large, but for the classifier (0.05 ms on a V100 at batch 16, left
-/// out). The training twin is BertModel's embeddings and encoder with the MLM head: on a V100 at batch 8 that head is
-/// 21 of the 33 ms NeuSight traced forward for the embeddings, layer 0 and the heads. The pooler and the
-/// next-sentence head (0.13 ms there) are left out.
-constexpr auto bert_large_pretraining =
-    Tokens<512>{} |
-    Sequential<Embedding<30522, 1024>, PositionalEmbedding<512, 1024>, AddedEmbedding<2, 1024>, LayerNorm<1024>,
-               Dropout,
-               Repeat<24, TransformerEncoderLayer<1024, 16, 4096, transformer_options{.act = activation::gelu}>>,
-               Dense<1024>, GELU, LayerNorm<1024>, Dense<30522, dense_options{.tied = true}>>{};
-constexpr models::zoo_entry bert_large_pretraining_entry =
-    models::detail::zoo_model<bert_large_pretraining, models::detail::tokens, 512>(
-        "bert-large (pre-training heads)", "BERT-large with the MLM head, as NeuSight ran it");
-
 /// The twin of one of NeuSight's models run in `mode` ("train" or "inf"): the zoo's, but for bert_large in training;
 /// nullptr where the zoo has none.
 const models::zoo_entry* twin_of(std::string_view neusight, std::string_view mode) {
   if (neusight == "bert_large")
-    return mode == "train" ? &bert_large_pretraining_entry : models::find_model("bert-large");
+    return mode == "train" ? &trainer::bert_large_pretraining_entry : models::find_model("bert-large");
   if (neusight == "gpt2_large") return models::find_model("gpt2-large");
   if (neusight == "gpt3_xl") return models::find_model("gpt3-xl");
   if (neusight == "gpt3_27") return models::find_model("gpt3-2.7b");

@@ -1,0 +1,29 @@
+// SPDX-License-Identifier: MIT
+// Models that measured runs ran and the zoo has not, as the trainer's reports predict them.
+#pragma once
+
+#include <prenet/dsl.hpp>
+#include <prenet/models/zoo.hpp>
+
+namespace prenet::trainer {
+
+/// NeuSight's bert_large is two models. Its training traces (label/<GPU>/bert_large-train-*.csv) run Hugging Face's
+/// BertForPreTraining, as bench/gpu_measure.py's bert_large does in every mode: BertModel with the MLM head
+/// (cls.predictions: a transform of Dense, GELU and LayerNorm, then the decoder over the 30,522-token vocabulary,
+/// tied to the word embedding, with its own bias) and the next-sentence head on the pooler. Its inference traces
+/// (bert_large-inf-*.csv) run BertForSequenceClassification: BertModel with the pooler and a 2-way classifier — the
+/// zoo's bert-large, but for the classifier (0.05 ms on a V100 at batch 16, left out). The training twin is
+/// BertModel's embeddings and encoder with the MLM head: on a V100 at batch 8 that head is 21 of the 33 ms NeuSight
+/// traced forward for the embeddings, layer 0 and the heads. The pooler and the next-sentence head (0.13 ms there)
+/// are left out.
+inline constexpr auto bert_large_pretraining =
+    Tokens<512>{} |
+    Sequential<Embedding<30522, 1024>, PositionalEmbedding<512, 1024>, AddedEmbedding<2, 1024>, LayerNorm<1024>,
+               Dropout,
+               Repeat<24, TransformerEncoderLayer<1024, 16, 4096, transformer_options{.act = activation::gelu}>>,
+               Dense<1024>, GELU, LayerNorm<1024>, Dense<30522, dense_options{.tied = true}>>{};
+inline constexpr models::zoo_entry bert_large_pretraining_entry =
+    models::detail::zoo_model<bert_large_pretraining, models::detail::tokens, 512>(
+        "bert-large (pre-training heads)", "BERT-large with the MLM head, as NeuSight ran it");
+
+}  // namespace prenet::trainer
