@@ -120,8 +120,8 @@ std::int64_t input_size(const std::string& input) {
   return i == at ? 0 : v;
 }
 
-/// Our own steps (data/<id>/e2e.csv rows of mode "step"): ResNet-50 and GPT-2 large from the zoo, BERT-large with the
-/// pre-training heads it ran (trainer::bert_large_pretraining, as docs/validation.md predicts it).
+/// Our own steps (data/<id>/e2e.csv rows of mode "step"), each predicted with its trainer::twin_of: ResNet-50 and
+/// GPT-2 large from the zoo, BERT-large with the pre-training heads it ran (as docs/validation.md predicts it).
 void load_bench_steps(const fs::path& data, std::vector<run_row>& out, std::map<std::string, ingest_count>& counts) {
   for (const auto& [device, file] : device_files(data, "e2e.csv")) {
     const csv_table t(file);
@@ -131,10 +131,7 @@ void load_bench_steps(const fs::path& data, std::vector<run_row>& out, std::map<
       ++n.read;
       const std::string& model = t.at(i, t.column("model"));
       run_row r{.source = &our_steps, .where = t.where(i), .dataset_model = model, .device = device};
-      r.model = model == "resnet50"     ? models::find_model("resnet50")
-                : model == "gpt2_large" ? models::find_model("gpt2-large")
-                : model == "bert_large" ? &trainer::bert_large_pretraining_entry
-                                        : nullptr;
+      r.model = trainer::twin_of(model, "train");  // a step trains
       if (r.model == nullptr) { ++n.dropped["model not in the zoo"]; continue; }
       if (!boost::describe::enum_from_string(t.at(i, t.column("precision")).c_str(), r.prec)) {
         ++n.dropped["precision " + t.at(i, t.column("precision"))];

@@ -2,6 +2,8 @@
 // Models that measured runs ran and the zoo has not, as the trainer's reports predict them.
 #pragma once
 
+#include <string_view>
+
 #include <prenet/dsl.hpp>
 #include <prenet/models/zoo.hpp>
 
@@ -25,5 +27,18 @@ inline constexpr auto bert_large_pretraining =
 inline constexpr models::zoo_entry bert_large_pretraining_entry =
     models::detail::zoo_model<bert_large_pretraining, models::detail::tokens, 512>(
         "bert-large (pre-training heads)", "BERT-large with the MLM head, as NeuSight ran it");
+
+/// The twin of a model NeuSight or bench/gpu_measure.py measured (their names) run in `mode` ("train", which a step
+/// with the optimizer is too, or "inf"): the zoo's, but for bert_large in training; nullptr where the zoo has none.
+[[nodiscard]] inline const models::zoo_entry* twin_of(std::string_view measured, std::string_view mode) {
+  if (measured == "bert_large")
+    return mode == "train" ? &bert_large_pretraining_entry : models::find_model("bert-large");
+  if (measured == "gpt2_large") return models::find_model("gpt2-large");
+  if (measured == "gpt3_xl") return models::find_model("gpt3-xl");
+  if (measured == "gpt3_27") return models::find_model("gpt3-2.7b");
+  if (measured == "opt_13") return models::find_model("opt-1.3b");
+  if (measured == "resnet50") return models::find_model("resnet50");
+  return nullptr;
+}
 
 }  // namespace prenet::trainer

@@ -41,18 +41,6 @@ namespace {
 
 using namespace prenet;
 
-/// The twin of one of NeuSight's models run in `mode` ("train" or "inf"): the zoo's, but for bert_large in training;
-/// nullptr where the zoo has none.
-const models::zoo_entry* twin_of(std::string_view neusight, std::string_view mode) {
-  if (neusight == "bert_large")
-    return mode == "train" ? &trainer::bert_large_pretraining_entry : models::find_model("bert-large");
-  if (neusight == "gpt2_large") return models::find_model("gpt2-large");
-  if (neusight == "gpt3_xl") return models::find_model("gpt3-xl");
-  if (neusight == "gpt3_27") return models::find_model("gpt3-2.7b");
-  if (neusight == "opt_13") return models::find_model("opt-1.3b");
-  return nullptr;
-}
-
 struct row_result {
   std::string gpu, model, mode, variant;
   std::int64_t seq = 0, batch = 0;
@@ -101,7 +89,7 @@ void add_bench_runs(const std::filesystem::path& data, std::vector<row_result>& 
                    .batch = static_cast<std::int64_t>(t.number(r, t.column("batch"))),
                    .measured_ms = t.number(r, t.column("fw_ms")) + t.number(r, t.column("bw_ms")),
                    .predicted_ms = 0, .held_out_ms = 0, .skipped = {}, .device = device,
-                   .zoo = twin_of(t.at(r, t.column("model")), "train")};
+                   .zoo = trainer::twin_of(t.at(r, t.column("model")), "train")};
       if (!(x.measured_ms > 0) || !std::isfinite(x.measured_ms)) throw trainer::data_error(t.where(r) + ": bad time");
       if (x.zoo == nullptr) x.skipped = "model not in the zoo";
       else {
@@ -310,7 +298,7 @@ int prenet::trainer::train_validate(int argc, char** argv) {
                    .measured_ms = t.number(r, t.column("e2e_ms")), .predicted_ms = 0, .held_out_ms = 0,
                    .skipped = {}, .device = nullptr, .zoo = nullptr};
       x.device = devices::from_dataset_name(x.gpu);
-      x.zoo = twin_of(x.model, x.mode);
+      x.zoo = trainer::twin_of(x.model, x.mode);
       if (x.device == nullptr) x.skipped = "GPU not in the catalogue";
       else if (x.zoo == nullptr) x.skipped = "model not in the zoo (mixture of experts)";
       else if (x.variant != "eager" && x.variant != "fusion") x.skipped = "multi-GPU (" + x.variant + ")";
