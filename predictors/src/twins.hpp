@@ -22,7 +22,7 @@ inline constexpr auto bert_large_pretraining =
     Tokens<512>{} |
     Sequential<Embedding<30522, 1024>, PositionalEmbedding<512, 1024>, AddedEmbedding<2, 1024>, LayerNorm<1024>,
                Dropout,
-               Repeat<24, TransformerEncoderLayer<1024, 16, 4096, transformer_options{.act = activation::gelu}>>,
+               Repeat<24, TransformerEncoderLayer<1024, 16, 4096, models::bert_layer_options>>,
                Dense<1024>, GELU, LayerNorm<1024>, Dense<30522, dense_options{.tied = true}>>{};
 inline constexpr models::zoo_entry bert_large_pretraining_entry =
     models::detail::zoo_model<bert_large_pretraining, models::detail::tokens, 512>(

@@ -7,14 +7,16 @@
 
 #include <prenet/dsl.hpp>
 #include <prenet/memory.hpp>
+#include <prenet/models/bert.hpp>
+#include <prenet/models/gpt2.hpp>
 #include <prenet/models/resnet.hpp>
 #include <prenet/models/vit.hpp>
 
 namespace {
 using namespace prenet;
 
-constexpr transformer_options bert_layer{.act = activation::gelu};
-constexpr transformer_options gpt2_block{.act = activation::gelu_new, .norm_first = true};
+constexpr transformer_options bert_layer = models::bert_layer_options;
+constexpr transformer_options gpt2_block = models::gpt2_block_options;
 constexpr transformer_options vit_block{.act = activation::gelu, .norm_first = true, .dropout = false};
 
 template <class Net>

@@ -39,7 +39,6 @@ exit 1 when it differs). bf16 matmuls are slow on the CPU: the amp cases take mo
 """
 import argparse
 import json
-import math
 import subprocess
 import sys
 
@@ -51,6 +50,9 @@ try:
 except Exception as e:  # noqa: BLE001
     print(f"saved_tensors: cannot import torch/torchvision ({e}): skipped", file=sys.stderr)
     sys.exit(77)
+
+sys.path.insert(0, __file__.rsplit("/", 2)[0] + "/onnx")
+import torch_exports  # noqa: E402 - the repository's own twins (gelu_new, the LLaMA block)
 
 
 def saved_bytes(module, make_input):
@@ -147,19 +149,27 @@ def causal(s):
     return torch.full((s, s), float("-inf")).triu(1)
 
 
-def new_gelu(x):
-    """Hugging Face's NewGELUActivation (GPT-2's gelu_new): the tanh form, op by op."""
-    return 0.5 * x * (1.0 + torch.tanh(math.sqrt(2.0 / math.pi) * (x + 0.044715 * torch.pow(x, 3.0))))
+class HuggingFaceLayer(nn.TransformerEncoderLayer):
+    """nn.TransformerEncoderLayer without the dropout after the feed-forward's activation: Hugging Face's BertLayer
+    (post-norm) and GPT2Block (pre-norm, with a causal mask) as the zoo has them (models::bert_layer_options,
+    models::gpt2_block_options)."""
+
+    def _ff_block(self, x):
+        return self.dropout2(self.linear2(self.activation(self.linear1(x))))
+
+
+def bert_layer(d, heads, ff):
+    return HuggingFaceLayer(d, heads, ff, dropout=0.1, activation="gelu", batch_first=True)
 
 
 class Decoder(nn.Module):
-    """prenet's TransformerDecoderLayer without cross-attention, as the zoo's GPT-2 has it: nn.TransformerEncoderLayer,
-    pre-norm, causal, with gelu_new."""
+    """prenet's TransformerDecoderLayer without cross-attention, as the zoo's GPT-2 has it: pre-norm, causal,
+    gelu_new."""
 
     def __init__(self, d, heads, ff):
         super().__init__()
-        self.layer = nn.TransformerEncoderLayer(d, heads, ff, dropout=0.1, activation=new_gelu, batch_first=True,
-                                                norm_first=True)
+        self.layer = HuggingFaceLayer(d, heads, ff, dropout=0.1, activation=torch_exports.new_gelu, batch_first=True,
+                                      norm_first=True)
 
     def forward(self, x):
         return self.layer(x, src_mask=causal(x.shape[1]))
@@ -171,9 +181,6 @@ def sequence(seq, d):
 
 def llama_block(d, heads, kv_heads, ff):
     """tests/onnx/torch_exports.py's LLaMA block (HF LlamaDecoderLayer's eager ops) with its rotary tables."""
-    sys.path.insert(0, __file__.rsplit("/", 2)[0] + "/onnx")
-    import torch_exports  # noqa: E402 - the repository's own twin
-
     def rms_norm(self, x):
         """HF LlamaRMSNorm: computed in fp32 whatever the input's type, cast back to it before the weight; mean(x^2)
         as sum / n (see the module docstring)."""
@@ -249,10 +256,8 @@ def cases():
     import torchvision.models as tv
     return {
         # name (the key of the exe's JSON; AMP at its end: under CudaAutocast): (module, input maker)
-        "bert-large layer (S 512)": (lambda: nn.TransformerEncoderLayer(1024, 16, 4096, dropout=0.1, activation="gelu",
-                                                                        batch_first=True), sequence(512, 1024)),
-        "bert-base layer (S 512)": (lambda: nn.TransformerEncoderLayer(768, 12, 3072, dropout=0.1, activation="gelu",
-                                                                       batch_first=True), sequence(512, 768)),
+        "bert-large layer (S 512)": (lambda: bert_layer(1024, 16, 4096), sequence(512, 1024)),
+        "bert-base layer (S 512)": (lambda: bert_layer(768, 12, 3072), sequence(512, 768)),
         "gpt2-medium block (S 1024)": (lambda: Decoder(1024, 16, 4096), sequence(1024, 1024)),
         "gpt2 block (S 1024)": (lambda: Decoder(768, 12, 3072), sequence(1024, 768)),
         "llama-3.2-1b layer (S 512)": (lambda: llama_block(2048, 32, 8, 8192), sequence(512, 2048)),
@@ -262,12 +267,8 @@ def cases():
         "vit-b-16 encoder block (S 197)": (lambda: vit_encoder_block(12, 768, 3072), sequence(197, 768)),
         "vit-b-16 (224)": (tv.vit_b_16, lambda b: torch.randn(b, 3, 224, 224)),
         "gpt2 LM head + cross-entropy (S 128)": (lambda: LmHeadLoss(768, 50257), sequence(128, 768)),
-        "bert-large layer (S 512)" + AMP: (lambda: nn.TransformerEncoderLayer(1024, 16, 4096, dropout=0.1,
-                                                                              activation="gelu", batch_first=True),
-                                           sequence(512, 1024)),
-        "bert-base layer (S 512)" + AMP: (lambda: nn.TransformerEncoderLayer(768, 12, 3072, dropout=0.1,
-                                                                             activation="gelu", batch_first=True),
-                                          sequence(512, 768)),
+        "bert-large layer (S 512)" + AMP: (lambda: bert_layer(1024, 16, 4096), sequence(512, 1024)),
+        "bert-base layer (S 512)" + AMP: (lambda: bert_layer(768, 12, 3072), sequence(512, 768)),
         "gpt2 block (S 1024)" + AMP: (lambda: Decoder(768, 12, 3072), sequence(1024, 768)),
         "llama-3.2-1b layer (S 512)" + AMP: (lambda: llama_block(2048, 32, 8, 8192), sequence(512, 2048)),
         "vit-b-16 encoder block (S 197)" + AMP: (lambda: vit_encoder_block(12, 768, 3072), sequence(197, 768)),

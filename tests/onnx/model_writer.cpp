@@ -309,7 +309,7 @@ std::string bert_onnx(std::int64_t h, std::int64_t layers, std::int64_t heads, c
     ctx = view_last(m, ctx, {h}, true);
     std::string y = dropout(m, linear(m, ctx, p + "attention.output.dense", h, h));
     x = layernorm(m, m.node("Add", {y, x}), p + "attention.output.LayerNorm", h);
-    y = dropout(m, gelu(m, linear(m, x, p + "intermediate.dense", h, 4 * h)));
+    y = gelu(m, linear(m, x, p + "intermediate.dense", h, 4 * h));  // BertIntermediate: no dropout
     y = dropout(m, linear(m, y, p + "output.dense", 4 * h, h));
     x = layernorm(m, m.node("Add", {y, x}), p + "output.LayerNorm", h);
   }

@@ -61,7 +61,7 @@ class GPT2Block(nn.Module):
         self.fc, self.out = nn.Linear(d, 4 * d), nn.Linear(4 * d, d)
         self.heads = heads
         # Hugging Face's GPT-2 (and prenet's DSL twin): dropout on the attention probabilities (attn_pdrop), the
-        # attention output, after GELU (gelu_new), after the MLP.
+        # attention output and the MLP's output; none after its activation (GPT2MLP: c_fc, act, c_proj, dropout).
         self.drop = nn.Dropout(dropout) if dropout is not None else nn.Identity()
 
     def forward(self, x):
@@ -72,7 +72,7 @@ class GPT2Block(nn.Module):
         mask = torch.ones(s, s, dtype=torch.bool).triu(1)
         att = self.drop(att.masked_fill(mask, float("-inf")).softmax(-1))
         x = x + self.drop(self.proj((att @ v).transpose(1, 2).reshape(b, s, d)))
-        return x + self.drop(self.out(self.drop(new_gelu(self.fc(self.ln2(x))))))
+        return x + self.drop(self.out(new_gelu(self.fc(self.ln2(x)))))
 
 
 class GPT2(nn.Module):

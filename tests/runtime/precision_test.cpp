@@ -140,8 +140,8 @@ pass_kernels kernels_of(const layer_node& n, predictors::pass p, precision pr, s
     const kernel run = c.run(k);
     out.launches += k.repeat;
     if (k.family == kernel_family::memory) {
-      ++out.casts;
-      out.cast_bytes += k.bytes();
+      out.casts += k.repeat;
+      out.cast_bytes += k.repeat * k.bytes();
     } else if (k.family == kernel_family::elementwise || k.family == kernel_family::softmax) {
       out.element_bytes.push_back(run.element_bytes);
     }

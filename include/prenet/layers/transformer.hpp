@@ -31,6 +31,10 @@ struct transformer_options {
   /// for p = 0 (torchvision's ViT: dropout and attention_dropout 0.0), where nn.Dropout returns its input and
   /// nothing runs or is saved.
   bool dropout = true;
+  /// With `dropout`, one more after the feed-forward's activation, as PyTorch's nn.Transformer*Layer runs it
+  /// (linear2(dropout(activation(linear1(x))))); false where the model has none there: Hugging Face's BERT
+  /// (BertIntermediate, BertOutput) and GPT-2 (GPT2MLP) drop out after the second Dense only.
+  bool activation_dropout = true;
 };
 
 namespace detail {
@@ -44,9 +48,10 @@ using activation_layer =
     std::conditional_t<A == activation::gelu, GELU, std::conditional_t<A == activation::gelu_new, NewGELU, ReLU<>>>;
 
 template <std::int64_t D, std::int64_t FF, transformer_options Opt>
-using feed_forward = Sequential<Dense<FF, dense_options{.bias = Opt.bias}>, activation_layer<Opt.act>,
-                                transformer_dropout<Opt>, Dense<D, dense_options{.bias = Opt.bias}>,
-                                transformer_dropout<Opt>>;
+using feed_forward =
+    Sequential<Dense<FF, dense_options{.bias = Opt.bias}>, activation_layer<Opt.act>,
+               std::conditional_t<Opt.activation_dropout, transformer_dropout<Opt>, Identity>,
+               Dense<D, dense_options{.bias = Opt.bias}>, transformer_dropout<Opt>>;
 
 /// A residual sub-layer with its LayerNorm before (pre-norm) or after (post-norm) the skip connection.
 template <std::int64_t D, Block Body, bool NormFirst>

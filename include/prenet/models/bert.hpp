@@ -8,6 +8,11 @@
 
 namespace prenet::models {
 
+/// One BertLayer as transformer_options: post-norm, GELU (the erf form), dropout 0.1 after attention, on its
+/// probabilities and after the feed-forward's second Dense, none after the activation (BertIntermediate is Dense and
+/// GELU only).
+inline constexpr transformer_options bert_layer_options{.act = activation::gelu, .activation_dropout = false};
+
 namespace detail {
 /// BertModel: word, position and token-type embeddings summed, LayerNorm and dropout; `Layers` post-norm encoder
 /// layers with GELU; the pooler (first token, Dense, Tanh). Other sequence lengths: `with_input(nodes,
@@ -15,8 +20,7 @@ namespace detail {
 template <std::int64_t Hidden, std::int64_t Layers, std::int64_t Heads>
 using bert = Sequential<Embedding<30522, Hidden>, PositionalEmbedding<512, Hidden>, AddedEmbedding<2, Hidden>,
                         LayerNorm<Hidden>, Dropout,
-                        Repeat<Layers, TransformerEncoderLayer<Hidden, Heads, 4 * Hidden,
-                                                               transformer_options{.act = activation::gelu}>>,
+                        Repeat<Layers, TransformerEncoderLayer<Hidden, Heads, 4 * Hidden, bert_layer_options>>,
                         SelectToken<0>, Dense<Hidden>, Tanh>;
 }  // namespace detail
 

@@ -8,6 +8,11 @@
 
 namespace prenet::models {
 
+/// One GPT2Block as transformer_options: pre-norm, gelu_new, dropout 0.1 on the attention probabilities, after
+/// attention and after the MLP's second Dense, none after the activation (GPT2MLP: c_fc, act, c_proj, dropout).
+inline constexpr transformer_options gpt2_block_options{
+    .act = activation::gelu_new, .norm_first = true, .activation_dropout = false};
+
 namespace detail {
 /// GPT2LMHeadModel over its full context (GPT-2: 1024 positions): token and position embeddings, dropout, `Layers`
 /// pre-norm causal decoder blocks with a 4 x Dim feed-forward and GPT-2's activation (`gelu_new`, the tanh form as
@@ -15,9 +20,7 @@ namespace detail {
 /// Shorter contexts: `with_input(nodes, token_shape(n))`.
 template <std::int64_t Dim, std::int64_t Layers, std::int64_t Heads, std::int64_t Positions = 1024>
 using gpt2 = Sequential<Embedding<50257, Dim>, PositionalEmbedding<Positions, Dim>, Dropout,
-                        Repeat<Layers, TransformerDecoderLayer<Dim, Heads, 4 * Dim,
-                                                               transformer_options{.act = activation::gelu_new,
-                                                                                   .norm_first = true}>>,
+                        Repeat<Layers, TransformerDecoderLayer<Dim, Heads, 4 * Dim, gpt2_block_options>>,
                         LayerNorm<Dim>, Dense<50257, dense_options{.bias = false, .tied = true}>>;
 }  // namespace detail
 

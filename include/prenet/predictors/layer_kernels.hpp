@@ -236,9 +236,10 @@ constexpr void gelu_tanh_eager(kernel_list& out, pass p, std::int64_t e, const p
   out.push(sized(op(elementwise_op::pow_scalar), fb));     // pow's: x^2,
   out.push(sized(op(elementwise_op::mul_scalar), fb));     //   3 x^2,
   out.push(sized(op(elementwise_op::mul), fb));            //   3 x^2 g
-  if (fb != eb) {                                          // x's two fp32 gradients cast back to half
-    out.push(cast_kernel(e, fb, eb));
-    out.push(cast_kernel(e, fb, eb));
+  if (fb != eb) {  // x's two fp32 gradients cast back to half
+    kernel casts = cast_kernel(e, fb, eb);
+    casts.repeat = 2;
+    out.push(casts);
   }
   out.push(sized(op(elementwise_op::mul_scalar), eb));     // 0.5 x's
   out.push(sized(op(elementwise_op::add), eb, 2));         // x's three gradients summed
