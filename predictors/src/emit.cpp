@@ -71,7 +71,8 @@ std::string header(const family_model& fm, const provenance& prov) {
   h.wrapper_type = "kernel_model";
   h.wrapper_name = fam;
   h.fields_before = "    .family = kernel_family::" + fam + ",\n    .power = {.full_clock_watts_per_tflops = " +
-                    double_literal(fm.power.full_clock_watts_per_tflops) + "},\n";
+                    double_literal(fm.power.full_clock_watts_per_tflops) +
+                    ", .shared_issue_fraction = " + double_literal(fm.power.shared_issue_fraction) + "},\n";
   h.fields_after = "    .probes = " + fam + "_data::probes,\n";
   return render(h);
 }

@@ -299,11 +299,26 @@ power_fit fit_board_power_law(const dataset& data, const std::function<bool(cons
                      .fraction_of_peak = std::min(1.0, *p90 / d->peak_fp32_flops_per_s)};
     e.watts_per_tflops = d->tdp_watts / (d->peak_fp32_flops_per_s * 1e-12);
     e.implied_full_clock_watts_per_tflops = e.watts_per_tflops / std::pow(e.fraction_of_peak, 3.0);
+    fit.gpus.push_back(e);
+  }
+  // The power law's envelope over the GPUs with a separate integer datapath (their lanes' cycles are all FP32's),
+  // over every GPU where none is measured; then the share the others sustain before it, as an envelope too: the
+  // largest over them of their fraction over what their power gives them.
+  const auto shared = [](const power_evidence& e) { return board_power_law::issues_integers_on_fp32_lanes(*e.device); };
+  const bool any_separate = std::ranges::any_of(fit.gpus, [&](const power_evidence& e) { return !shared(e); });
+  for (const power_evidence& e : fit.gpus) {
+    if (any_separate && shared(e)) continue;
     if (fit.law.full_clock_watts_per_tflops == 0 ||
         e.implied_full_clock_watts_per_tflops < fit.law.full_clock_watts_per_tflops) {
       fit.law.full_clock_watts_per_tflops = e.implied_full_clock_watts_per_tflops;
     }
-    fit.gpus.push_back(e);
+  }
+  if (any_separate) {
+    double issue = 0;
+    for (const power_evidence& e : fit.gpus) {
+      if (shared(e)) issue = std::max(issue, std::min(1.0, e.fraction_of_peak / fit.law.power_fraction(*e.device)));
+    }
+    if (issue > 0) fit.law.shared_issue_fraction = issue;
   }
   return fit;
 }
@@ -365,7 +380,12 @@ std::vector<family_model> run_experiments(const dataset& data, const run_options
               fmt("%.1f", e.implied_full_clock_watts_per_tflops) + " | " +
               fmt("%.2f", power.law.sustained_fp32_flops_per_s(*e.device) / e.device->peak_fp32_flops_per_s) + " |\n";
   }
-  report += "\nW_full = " + fmt("%.1f", power.law.full_clock_watts_per_tflops) + " W per TFLOP/s.\n";
+  report += "\nW_full = " + fmt("%.1f", power.law.full_clock_watts_per_tflops) +
+            " W per TFLOP/s (from the GPUs with a separate INT32 datapath); the GPUs without one (before Volta: no "
+            "tensor cores), whose FP32 lanes issue a GEMM's integer instructions too, sustain " +
+            fmt("%.2f", power.law.shared_issue_fraction) +
+            " of their peak before the power law: the largest over them of their 90th percentile over their power's "
+            "share.\n";
   // Once per chip, not per family and fold: every family's fold without a chip reads the same law.
   power_without fold_power;
   for (const sample& s : data.samples) {

@@ -277,7 +277,10 @@ std::string predict_held_out(const trainer::dataset& kernels, std::vector<row_re
     }
     log += "held out chip " + chip + " (" + std::string(members.front()->device->id) + "): " +
            std::to_string(members.size()) + " runs, W_full " +
-           (fitted.empty() ? std::string("-") : std::to_string(fitted.front().power.full_clock_watts_per_tflops)) + "\n";
+           (fitted.empty() ? std::string("-")
+                           : std::to_string(fitted.front().power.full_clock_watts_per_tflops) + ", shared-issue " +
+                                 std::to_string(fitted.front().power.shared_issue_fraction)) +
+           "\n";
   }
   return log;
 }

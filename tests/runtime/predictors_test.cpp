@@ -58,11 +58,38 @@ TEST(Predictors, BoardPowerLawScalesThePeakByTheCubeRootOfThePowerShortfall) {
   EXPECT_DOUBLE_EQ(twice_t4.sustained_fp32_flops_per_s(unpublished), unpublished.peak_fp32_flops_per_s);
 }
 
-// One law for every kernel family: the trainer fits it once on the GEMMs of all training GPUs.
+// A GPU without a separate integer datapath (before Volta: no tensor cores) sustains the shared-issue fraction of
+// its peak before the power law; one with it, and a CPU, are not touched by the fraction.
+TEST(Predictors, BoardsWithoutAnIntegerDatapathSustainTheSharedIssueFraction) {
+  const board_power_law law{.full_clock_watts_per_tflops = 18, .shared_issue_fraction = 0.8};
+  const board_power_law without{.full_clock_watts_per_tflops = 18};
+  static_assert(board_power_law::issues_integers_on_fp32_lanes(devices::p100));
+  static_assert(!board_power_law::issues_integers_on_fp32_lanes(devices::v100));
+  int pascal_or_older = 0;
+  for (const device_spec& d : devices::catalogue) {
+    const double ratio = law.sustained_fp32_flops_per_s(d) / without.sustained_fp32_flops_per_s(d);
+    if (board_power_law::issues_integers_on_fp32_lanes(d)) {
+      ++pascal_or_older;
+      EXPECT_NEAR(ratio, 0.8, 1e-12) << d.id;
+      EXPECT_EQ(d.peak_tf32_tensor_flops_per_s + d.peak_bf16_tensor_flops_per_s, 0) << d.id;
+    } else {
+      EXPECT_DOUBLE_EQ(ratio, 1.0) << d.id;
+    }
+  }
+  EXPECT_GE(pascal_or_older, 4);  // P4, P100, GTX 1080 Ti, Titan Xp at least
+}
+
+// One law for every kernel family: the trainer fits it once on the GEMMs of all training GPUs. NeuSight's P100 and
+// P4 are Pascal, so the shared-issue fraction is fitted (below 1) as well.
 TEST(Predictors, EveryKernelModelReadsTheSameFittedPowerLaw) {
-  const double w = generated::all[0]->power.full_clock_watts_per_tflops;
-  EXPECT_GT(w, 0);
-  for (const kernel_model* m : generated::all) EXPECT_EQ(m->power.full_clock_watts_per_tflops, w) << m->model.name;
+  const board_power_law law = generated::all[0]->power;
+  EXPECT_GT(law.full_clock_watts_per_tflops, 0);
+  EXPECT_GT(law.shared_issue_fraction, 0.5);
+  EXPECT_LT(law.shared_issue_fraction, 1.0);
+  for (const kernel_model* m : generated::all) {
+    EXPECT_EQ(m->power.full_clock_watts_per_tflops, law.full_clock_watts_per_tflops) << m->model.name;
+    EXPECT_EQ(m->power.shared_issue_fraction, law.shared_issue_fraction) << m->model.name;
+  }
 }
 
 TEST(Predictors, EveryFamilyWithDataHasALearnedModel) {

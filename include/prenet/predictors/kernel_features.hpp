@@ -58,18 +58,34 @@ inline constexpr std::size_t first_device_feature = 14;
 /// TFLOP/s than `full_clock_watts_per_tflops` cannot hold its boost clock, and since dynamic power grows with about
 /// the cube of the clock (voltage follows frequency) it runs at (watts per TFLOP/s / full_clock_watts_per_tflops)^(1/3)
 /// of its peak. The A100 PCIe 40 GB (250 W) and 80 GB (300 W) are one chip and reach 0.85 and 0.94 of their peak on
-/// NeuSight's largest GEMMs (90th percentile), the 70 W T4 0.49. The constant is fitted by the trainer
-/// (fit_board_power_law) on the GPUs a kernel model learns from and travels with the model; 0 reads every board at
-/// its data-sheet peak.
+/// NeuSight's largest GEMMs (90th percentile), the 70 W T4 0.49. A GPU whose FP32 lanes also issue the integer
+/// instructions (no separate INT32 datapath: every GPU before Volta, in a data sheet the ones without tensor cores)
+/// spends some of those lanes' cycles on a GEMM's address arithmetic and sustains `shared_issue_fraction` of its peak
+/// before the power law (the P100, at full clock by the law, reaches 0.90). The constants are fitted by the trainer
+/// (fit_board_power_law) on the GPUs a kernel model learns from and travel with the model; a zero
+/// `full_clock_watts_per_tflops` reads every board at its data-sheet peak.
 struct board_power_law {
   double full_clock_watts_per_tflops = 0;
+  double shared_issue_fraction = 1;  ///< (0, 1]: 1 where no GPU of that kind was measured
 
+  /// No separate integer datapath: the FP32 lanes issue a GEMM's integer instructions too. Volta split the two and
+  /// brought tensor cores; a GPU (not a CPU) without tensor cores is one from before it.
+  [[nodiscard]] static constexpr bool issues_integers_on_fp32_lanes(const device_spec& d) noexcept {
+    return !d.is_cpu && d.peak_fp16_tensor_flops_per_s <= 0;
+  }
+  /// The share of its data-sheet peak `d`'s power sustains, 1 at full clock.
+  [[nodiscard]] constexpr double power_fraction(const device_spec& d) const noexcept {
+    const double peak = d.peak_fp32_flops_per_s;
+    if (d.is_cpu || d.tdp_watts <= 0 || full_clock_watts_per_tflops <= 0 || peak <= 0) return 1.0;
+    const double watts_per_tflops = d.tdp_watts / (peak * 1e-12);
+    if (watts_per_tflops >= full_clock_watts_per_tflops) return 1.0;
+    return detail::exp(detail::log(watts_per_tflops / full_clock_watts_per_tflops) / 3.0);
+  }
   [[nodiscard]] constexpr double sustained_fp32_flops_per_s(const device_spec& d) const noexcept {
     const double peak = d.peak_fp32_flops_per_s;
-    if (d.is_cpu || d.tdp_watts <= 0 || full_clock_watts_per_tflops <= 0 || peak <= 0) return peak;
-    const double watts_per_tflops = d.tdp_watts / (peak * 1e-12);
-    if (watts_per_tflops >= full_clock_watts_per_tflops) return peak;
-    return peak * detail::exp(detail::log(watts_per_tflops / full_clock_watts_per_tflops) / 3.0);
+    if (full_clock_watts_per_tflops <= 0 || peak <= 0) return peak;
+    const double issue = issues_integers_on_fp32_lanes(d) ? shared_issue_fraction : 1.0;
+    return peak * issue * power_fraction(d);
   }
   /// The roofline the learned models' ratio target is relative to: at the sustained FP32 rate.
   [[nodiscard]] constexpr double roofline_s(const kernel& kn, const device_spec& d) const noexcept {
