@@ -19,11 +19,8 @@ namespace prenet::trainer {
 /// traced forward for the embeddings, layer 0 and the heads. The pooler and the next-sentence head (0.13 ms there)
 /// are left out.
 inline constexpr auto bert_large_pretraining =
-    Tokens<512>{} |
-    Sequential<Embedding<30522, 1024>, PositionalEmbedding<512, 1024>, AddedEmbedding<2, 1024>, LayerNorm<1024>,
-               Dropout,
-               Repeat<24, TransformerEncoderLayer<1024, 16, 4096, models::bert_layer_options>>,
-               Dense<1024>, GELU, LayerNorm<1024>, Dense<30522, dense_options{.tied = true}>>{};
+    Tokens<512>{} | Sequential<models::detail::bert_encoder<1024, 24, 16>, Dense<1024>, GELU, LayerNorm<1024>,
+                               Dense<30522, dense_options{.tied = true}>>{};
 inline constexpr models::zoo_entry bert_large_pretraining_entry =
     models::detail::zoo_model<bert_large_pretraining, models::detail::tokens, 512>(
         "bert-large (pre-training heads)", "BERT-large with the MLM head, as NeuSight ran it");

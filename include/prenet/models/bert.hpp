@@ -14,14 +14,18 @@ namespace prenet::models {
 inline constexpr transformer_options bert_layer_options{.act = activation::gelu, .activation_dropout = false};
 
 namespace detail {
-/// BertModel: word, position and token-type embeddings summed, LayerNorm and dropout; `Layers` post-norm encoder
-/// layers with GELU; the pooler (first token, Dense, Tanh). Other sequence lengths: `with_input(nodes,
+/// BertModel's embeddings and encoder: word, position and token-type embeddings summed, LayerNorm and dropout;
+/// `Layers` post-norm encoder layers with GELU. The heads differ by task (the pooler below; the pre-training heads
+/// of predictors/src/twins.hpp).
+template <std::int64_t Hidden, std::int64_t Layers, std::int64_t Heads>
+using bert_encoder =
+    Sequential<Embedding<30522, Hidden>, PositionalEmbedding<512, Hidden>, AddedEmbedding<2, Hidden>, LayerNorm<Hidden>,
+               Dropout, Repeat<Layers, TransformerEncoderLayer<Hidden, Heads, 4 * Hidden, bert_layer_options>>>;
+
+/// BertModel: the encoder and the pooler (first token, Dense, Tanh). Other sequence lengths: `with_input(nodes,
 /// token_shape(128))` (at most 512 positions).
 template <std::int64_t Hidden, std::int64_t Layers, std::int64_t Heads>
-using bert = Sequential<Embedding<30522, Hidden>, PositionalEmbedding<512, Hidden>, AddedEmbedding<2, Hidden>,
-                        LayerNorm<Hidden>, Dropout,
-                        Repeat<Layers, TransformerEncoderLayer<Hidden, Heads, 4 * Hidden, bert_layer_options>>,
-                        SelectToken<0>, Dense<Hidden>, Tanh>;
+using bert = Sequential<bert_encoder<Hidden, Layers, Heads>, SelectToken<0>, Dense<Hidden>, Tanh>;
 }  // namespace detail
 
 /// bert-base-uncased (BertModel, pooler included): 109,482,240 parameters, 48.3 GMAC per 512-token sequence.
