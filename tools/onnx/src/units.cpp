@@ -710,11 +710,11 @@ class mapper {
                 .op = "GELU (decomposed)"};
   }
 
-  /// The operand of a binary node that is not a constant, when the other one is; else -1.
+  /// The operand of a binary node whose other operand is a constant (const_partner's `t`), else -1.
   [[nodiscard]] int non_const_operand(const node& n) const {
-    if (n.inputs.size() != 2) return -1;
-    if (is_const(n.inputs[1])) return n.inputs[0];
-    if (is_const(n.inputs[0])) return n.inputs[1];
+    for (const int t : n.inputs) {
+      if (const_partner(n, t) >= 0) return t;
+    }
     return -1;
   }
 
