@@ -11,6 +11,7 @@
 // one formula. Leaves are fitted by coordinate descent on the mean |ln(predicted / measured)|.
 #include <algorithm>
 #include <array>
+#include <charconv>
 #include <cmath>
 #include <cstdint>
 #include <filesystem>
@@ -103,10 +104,15 @@ struct run_row {
   optimizer opt = optimizer::none;
   double measured_ms = 0;
   std::string group{};  ///< the held-out unit: every catalogue entry with the same chip (SMs and peaks)
+  int framework_version = 0;  ///< PyTorch major x 100 + minor as the source states it ("PyTorch 1.13.0a0" -> 113)
+  bool superseded = false;    ///< see mark_superseded
+  /// Whether the calibration fits this run: a calibrating source's run not superseded by a newer stack.
+  [[nodiscard]] bool calibrates() const { return source->calibrates && !superseded; }
 };
 
 struct ingest_count {
   std::size_t read = 0, kept = 0;
+  std::size_t superseded = 0;  ///< kept for validation only (mark_superseded)
   std::map<std::string, std::size_t> dropped;  ///< why -> rows
 };
 
@@ -118,6 +124,36 @@ std::int64_t input_size(const std::string& input) {
   std::size_t i = at;
   for (; i < s.size() && s[i] >= '0' && s[i] <= '9'; ++i) v = v * 10 + (s[i] - '0');
   return i == at ? 0 : v;
+}
+
+/// "PyTorch 1.13.0a0+d0d6b1f" -> 113; 0 where the framework names no PyTorch version.
+int pytorch_version(std::string_view framework) {
+  constexpr std::string_view prefix = "PyTorch ";
+  if (!framework.starts_with(prefix)) return 0;
+  framework.remove_prefix(prefix.size());
+  int major = 0, minor = 0;
+  const auto [dot, e1] = std::from_chars(framework.data(), framework.data() + framework.size(), major);
+  if (e1 != std::errc{} || dot == framework.data() + framework.size() || *dot != '.') return 0;
+  const auto [end, e2] = std::from_chars(dot + 1, framework.data() + framework.size(), minor);
+  return e2 == std::errc{} && minor < 100 ? major * 100 + minor : 0;
+}
+
+/// Today's PyTorch is what the library predicts, so where a calibrating source measured the same model on the same
+/// GPU in the same precision on more than one PyTorch, only the newest calibrates; the older runs stay in the report,
+/// validation only. Lambda timed several GPUs twice, on PyTorch 1.4-1.10 (its v0 tables) and again on 1.13 (v1): the
+/// same A100 runs BERT-large 1.2-1.4x faster in TF32 and AMP on the newer stack, so fitting both would pin the
+/// tensor-core leaves to software years older than any GPU a user now asks about.
+void mark_superseded(std::vector<run_row>& rows, std::map<std::string, ingest_count>& counts) {
+  for (run_row& a : rows) {
+    if (!a.source->calibrates) continue;
+    for (const run_row& b : rows) {
+      if (b.source == a.source && b.device == a.device && b.model == a.model && b.prec == a.prec &&
+          b.framework_version > a.framework_version) {
+        a.superseded = true;
+      }
+    }
+    if (a.superseded) ++counts[std::string(a.source->source)].superseded;
+  }
 }
 
 /// Our own steps (data/<id>/e2e.csv rows of mode "step"), each predicted with its trainer::twin_of: ResNet-50 and
@@ -204,6 +240,7 @@ std::vector<run_row> load_runs(const fs::path& datasets, std::map<std::string, i
             : r.model->input == models::input_kind::tokens ? optimizer::adam_fused  // DLE's run_squad.py: apex FusedAdam
                                                              : optimizer::momentum;  // SGD with momentum
     r.group = chip_key(*r.device);
+    r.framework_version = pytorch_version(t.at(i, c_framework));
     ++n.kept;
     out.push_back(std::move(r));
   }
@@ -625,6 +662,29 @@ struct error_summary {
   }
 };
 
+/// A run's source as the report names it: a superseded run (mark_superseded) apart from its source's fitted runs.
+std::string source_label(const run_row& r) {
+  std::string label(r.source->label);
+  if (r.superseded) label.insert(label.size() - 1, "; older PyTorch, validation only");
+  return label;
+}
+
+/// Every run with its predictions, one CSV line each (`--rows`): what the report's tables aggregate, for looking
+/// behind a mean.
+std::string rows_csv(const std::vector<scored_run>& scored) {
+  std::string out = "where,source,pytorch,model,device,precision,batch,size,measured_ms,before_ms,held_out_ms,"
+                    "in_sample_ms,die_held_out_ms\n";
+  for (const scored_run& s : scored) {
+    const run_row& r = *s.run->row;
+    out += "\"" + r.where + "\",\"" + source_label(r) + "\"," + std::to_string(r.framework_version) + "," +
+           r.dataset_model + "," + std::string(r.device->id) + "," +
+           std::string(boost::describe::enum_to_string(r.prec, "?")) + "," + std::to_string(r.batch) + "," +
+           std::to_string(r.size) + "," + fixed(r.measured_ms, 3) + "," + fixed(s.today_ms, 3) + "," +
+           fixed(s.held_out_ms, 3) + "," + fixed(s.fitted_ms, 3) + "," + fixed(s.die_held_out_ms, 3) + "\n";
+  }
+  return out;
+}
+
 /// Issue 15's protocol where it applies to these runs: each run on a die whose kernels NeuSight measured (the
 /// kernel models' training GPUs: GV100, GA100, ...) predicted with every kernel model refitted without any kernel row
 /// of that die, and the calibration fitted, on runs prepared with those refits, without any run of that die. Sets
@@ -650,7 +710,7 @@ std::string predict_die_held_out(const dataset& kernels, const std::vector<timed
     for (const run_row& r : rows) runs.push_back(prepare(r, shape, slowdown, refit.set()));
     std::vector<const prepared_run*> train;
     for (const prepared_run& r : runs)
-      if (r.row->source->calibrates && !on_die(*r.row)) train.push_back(&r);
+      if (r.row->calibrates() && !on_die(*r.row)) train.push_back(&r);
     const std::vector<double> leaves = fit(train, shape).leaves;
     for (std::size_t i = 0; i < runs.size(); ++i)
       if (on_die(rows[i])) scored[i].die_held_out_ms = predicted_ms(runs[i], leaves);
@@ -726,7 +786,7 @@ std::string report(const std::vector<scored_run>& scored, const std::map<std::st
   };
   table("By precision", [](const scored_run& s) { return std::string(name(s.run->row->prec)); });
   table("By source and precision", [](const scored_run& s) {
-    return std::string(s.run->row->source->label) + ", " + std::string(name(s.run->row->prec));
+    return source_label(*s.run->row) + ", " + std::string(name(s.run->row->prec));
   });
   table("By precision and GPU", [](const scored_run& s) {
     return std::string(name(s.run->row->prec)) + " " + std::string(s.run->row->device->id);
@@ -762,11 +822,15 @@ std::string report(const std::vector<scored_run>& scored, const std::map<std::st
     md << "| " << n.label << " | " << fixed(std::exp(theta[j]), 2) << " | " << kernels_in[j] << " (" << runs_in[j]
        << ") |\n";
   }
-  md << "\n## Ingestion\n\n| source | training rows read | kept | dropped |\n|---|---|---|---|\n";
+  md << "\n## Ingestion\n\nA kept row is *superseded* where its source measured the same model on the same GPU in "
+        "the same precision on a newer PyTorch: the library predicts today's PyTorch, so only the newest stack "
+        "calibrates and the older rows are validated (the tables above, \"older PyTorch\").\n\n"
+        "| source | training rows read | kept | of which superseded | dropped |\n|---|---|---|---|---|\n";
   for (const auto& [src, n] : counts) {
     std::string why;
     for (const auto& [w, k] : n.dropped) why += (why.empty() ? "" : "; ") + w + " " + std::to_string(k);
-    md << "| " << src << " | " << n.read << " | " << n.kept << " | " << (why.empty() ? "—" : why) << " |\n";
+    md << "| " << src << " | " << n.read << " | " << n.kept << " | "
+       << (n.superseded ? std::to_string(n.superseded) : "—") << " | " << (why.empty() ? "—" : why) << " |\n";
   }
   return md.str();
 }
@@ -786,7 +850,7 @@ std::string header_text(const tree_shape& shape, const std::vector<double>& thet
   std::vector<feature_row> rows;
   std::size_t fitted_runs = 0;
   for (const prepared_run& r : runs) {
-    if (!r.row->source->calibrates) continue;  // validation-only rows (ours, ryujaehun, u39kun) fit nothing
+    if (!r.row->calibrates()) continue;  // validation-only rows (ours, ryujaehun, u39kun, superseded stacks) fit nothing
     ++fitted_runs;
     devices_seen.insert(std::string(r.row->device->id));
     for (const calibrated_kernel& k : r.kernels) rows.push_back(predictors::precision_features(k.own, *r.row->device));
@@ -832,13 +896,15 @@ std::string header_text(const tree_shape& shape, const std::vector<double>& thet
 int prenet::trainer::train_precision(int argc, char** argv) {
   const parsed_flags flags =
       read_flags(argc, argv, "prenet-train precision",
-                 {.required = {"--datasets", "--header", "--report"}, .optional = {"--data"}},
-                 "prenet-train precision --datasets DIR --header FILE --report FILE [--data DIR]");
+                 {.required = {"--datasets", "--header", "--report"}, .optional = {"--data", "--rows"}},
+                 "prenet-train precision --datasets DIR --header FILE --report FILE [--data DIR] [--rows FILE]");
   const fs::path datasets = flags.path("--datasets"), header = flags.path("--header"),
-                 report_path = flags.path("--report"), data = flags.path("--data");
+                 report_path = flags.path("--report"), data = flags.path("--data"),
+                 rows_path = flags.path("--rows");
   return run_trainer("prenet-train precision", [&] {
     std::map<std::string, ingest_count> counts;
     std::vector<run_row> rows = load_runs(datasets, counts);
+    mark_superseded(rows, counts);
     if (!data.empty()) load_bench_steps(data, rows, counts);
     if (rows.size() < 50) throw data_error("only " + std::to_string(rows.size()) + " usable external rows");
     const tree_shape shape = calibration_shape();
@@ -853,7 +919,7 @@ int prenet::trainer::train_precision(int argc, char** argv) {
     std::vector<const prepared_run*> all;
     std::set<std::string> groups;
     for (const prepared_run& r : runs) {
-      if (r.row->source->calibrates) all.push_back(&r);
+      if (r.row->calibrates()) all.push_back(&r);
       groups.insert(r.row->group);
     }
     const std::vector<double> identity(static_cast<std::size_t>(shape.leaves), 0.0);
@@ -888,6 +954,7 @@ int prenet::trainer::train_precision(int argc, char** argv) {
     write_if_changed(report_path,
                      report(scored, counts, shape, fitted, hash) + die_section(scored) + interval_section(spread, covered) +
                          alignment_section(alignment));
+    if (!rows_path.empty()) write_if_changed(rows_path, rows_csv(scored));
     std::cerr << "prenet-train precision: " << runs.size() << " runs on " << groups.size() << " GPUs; wrote " << n
               << " bytes to " << header.string() << " and " << report_path.string() << '\n';
   });
