@@ -241,6 +241,14 @@ std::vector<run_row> load_runs(const fs::path& datasets, std::map<std::string, i
                                                              : optimizer::momentum;  // SGD with momentum
     r.group = chip_key(*r.device);
     r.framework_version = pytorch_version(t.at(i, c_framework));
+    // One measurement published twice (ryujaehun's RTX 2080 Ti files sit in two folders) counts once. The PyTorch
+    // version is part of the key: Lambda's throughputs are rounded, and two stacks can round to the same number.
+    const auto same = [&r](const run_row& o) {
+      return o.source == r.source && o.device == r.device && o.model == r.model && o.prec == r.prec &&
+             o.batch == r.batch && o.size == r.size && o.framework_version == r.framework_version &&
+             o.measured_ms == r.measured_ms;
+    };
+    if (std::any_of(out.begin(), out.end(), same)) { drop("published twice"); continue; }
     ++n.kept;
     out.push_back(std::move(r));
   }
