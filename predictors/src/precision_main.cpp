@@ -134,7 +134,7 @@ int pytorch_version(std::string_view framework) {
   int major = 0, minor = 0;
   const auto [dot, e1] = std::from_chars(framework.data(), framework.data() + framework.size(), major);
   if (e1 != std::errc{} || dot == framework.data() + framework.size() || *dot != '.') return 0;
-  const auto [end, e2] = std::from_chars(dot + 1, framework.data() + framework.size(), minor);
+  const std::errc e2 = std::from_chars(dot + 1, framework.data() + framework.size(), minor).ec;
   return e2 == std::errc{} && minor < 100 ? major * 100 + minor : 0;
 }
 
@@ -670,11 +670,14 @@ struct error_summary {
   }
 };
 
-/// A run's source as the report names it: a superseded run (mark_superseded) apart from its source's fitted runs.
+/// A run's source as the report names it: a superseded run (mark_superseded) apart from its source's fitted runs,
+/// "Lambda (NGC, DLE scripts)" -> "Lambda (NGC, DLE scripts; older PyTorch, validation only)".
 std::string source_label(const run_row& r) {
   std::string label(r.source->label);
-  if (r.superseded) label.insert(label.size() - 1, "; older PyTorch, validation only");
-  return label;
+  if (!r.superseded) return label;
+  constexpr std::string_view older = "older PyTorch, validation only";
+  return label.ends_with(')') ? label.insert(label.size() - 1, "; " + std::string(older))
+                              : label + " (" + std::string(older) + ")";
 }
 
 /// Every run with its predictions, one CSV line each (`--rows`): what the report's tables aggregate, for looking
@@ -858,7 +861,7 @@ std::string header_text(const tree_shape& shape, const std::vector<double>& thet
   std::vector<feature_row> rows;
   std::size_t fitted_runs = 0;
   for (const prepared_run& r : runs) {
-    if (!r.row->calibrates()) continue;  // validation-only rows (ours, ryujaehun, u39kun, superseded stacks) fit nothing
+    if (!r.row->calibrates()) continue;  // validation only (ours, ryujaehun, u39kun, superseded stacks): fit nothing
     ++fitted_runs;
     devices_seen.insert(std::string(r.row->device->id));
     for (const calibrated_kernel& k : r.kernels) rows.push_back(predictors::precision_features(k.own, *r.row->device));
