@@ -126,6 +126,11 @@ std::int64_t input_size(const std::string& input) {
   return i == at ? 0 : v;
 }
 
+/// Whether two runs time one setup: the same source, GPU, model and precision (batch and PyTorch may differ).
+bool same_setup(const run_row& a, const run_row& b) {
+  return a.source == b.source && a.device == b.device && a.model == b.model && a.prec == b.prec;
+}
+
 /// "PyTorch 1.13.0a0+d0d6b1f" -> 113; 0 where the framework names no PyTorch version.
 int pytorch_version(std::string_view framework) {
   constexpr std::string_view prefix = "PyTorch ";
@@ -147,10 +152,7 @@ void mark_superseded(std::vector<run_row>& rows, std::map<std::string, ingest_co
   for (run_row& a : rows) {
     if (!a.source->calibrates) continue;
     for (const run_row& b : rows) {
-      if (b.source == a.source && b.device == a.device && b.model == a.model && b.prec == a.prec &&
-          b.framework_version > a.framework_version) {
-        a.superseded = true;
-      }
+      if (same_setup(a, b) && b.framework_version > a.framework_version) a.superseded = true;
     }
     if (a.superseded) ++counts[std::string(a.source->source)].superseded;
   }
@@ -244,9 +246,8 @@ std::vector<run_row> load_runs(const fs::path& datasets, std::map<std::string, i
     // One measurement published twice (ryujaehun's RTX 2080 Ti files sit in two folders) counts once. The PyTorch
     // version is part of the key: Lambda's throughputs are rounded, and two stacks can round to the same number.
     const auto same = [&r](const run_row& o) {
-      return o.source == r.source && o.device == r.device && o.model == r.model && o.prec == r.prec &&
-             o.batch == r.batch && o.size == r.size && o.framework_version == r.framework_version &&
-             o.measured_ms == r.measured_ms;
+      return same_setup(o, r) && o.batch == r.batch && o.size == r.size &&
+             o.framework_version == r.framework_version && o.measured_ms == r.measured_ms;
     };
     if (std::any_of(out.begin(), out.end(), same)) { drop("published twice"); continue; }
     ++n.kept;
@@ -689,7 +690,7 @@ std::string rows_csv(const std::vector<scored_run>& scored) {
     const run_row& r = *s.run->row;
     out += "\"" + r.where + "\",\"" + source_label(r) + "\"," + std::to_string(r.framework_version) + "," +
            r.dataset_model + "," + std::string(r.device->id) + "," +
-           std::string(boost::describe::enum_to_string(r.prec, "?")) + "," + std::to_string(r.batch) + "," +
+           std::string(name(r.prec)) + "," + std::to_string(r.batch) + "," +
            std::to_string(r.size) + "," + fixed(r.measured_ms, 3) + "," + fixed(s.today_ms, 3) + "," +
            fixed(s.held_out_ms, 3) + "," + fixed(s.fitted_ms, 3) + "," + fixed(s.die_held_out_ms, 3) + "\n";
   }
