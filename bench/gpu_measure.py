@@ -2,10 +2,12 @@
 # SPDX-License-Identifier: MIT
 """Measure a CUDA GPU the way prenet's training data was measured, in one bounded run.
 
-Three parts, in order of value, each written row by row so a run cut short keeps what it measured:
+Four parts, in order of value, each written row by row so a run cut short keeps what it measured:
   e2e      whole models: NeuSight's end-to-end configurations (Hugging Face BERT-large with pre-training heads,
            GPT-2 large, GPT-3 XL/2.7B as NeuSight sizes them, OPT-1.3B; forward, backward) in FP32, and BERT-large,
            GPT-2 large and torchvision's ResNet-50 under TF32 and autocast fp16/bf16 with the optimizer step timed too.
+  trace    the same BERT-large, ResNet-50 and GPT-2 large steps under autocast fp16 and bf16, profiled: device time
+           per kernel and per op (with its input shapes), the longest first (scripts/trace-diff.py compares two).
   kernels  NeuSight's per-op forward kernels (linear, bmm, conv, ln, softmax, elementwise) at the shapes of its
            train/collect and test splits, FP32 with TF32 off (as NeuSight measured), under torch.no_grad().
   tc       linear, bmm and conv on a sample of those shapes in TF32, fp16 and bf16.
@@ -14,10 +16,10 @@ Kernel times are taken two ways: `latency_ms`, CUDA events around each single ca
 includes the host's launch gap: its fastest kernels read about 25 us on every GPU), and `stream_ms`, one event pair
 around back-to-back calls divided by their number (the kernel alone).
 
-  python3 bench/gpu_measure.py --shapes SHAPES.csv --out DIR [--budget-s 420] [--parts e2e,kernels,tc]
+  python3 bench/gpu_measure.py --shapes SHAPES.csv --out DIR [--budget-s 420] [--parts e2e,trace,kernels,tc]
 
 SHAPES.csv comes from scripts/gpu-shapes.py (the shapes only, no measurement of any GPU). The outputs are
-DIR/env.txt, DIR/e2e.csv, DIR/kernels.csv; scripts/gpu-import.py turns them into data/<device>/.
+DIR/env.txt, DIR/e2e.csv, DIR/trace.csv, DIR/kernels.csv; scripts/gpu-import.py turns them into data/<device>/.
 """
 import argparse
 import csv
@@ -224,72 +226,95 @@ E2E_FIELDS = ["model", "mode", "precision", "seq", "batch", "fw_ms", "bw_ms", "o
               "peak_mem_bytes", "reps", "skipped_steps", "status"]
 
 
-def run_model(name, precision, seq, batch, with_opt, dev, reps=5, warmup=2):
-    set_precision(precision)
-    torch.manual_seed(0)
-    with on_device(dev):
-        if name == "resnet50":
-            import torchvision
-            model = torchvision.models.resnet50()
-            inputs = torch.randn(batch, 3, seq, seq)
-            target = torch.randint(0, 1000, (batch,))
-        else:
-            model, vocab = hf_model(name, dev)
-            inputs = torch.randint(0, vocab, (batch, seq))
-    model.to(dev).train()
-    inputs = inputs.to(dev)
-    target = target.to(dev) if name == "resnet50" else None
-    opt = None
-    if with_opt:
-        opt = (torch.optim.SGD(model.parameters(), lr=0.1, momentum=0.9) if name == "resnet50"
-               else torch.optim.AdamW(model.parameters(), lr=1e-4))
-    amp = {"amp_fp16": torch.float16, "amp_bf16": torch.bfloat16}.get(precision)
-    scaler = torch.amp.GradScaler("cuda") if precision == "amp_fp16" and dev.type == "cuda" else None
-    timer = Timer(dev)
+class TrainingStep:
+    """One model's training step as the e2e part times it: `forward()` returns the loss, `backward(loss)` and
+    `optimizer()` (a no-op without one) follow. The trace part profiles the very same step."""
 
-    def loss_of():
-        with torch.autocast(dev.type, dtype=amp, enabled=amp is not None):
+    def __init__(self, name, precision, seq, batch, with_opt, dev):
+        set_precision(precision)
+        torch.manual_seed(0)
+        with on_device(dev):
             if name == "resnet50":
-                return F.cross_entropy(model(inputs), target)
-            out = model(input_ids=inputs)
+                import torchvision
+                model = torchvision.models.resnet50()
+                inputs = torch.randn(batch, 3, seq, seq)
+                target = torch.randint(0, 1000, (batch,))
+            else:
+                model, vocab = hf_model(name, dev)
+                inputs = torch.randint(0, vocab, (batch, seq))
+        self.name, self.with_opt = name, with_opt
+        self.model = model.to(dev).train()
+        self.inputs = inputs.to(dev)
+        self.target = target.to(dev) if name == "resnet50" else None
+        self.opt = None
+        if with_opt:
+            self.opt = (torch.optim.SGD(model.parameters(), lr=0.1, momentum=0.9) if name == "resnet50"
+                        else torch.optim.AdamW(model.parameters(), lr=1e-4))
+        self.amp = {"amp_fp16": torch.float16, "amp_bf16": torch.bfloat16}.get(precision)
+        self.scaler = torch.amp.GradScaler("cuda") if precision == "amp_fp16" and dev.type == "cuda" else None
+        self.dev = dev
+
+    def zero_grad(self):
+        self.model.zero_grad(set_to_none=True)
+
+    def forward(self):
+        with torch.autocast(self.dev.type, dtype=self.amp, enabled=self.amp is not None):
+            if self.name == "resnet50":
+                return F.cross_entropy(self.model(self.inputs), self.target)
+            out = self.model(input_ids=self.inputs)
             logits = out[0]
             # A step's loss is the mean of the logits: its gradients (1/N each) stay inside fp16 at GradScaler's
             # scale of 65536, where the sum's (1 each) overflowed and GradScaler skipped every fp16 step, so the
             # optimizer was never timed. Forward and backward run the same kernels either way.
-            return logits.float().mean() if with_opt else logits.sum()
+            return logits.float().mean() if self.with_opt else logits.sum()
 
+    def backward(self, loss):
+        (self.scaler.scale(loss) if self.scaler else loss).backward()
+
+    def optimizer(self):
+        if self.opt is None:
+            return
+        if self.scaler:
+            self.scaler.step(self.opt)
+            self.scaler.update()
+        else:
+            self.opt.step()
+
+    def scale(self):
+        """GradScaler's scale (0 without one); reading it synchronises, so never inside a timed region."""
+        return self.scaler.get_scale() if self.scaler else 0.0
+
+
+def run_model(name, precision, seq, batch, with_opt, dev, reps=5, warmup=2):
+    step = TrainingStep(name, precision, seq, batch, with_opt, dev)
+    timer = Timer(dev)
     fw, bw, st = [], [], []
     skipped = 0  # timed iterations whose optimizer step GradScaler skipped (inf or NaN gradients)
     torch.cuda.reset_peak_memory_stats() if dev.type == "cuda" else None
     for i in range(warmup + reps):
-        model.zero_grad(set_to_none=True)
-        scale = scaler.get_scale() if scaler else 0.0  # read outside the timed region (it synchronises)
+        step.zero_grad()
+        scale = step.scale()
         a, b, c, d = (timer.pair()[0] for _ in range(4))
         sync(dev)
         timer.record(a)
-        loss = loss_of()
+        loss = step.forward()
         timer.record(b)
-        (scaler.scale(loss) if scaler else loss).backward()
+        step.backward(loss)
         timer.record(c)
-        if opt is not None:
-            if scaler:
-                scaler.step(opt)
-                scaler.update()
-            else:
-                opt.step()
+        step.optimizer()
         timer.record(d)
         sync(dev)
         if i >= warmup:
-            skipped += int(scaler is not None and opt is not None and scaler.get_scale() < scale)
+            skipped += int(step.scaler is not None and step.opt is not None and step.scale() < scale)
             fw.append(timer.ms(a, b))
             bw.append(timer.ms(b, c))
             st.append(timer.ms(c, d))
         del loss
     peak = torch.cuda.max_memory_allocated() if dev.type == "cuda" else 0
     m = statistics.median
-    return dict(fw_ms=f"{m(fw):.5g}", bw_ms=f"{m(bw):.5g}", opt_ms=f"{m(st):.5g}" if opt else "",
-                iteration_ms=f"{m(fw) + m(bw) + (m(st) if opt else 0):.5g}", peak_mem_bytes=peak, reps=reps,
-                skipped_steps=skipped if opt else "")
+    return dict(fw_ms=f"{m(fw):.5g}", bw_ms=f"{m(bw):.5g}", opt_ms=f"{m(st):.5g}" if with_opt else "",
+                iteration_ms=f"{m(fw) + m(bw) + (m(st) if with_opt else 0):.5g}", peak_mem_bytes=peak, reps=reps,
+                skipped_steps=skipped if with_opt else "")
 
 
 E2E_PLAN = [
@@ -332,13 +357,103 @@ def run_e2e(writer, out_file, dev, deadline, reserve_s, smoke):
             f"({time.monotonic() - t:.1f} s)")
 
 
+# ---------------------------------------------------------------------------------------------------- traces
+# Where a training step's time goes, kernel by kernel and op by op, in two precisions that should cost the same:
+# on the H100 and H200 BERT-large's step took 1.5x longer under autocast bf16 than fp16 and ResNet-50's 1.2x, while
+# GPT-2 large's took the same and the tensor-core GEMM samples ran at the same speed in both (docs/precision.md).
+TRACE_PLAN = [(m, s, b, p) for (m, s, b) in (("bert_large", 512, 8), ("resnet50", 224, 128), ("gpt2_large", 1024, 4))
+              for p in ("amp_fp16", "amp_bf16")]
+TRACE_FIELDS = ["model", "precision", "seq", "batch", "level", "name", "input_shapes", "calls_per_step",
+                "us_per_step", "status"]
+TRACE_TOP = 60  # rows kept per configuration and level, the longest first
+
+
+def self_time_us(e, cuda):
+    """An averaged profiler event's own time in us: on the device (kernels; the name changed in torch 2.4), or on
+    the CPU for the --smoke run."""
+    names = ("self_device_time_total", "self_cuda_time_total") if cuda else ("self_cpu_time_total",)
+    for n in names:
+        v = getattr(e, n, None)
+        if v is not None:
+            return float(v)
+    return 0.0
+
+
+def trace_step(step, dev, steps):
+    """Profiles `steps` training steps of `step`: (rows without the configuration's columns, wall ms per step)."""
+    from torch.profiler import ProfilerActivity, profile
+    cuda = dev.type == "cuda"
+    acts = [ProfilerActivity.CPU] + ([ProfilerActivity.CUDA] if cuda else [])
+    with profile(activities=acts, record_shapes=True) as prof:
+        sync(dev)
+        t = time.perf_counter()
+        for _ in range(steps):
+            step.zero_grad()
+            loss = step.forward()
+            step.backward(loss)
+            step.optimizer()
+            del loss
+        sync(dev)
+        wall_ms = (time.perf_counter() - t) * 1e3 / steps
+    levels = {"kernel": [], "op": []}
+    for e in prof.key_averages(group_by_input_shape=True):
+        us = self_time_us(e, cuda)
+        if not us > 0:
+            continue
+        on_device = str(getattr(e, "device_type", "")).endswith("CUDA")
+        level = "kernel" if on_device else "op"
+        if cuda and level == "op" and "::" not in e.key:
+            continue  # a CPU-side runtime call (cudaLaunchKernel) that carries no device time of its own
+        shapes = str(getattr(e, "input_shapes", "") or "").replace(" ", "")[:300]
+        levels[level].append(dict(level=level, name=e.key[:300], input_shapes=shapes if level == "op" else "",
+                                  calls_per_step=f"{e.count / steps:.4g}", us_per_step=f"{us / steps:.6g}"))
+    rows = []
+    for level, lst in levels.items():
+        lst.sort(key=lambda r: -float(r["us_per_step"]))
+        total = sum(float(r["us_per_step"]) for r in lst)
+        rows.append(dict(level=level + "_total", name="", input_shapes="", calls_per_step="",
+                         us_per_step=f"{total:.6g}"))
+        rows.extend(lst[:TRACE_TOP])
+    rows.append(dict(level="wall", name="", input_shapes="", calls_per_step="", us_per_step=f"{wall_ms * 1e3:.6g}"))
+    return rows
+
+
+def run_trace(writer, out_file, dev, deadline, reserve_s, smoke):
+    plan = [("resnet50", 32, 2, p) for p in ("fp32", "amp_bf16")] if smoke else TRACE_PLAN
+    for name, seq, batch, precision in plan:
+        if deadline.left() < reserve_s:
+            log("trace: budget reached")
+            return
+        key = dict(model=name, precision=precision, seq=seq, batch=batch)
+        t = time.monotonic()
+        try:
+            step = TrainingStep(name, precision, seq, batch, True, dev)
+            for _ in range(1 if smoke else 3):  # warm-up: cuBLAS/cuDNN choices, GradScaler's first scale
+                step.zero_grad()
+                step.backward(step.forward())
+                step.optimizer()
+            rows = trace_step(step, dev, steps=1 if smoke else 3)
+            del step
+            for r in rows:
+                writer.writerow(dict(key, status="ok", **r))
+        except torch.cuda.OutOfMemoryError:
+            writer.writerow(dict(key, status="oom"))
+        except Exception as e:
+            writer.writerow(dict(key, status="error:" + type(e).__name__ + ":" + str(e)[:120].replace(",", ";")))
+            traceback.print_exc()
+        if dev.type == "cuda":
+            torch.cuda.empty_cache()
+        out_file.flush()
+        log(f"trace {name} {precision} {seq}x{batch} ({time.monotonic() - t:.1f} s)")
+
+
 # ---------------------------------------------------------------------------------------------------- main
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--shapes", required=True)
     ap.add_argument("--out", required=True)
     ap.add_argument("--budget-s", type=float, default=420)
-    ap.add_argument("--parts", default="e2e,kernels,tc")
+    ap.add_argument("--parts", default="e2e,trace,kernels,tc")
     ap.add_argument("--smoke", action="store_true", help="CPU, a few rows of each part (checks the script runs)")
     ap.add_argument("--tc-every", type=int, default=8, help="tensor-core part: every n-th GEMM/conv shape")
     args = ap.parse_args()
@@ -370,6 +485,11 @@ def main():
             w = csv.DictWriter(f, E2E_FIELDS, extrasaction="ignore")
             w.writeheader()
             run_e2e(w, f, dev, deadline, reserve_s=0.55 * args.budget_s, smoke=args.smoke)
+    if "trace" in parts:
+        with open(os.path.join(args.out, "trace.csv"), "w", newline="") as f:
+            w = csv.DictWriter(f, TRACE_FIELDS, extrasaction="ignore")
+            w.writeheader()
+            run_trace(w, f, dev, deadline, reserve_s=0.40 * args.budget_s, smoke=args.smoke)
     with open(os.path.join(args.out, "kernels.csv"), "w", newline="") as f:
         w = csv.DictWriter(f, KERNEL_FIELDS, extrasaction="ignore")
         w.writeheader()

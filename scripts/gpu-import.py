@@ -5,15 +5,28 @@
   /usr/bin/python3 scripts/gpu-import.py [--data DIR] DEVICE_ID RUN_DIR [RUN_DIR ...]
 
 Writes data/<id>/ops.csv (one row per precision, split, op and shape; a shape measured by several runs gets the
-geometric mean of their times, and `runs` says how many), data/<id>/e2e.csv (whole-model rows, first run wins) and
-data/<id>/env.txt (the first run's). Rows that did not run (`status` other than ok) are counted and left out.
+geometric mean of their times, and `runs` says how many), data/<id>/e2e.csv (whole-model rows, first run wins),
+data/<id>/trace.csv (per-kernel and per-op profiles of whole steps, each configuration whole from the first run that
+traced it; only when one did) and data/<id>/env.txt (the first run's). Rows that did not run (`status` other than ok)
+are counted and left out.
 """
 import csv
 import math
 import os
 import sys
 
+TRACE_FIELDS = ["model", "precision", "seq", "batch", "level", "name", "input_shapes", "calls_per_step", "us_per_step"]
 SHAPE = ["B", "M", "N", "K", "H", "Input_Channel", "Output_Channel", "Kernel_Szie", "Input_Size", "Stride", "Padding"]
+
+
+def ran(path):
+    """The rows of one of a run's CSV files that ran (`status` ok) and how many did not; none if the run lacks it."""
+    if not os.path.exists(path):
+        return [], 0
+    with open(path) as f:
+        rows = list(csv.DictReader(f))
+    ok = [r for r in rows if r["status"] == "ok"]
+    return ok, len(rows) - len(ok)
 
 
 def main():
@@ -26,23 +39,23 @@ def main():
     device, runs = args[0], args[1:]
     out = os.path.join(data, device)
     os.makedirs(out, exist_ok=True)
-    ops, e2e, skipped = {}, {}, 0
-    for run in runs:
-        with open(os.path.join(run, "kernels.csv")) as f:
-            for r in csv.DictReader(f):
-                if r["status"] != "ok":
-                    skipped += 1
-                    continue
-                key = (r["precision"], r["split"], r["op"]) + tuple(r[c] for c in SHAPE)
-                ops.setdefault(key, []).append((float(r["latency_ms"]), float(r["stream_ms"])))
-        path = os.path.join(run, "e2e.csv")
-        if os.path.exists(path):
-            with open(path) as f:
-                for r in csv.DictReader(f):
-                    if r["status"] != "ok":
-                        skipped += 1
-                        continue
-                    e2e.setdefault((r["model"], r["mode"], r["precision"], r["seq"], r["batch"]), r)
+    ops, e2e, traces, skipped = {}, {}, {}, 0
+    for i, run in enumerate(runs):
+        kernels, n = ran(os.path.join(run, "kernels.csv"))
+        skipped += n
+        for r in kernels:
+            key = (r["precision"], r["split"], r["op"]) + tuple(r[c] for c in SHAPE)
+            ops.setdefault(key, []).append((float(r["latency_ms"]), float(r["stream_ms"])))
+        models, n = ran(os.path.join(run, "e2e.csv"))
+        skipped += n
+        for r in models:
+            e2e.setdefault((r["model"], r["mode"], r["precision"], r["seq"], r["batch"]), r)
+        profiles, n = ran(os.path.join(run, "trace.csv"))
+        skipped += n
+        for r in profiles:
+            first_run, rows = traces.setdefault((r["model"], r["precision"], r["seq"], r["batch"]), (i, []))
+            if first_run == i:  # a configuration's profile comes whole from the first run that traced it
+                rows.append(r)
     geo = lambda xs: math.exp(sum(math.log(x) for x in xs) / len(xs))  # noqa: E731
     with open(os.path.join(out, "ops.csv"), "w", newline="") as f:
         w = csv.writer(f, lineterminator="\n")
@@ -57,12 +70,19 @@ def main():
         w.writeheader()
         for r in e2e.values():
             w.writerow(r)
+    if traces:
+        with open(os.path.join(out, "trace.csv"), "w", newline="") as f:
+            w = csv.DictWriter(f, TRACE_FIELDS, extrasaction="ignore", lineterminator="\n")
+            w.writeheader()
+            for _, rows in traces.values():
+                w.writerows(rows)
     with open(os.path.join(out, "env.txt"), "w") as dst:
         for name in ("env.txt", "smi.txt"):  # the run's versions; nvidia-smi's clocks, power and driver if kept
             if os.path.exists(os.path.join(runs[0], name)):
                 with open(os.path.join(runs[0], name)) as src:
                     dst.write(src.read())
-    print(f"{out}: {len(ops)} op rows, {len(e2e)} whole-model rows, {skipped} rows that did not run")
+    print(f"{out}: {len(ops)} op rows, {len(e2e)} whole-model rows, {len(traces)} traced steps, "
+          f"{skipped} rows that did not run")
 
 
 if __name__ == "__main__":

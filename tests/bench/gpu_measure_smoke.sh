@@ -1,8 +1,9 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# bench/gpu_measure.py on this machine's CPU (--smoke: a few capped shapes of every op, and a ResNet-50 step when
-# torchvision is there), then scripts/gpu-import.py into a scratch data/: every op measured, every time positive,
-# the files the trainer reads written. Skips (77) without Debian's PyTorch.
+# bench/gpu_measure.py on this machine's CPU (--smoke: a few capped shapes of every op, and a ResNet-50 step timed and
+# profiled when torchvision is there), then scripts/gpu-import.py into a scratch data/: every op measured, every time
+# positive, the files the trainer reads written; scripts/trace-diff.py reads the profiles. Skips (77) without Debian's
+# PyTorch.
 # Usage: tests/bench/gpu_measure_smoke.sh SOURCE_DIR SCRATCH_DIR
 set -eu
 src=$1 scratch=$2
@@ -10,7 +11,7 @@ py=/usr/bin/python3
 $py -c 'import torch' 2>/dev/null || { echo "SKIPPED: /usr/bin/python3 cannot import torch"; exit 77; }
 rm -rf "$scratch" && mkdir -p "$scratch/data"
 parts=kernels,tc
-$py -c 'import torchvision' 2>/dev/null && parts=e2e,kernels,tc
+$py -c 'import torchvision' 2>/dev/null && parts=e2e,trace,kernels,tc
 $py "$src/bench/gpu_measure.py" --smoke --shapes "$src/tests/bench/gpu_shapes.csv" --out "$scratch/run" \
   --budget-s 300 --parts "$parts" --tc-every 1
 $py "$src/scripts/gpu-import.py" --data "$scratch/data" h200 "$scratch/run"
@@ -34,3 +35,19 @@ assert steps, "no training step measured"
 assert all(r["skipped_steps"] == "0" and float(r["opt_ms"]) > 0 for r in steps), steps
 print(f"{len(steps)} training steps, none skipped: ok")
 PY
+$py - "$scratch/data/h200/trace.csv" <<'PY'
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+steps = {r["precision"] for r in rows}
+assert steps == {"fp32", "amp_bf16"}, f"traced precisions {sorted(steps)}"
+for p in steps:
+    ops = [r for r in rows if r["precision"] == p and r["level"] == "op"]
+    total = sum(float(r["us_per_step"]) for r in rows if r["precision"] == p and r["level"] == "op_total")
+    assert ops and all(float(r["us_per_step"]) > 0 for r in ops), f"{p}: an op without time"
+    assert total >= sum(float(r["us_per_step"]) for r in ops) * 0.999, f"{p}: the top ops exceed their total"
+print(f"{len(rows)} profile rows of {sorted(steps)}: ok")
+PY
+$py "$src/scripts/trace-diff.py" "$scratch/data/h200/trace.csv" resnet50 fp32 amp_bf16 --top 3
+if $py "$src/scripts/trace-diff.py" "$scratch/data/h200/trace.csv" resnet50 fp32 amp_fp16 2>/dev/null; then
+  echo "trace-diff accepted a precision the trace lacks"; exit 1
+fi
