@@ -109,6 +109,9 @@ struct precision_plan {
   std::int64_t parameter_bytes = 4;      ///< weights, their gradients and the optimizer state
   bool autocast = false;                 ///< casts fp32 weights to the half type every forward (autocast's cache)
   bool grad_scaler = false;              ///< GradScaler: unscale and inf checks over the fp32 gradients every step
+  /// BatchNorm runs PyTorch's own two-pass kernels, not cuDNN's: ATen hands cuDNN only fp32 inputs and fp16 inputs
+  /// with fp32 weights (`_select_batch_norm_backend`), so bf16 activations and half weights take the native path.
+  bool native_batchnorm = false;
   bool runnable = true;                  ///< false: PyTorch refuses this precision on the device (see `note`)
   std::string_view note;                 ///< what the device lacks and what runs instead; empty when as asked
 
@@ -147,6 +150,7 @@ struct precision_plan {
       out.parameter_bytes = element_bytes(parameter_dtype(p));
       out.reduction_bytes = out.autocast ? 4 : out.activation_bytes;  // autocast runs norms and softmax in fp32
       out.grad_scaler = p == precision::amp_fp16;
+      out.native_batchnorm = activation_dtype(p) == dtype::bf16 || parameter_dtype(p) != dtype::fp32;
       if (supports(d, half)) {
         out.matmul = out.conv = half;
       } else if (p == precision::amp_bf16) {

@@ -194,6 +194,34 @@ TEST(Precision, AutocastRunsItsFloat32ListInFp32) {
   EXPECT_EQ(c.saved_elements, 3 * seq * 1024);
 }
 
+TEST(Precision, BatchNormRunsCudnnOnlyOnFp32OrFp16InputsWithFp32Weights) {
+  // ATen hands cuDNN a batch norm only with an fp32 input, or an fp16 one with fp32 weights
+  // (_select_batch_norm_backend): autocast bf16 (a bf16 input) and model.half()/model.bfloat16() (half weights) run
+  // ATen's own kernels, two each way over more bytes.
+  for (const precision pr : all_precisions) {
+    const bool aten = pr == precision::amp_bf16 || pr == precision::fp16 || pr == precision::bf16;
+    EXPECT_EQ(plan(pr, dev::h100).native_batchnorm, aten) << name(pr);
+  }
+  EXPECT_TRUE(plan(precision::bf16, dev::v100).native_batchnorm);  // bf16 tensors on a GPU without BF16 math
+  EXPECT_TRUE(plan(precision::fp16, dev::p100).native_batchnorm);
+  constexpr std::int64_t batch = 8;
+  constexpr auto net = Input<64, 28, 28>{} | BatchNorm2d<64>{};
+  const layer_node& bn = net.layers[1];
+  const std::int64_t elements = batch * 64 * 28 * 28;
+  for (const predictors::pass p : {predictors::pass::forward, predictors::pass::backward}) {
+    const bool fwd = p == predictors::pass::forward;
+    // Batch norm's kernels are memory kernels: kernels_of counts their bytes with the casts'.
+    const pass_kernels cudnn = kernels_of(bn, p, precision::amp_fp16, batch);
+    const pass_kernels aten = kernels_of(bn, p, precision::amp_bf16, batch);
+    EXPECT_EQ(cudnn.launches, 1);
+    EXPECT_EQ(aten.launches, 2);
+    EXPECT_EQ(cudnn.cast_bytes, (fwd ? 2 : 3) * elements * 2);  // x in, y out; x and dy in, dx out
+    EXPECT_EQ(aten.cast_bytes, (fwd ? 3 : 5) * elements * 2);   // the statistics' pass reads x (and dy) once more
+    EXPECT_EQ(kernels_of(bn, p, precision::fp16, batch).launches, 2);
+    EXPECT_EQ(kernels_of(bn, p, precision::fp32, batch).launches, 1);
+  }
+}
+
 TEST(Precision, TensorCoreAlignmentFollowsTheLeadingDimensions) {
   // GPT-2's vocabulary (50,257) is no multiple of 8 two-byte elements; 50,264 is. A GEMM's rows are never a leading
   // dimension: its inner size is one unless it reduces over rows (a weight gradient), where its rows m are.

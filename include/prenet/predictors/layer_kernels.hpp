@@ -36,6 +36,7 @@ struct pass_context {
   /// Elements of the ops on autocast's float32 list (layer norm, softmax, pow) and of what they feed by type
   /// promotion: 4 under autocast, else element_bytes.
   std::int64_t reduction_bytes = 4;
+  bool native_batchnorm = false;  ///< BatchNorm's two-pass ATen kernels instead of cuDNN's (precision_plan)
 
   /// `k` as this pass runs it: GEMMs and convolutions on their math mode, norms and softmax at their element size.
   [[nodiscard]] constexpr kernel run(kernel k) const noexcept {
@@ -54,7 +55,7 @@ struct pass_context {
 /// The pass context of a precision plan.
 [[nodiscard]] constexpr pass_context pass_of(const precision_plan& p, std::int64_t batch, bool training) noexcept {
   return {.batch = batch, .element_bytes = p.activation_bytes, .training = training, .matmul = p.matmul,
-          .conv = p.conv, .reduction_bytes = p.reduction_bytes};
+          .conv = p.conv, .reduction_bytes = p.reduction_bytes, .native_batchnorm = p.native_batchnorm};
 }
 
 namespace detail {
@@ -331,7 +332,16 @@ constexpr void recurrent(kernel_list& out, const layer_node& n, pass p, const pa
                    : memory_kernel(in_elems, (2 * in_elems + out_elems) * eb));
       break;
     case layer_kind::batchnorm2d:
-      out.push(fwd ? memory_kernel(8 * in_elems, 2 * in_elems * eb) : memory_kernel(12 * in_elems, 3 * in_elems * eb));
+      if (!c.native_batchnorm) {  // cuDNN: one kernel each way
+        out.push(fwd ? memory_kernel(8 * in_elems, 2 * in_elems * eb)
+                     : memory_kernel(12 * in_elems, 3 * in_elems * eb));
+      } else if (fwd) {  // ATen's: the per-channel statistics (a read of x), then the transform (x in, y out)
+        out.push(memory_kernel(3 * in_elems, in_elems * eb));
+        out.push(memory_kernel(5 * in_elems, 2 * in_elems * eb));
+      } else {  // the per-channel sums of dy and dy * x (both read), then d(x) from x and dy
+        out.push(memory_kernel(4 * in_elems, 2 * in_elems * eb));
+        out.push(memory_kernel(8 * in_elems, 3 * in_elems * eb));
+      }
       break;
     case layer_kind::layernorm: {
       const std::int64_t width = n.input.last();
