@@ -359,8 +359,9 @@ def run_e2e(writer, out_file, dev, deadline, reserve_s, smoke):
 
 # ---------------------------------------------------------------------------------------------------- traces
 # Where a training step's time goes, kernel by kernel and op by op, in two precisions that should cost the same:
-# on the H100 and H200 BERT-large's step took 1.5x longer under autocast bf16 than fp16 and ResNet-50's 1.2x, while
-# GPT-2 large's took the same and the tensor-core GEMM samples ran at the same speed in both (docs/precision.md).
+# on the H100 and H200 BERT-large's step took 1.5x longer under autocast bf16 than fp16 and ResNet-50's 1.2x (ATen's
+# batch norm, which bf16 runs instead of cuDNN's, explains part), while GPT-2 large's took the same and the
+# tensor-core GEMM samples ran at the same speed in both (docs/precision.md).
 TRACE_PLAN = [(m, s, b, p) for (m, s, b) in (("bert_large", 512, 8), ("resnet50", 224, 128), ("gpt2_large", 1024, 4))
               for p in ("amp_fp16", "amp_bf16")]
 TRACE_FIELDS = ["model", "precision", "seq", "batch", "level", "name", "input_shapes", "calls_per_step",
@@ -380,7 +381,8 @@ def self_time_us(e, cuda):
 
 
 def trace_step(step, dev, steps):
-    """Profiles `steps` training steps of `step`: (rows without the configuration's columns, wall ms per step)."""
+    """Profiles `steps` training steps of `step`: the rows of trace.csv without the configuration's columns, per
+    level the totals and the TRACE_TOP longest, then the wall time per step (level `wall`)."""
     from torch.profiler import ProfilerActivity, profile
     cuda = dev.type == "cuda"
     acts = [ProfilerActivity.CPU] + ([ProfilerActivity.CUDA] if cuda else [])
