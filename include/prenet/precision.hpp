@@ -126,7 +126,8 @@ struct precision_plan {
 /// there: TF32 requests run IEEE FP32 before Ampere (the flags are silently ignored); fp16 runs its GEMMs at the
 /// FP32 rate on GPUs without FP16 tensor cores (cuBLAS computes in FP32 there); autocast to bfloat16 raises on a GPU
 /// without BF16 support, and model.bfloat16() runs at the FP32 rate there.
-[[nodiscard]] constexpr precision_plan plan(precision p, const device_spec& d) noexcept {
+[[nodiscard]] constexpr precision_plan plan(precision p, const device_spec& d,
+                                            bool keep_batchnorm_fp32 = false) noexcept {
   precision_plan out;
   switch (p) {
     case precision::fp32: return out;
@@ -150,7 +151,8 @@ struct precision_plan {
       out.parameter_bytes = element_bytes(parameter_dtype(p));
       out.reduction_bytes = out.autocast ? 4 : out.activation_bytes;  // autocast runs norms and softmax in fp32
       out.grad_scaler = p == precision::amp_fp16;
-      out.native_batchnorm = activation_dtype(p) == dtype::bf16 || parameter_dtype(p) != dtype::fp32;
+      out.native_batchnorm =
+          activation_dtype(p) == dtype::bf16 || (parameter_dtype(p) != dtype::fp32 && !keep_batchnorm_fp32);
       if (supports(d, half)) {
         out.matmul = out.conv = half;
       } else if (p == precision::amp_bf16) {

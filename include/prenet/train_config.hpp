@@ -115,6 +115,10 @@ struct train_config {
   freezing freeze = freezing::none;
   /// The loss over the network's output (loss.hpp: its time and memory).
   loss_function loss = loss_function::cross_entropy;
+  /// Under fp16 or bf16 (the whole model in half), BatchNorm layers keep fp32 weights, as apex's network_to_half and
+  /// amp's O2 (keep_batchnorm_fp32) leave them: with fp16 activations PyTorch then runs them on cuDNN
+  /// (precision_plan::native_batchnorm). No effect in the other precisions.
+  bool keep_batchnorm_fp32 = false;
 };
 
 }  // namespace prenet

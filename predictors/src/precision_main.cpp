@@ -57,9 +57,12 @@ struct source_rule {
   bool with_optimizer;     ///< false: the source timed forward + backward without the optimizer step
   bool calibrates;         ///< false: validation only (small batches timed with host copies on old stacks, where
                            ///< the FP32 baseline itself is off; fitting them would bend the calibration to that)
+  /// Its whole-model-in-half runs keep BatchNorm in fp32 (train_config::keep_batchnorm_fp32): NVIDIA's ConvNets
+  /// script runs `--fp16` through apex's network_to_half, which converts BatchNorm back to float.
+  bool half_keeps_batchnorm_fp32 = false;
 };
 constexpr source_rule sources[] = {
-    {"lambdal/deeplearning-benchmark", "Lambda (NGC, DLE scripts)", true, true},
+    {"lambdal/deeplearning-benchmark", "Lambda (NGC, DLE scripts)", true, true, true},
     {"huggingface/pytorch-image-models", "timm (RTX 3090, AMP)", true, true},
     {"ryujaehun/pytorch-gpu-benchmark", "ryujaehun (batch 12, validation only)", false, false},
     {"u39kun/deep-learning-benchmark", "u39kun (batch 16, validation only)", false, false},
@@ -496,8 +499,10 @@ prepared_run prepare(const run_row& r, const tree_shape& shape, const predictors
   prepared_run out{.row = &r};
   const runtime_network net = r.model->build(r.size);
   const device_spec& d = *r.device;
-  const train_config cfg{.batch = r.batch, .optimizer = r.opt, .precision = r.prec};
-  const predictors::pass_context c = predictors::pass_of(plan(r.prec, d), r.batch, true);
+  const train_config cfg{.batch = r.batch, .optimizer = r.opt, .precision = r.prec,
+                         .keep_batchnorm_fp32 = r.source->half_keeps_batchnorm_fp32};
+  const predictors::pass_context c =
+      predictors::pass_of(plan(r.prec, d, cfg.keep_batchnorm_fp32), r.batch, true);
   double touched_ms = 0;
   predictors::for_each_layer_pass(net.nodes(), true, [&](std::size_t, const layer_node& n, bool input_grad, bool backward) {
     predictors::pass_context lc = c;

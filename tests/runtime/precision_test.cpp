@@ -204,6 +204,15 @@ TEST(Precision, BatchNormRunsCudnnOnlyOnFp32OrFp16InputsWithFp32Weights) {
   }
   EXPECT_TRUE(plan(precision::bf16, dev::v100).native_batchnorm);  // bf16 tensors on a GPU without BF16 math
   EXPECT_TRUE(plan(precision::fp16, dev::p100).native_batchnorm);
+  // Batch norm kept in fp32 in a half model (apex's network_to_half, amp O2): cuDNN again for fp16 inputs, not bf16.
+  EXPECT_FALSE(plan(precision::fp16, dev::h100, true).native_batchnorm);
+  EXPECT_TRUE(plan(precision::bf16, dev::h100, true).native_batchnorm);
+  EXPECT_TRUE(plan(precision::amp_bf16, dev::h100, true).native_batchnorm);
+  const train_config half{.batch = 64, .precision = precision::fp16};
+  const train_config half_bn32{.batch = 64, .precision = precision::fp16, .keep_batchnorm_fp32 = true};
+  const runtime_network resnet = models::find_model("resnet50")->build(224);
+  EXPECT_LT(predict(resnet.nodes(), dev::a100_40gb, half_bn32).iteration,
+            predict(resnet.nodes(), dev::a100_40gb, half).iteration);
   constexpr std::int64_t batch = 8;
   constexpr auto net = Input<64, 28, 28>{} | BatchNorm2d<64>{};
   const layer_node& bn = net.layers[1];
