@@ -117,7 +117,8 @@ struct train_config {
   loss_function loss = loss_function::cross_entropy;
   /// Under fp16 or bf16 (the whole model in half), BatchNorm layers keep fp32 weights, as apex's network_to_half and
   /// amp's O2 (keep_batchnorm_fp32) leave them: with fp16 activations PyTorch then runs them on cuDNN
-  /// (precision_plan::native_batchnorm). No effect in the other precisions.
+  /// (precision_plan::native_batchnorm). No effect in the other precisions; memory counts the layers' few weights
+  /// at the model's element size either way. The CLI's --keep-batchnorm-fp32.
   bool keep_batchnorm_fp32 = false;
 };
 

@@ -570,6 +570,25 @@ TEST(CliTrainingSetup, FrozenLayersTrainNothing) {
   EXPECT_NE(text.out.find("frozen embeddings"), std::string::npos) << text.out;
 }
 
+TEST(CliTrainingSetup, KeepingBatchNormInFp32RunsItOnCudnn) {
+  // model.half() makes batch norm's weights half, and PyTorch then runs its own two-pass kernels; apex's
+  // network_to_half keeps them fp32, and cuDNN runs the layer again (fp16 activations only).
+  const auto predict = [](const char* precision, bool keep) {
+    std::vector<std::string> args{"predict", "--model", "resnet50", "--device", "a100-80gb", "--batch", "64",
+                                  "--precision", precision, "--json"};
+    if (keep) args.emplace_back("--keep-batchnorm-fp32");
+    return parsed(run(args));
+  };
+  const json half = predict("fp16", false), kept = predict("fp16", true);
+  EXPECT_EQ(half["keep_batchnorm_fp32"], false);
+  EXPECT_EQ(kept["keep_batchnorm_fp32"], true);
+  EXPECT_LT(kept["iteration_ms"].get<double>(), half["iteration_ms"].get<double>());
+  EXPECT_EQ(predict("bf16", true)["iteration_ms"], predict("bf16", false)["iteration_ms"]);  // bf16 inputs: ATen's
+  const process_result text = run({"predict", "--model", "resnet50", "--device", "a100-80gb", "--precision", "fp16",
+                                   "--keep-batchnorm-fp32"});
+  EXPECT_NE(text.out.find("batch norm in fp32"), std::string::npos) << text.out;
+}
+
 TEST(CliTrainingSetup, AnIterationIsOneOptimizerStep) {
   const auto predict = [](const char* accum) {
     return parsed(run({"predict", "--model", "gpt2", "--device", "a100-80gb", "--batch", "4", "--optimizer", "adam",
@@ -662,6 +681,8 @@ TEST(CliTrainingSetup, BadInputIsOneLineAndExitTwo) {
       {"--model", "gpt2", "--mode", "inference", "--freeze", "embeddings"},
       {"--model", "gpt2", "--loss", "mse"},
       {"--model", "gpt2", "--mode", "inference", "--loss", "none"},
+      {"--model", "resnet50", "--precision", "amp-fp16", "--keep-batchnorm-fp32"},  // autocast: fp32 weights already
+      {"--model", "resnet50", "--keep-batchnorm-fp32"},
   };
   for (const char* command : {"predict", "memory", "compare"}) {
     for (const std::vector<std::string>& flags : bad) {

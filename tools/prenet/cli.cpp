@@ -22,18 +22,20 @@ constexpr std::string_view usage = R"(usage: prenet <command> [options]
 commands:
   predict --model NAME|--onnx FILE --device ID|--device-file FILE [--batch N] [--seq N | --image N]
           [--optimizer none|sgd|momentum|adam|adamw|rmsprop|adagrad|adam-fused|adamw-fused] [--mode train|inference]
-          [--samples N] [--precision P] [--attention A] [training setup] [--max-batch] [--layers] [--json]
+          [--samples N] [--precision P [--keep-batchnorm-fp32]] [--attention A] [training setup] [--max-batch]
+          [--layers] [--json]
       iteration time (forward, backward, optimizer), epoch time, FLOPs, memory; --layers adds the per-layer table
   compare --model NAME|--onnx FILE [--batch N[,N...]] [--devices ID[,ID...]] [--device-file FILE ...]
           [--price ID=USD[,...]] [--prices FILE] [--samples N] [--epochs N] [--sort time|cost] [--all | --fits-only]
-          [--top K] [--seq N | --image N] [--optimizer ...] [--mode ...] [--precision P] [--attention A]
-          [training setup] [--max-batch] [--json] [--svg FILE]
+          [--top K] [--seq N | --image N] [--optimizer ...] [--mode ...] [--precision P [--keep-batchnorm-fp32]]
+          [--attention A] [training setup] [--max-batch] [--json] [--svg FILE]
       one table across devices (default: every GPU in the catalogue) for a job of --epochs passes over --samples:
       hours and dollars, cheapest first when prices are known, only what fits unless --all; ends with the cheapest
       and the fastest configuration that fits; each --device-file (may be repeated) adds that GPU; --svg FILE also
       draws the listed rows as a bar chart (time per iteration, or of the job with --epochs/--samples, and cost)
   memory --model NAME|--onnx FILE --device ID|--device-file FILE [--batch N] [--max-batch] [--seq N | --image N]
-          [--optimizer ...] [--mode ...] [--precision P] [--attention A] [training setup] [--json]
+          [--optimizer ...] [--mode ...] [--precision P [--keep-batchnorm-fp32]] [--attention A] [training setup]
+          [--json]
       peak device memory as nvidia-smi shows it, by part; whether it fits, by how much not, the largest batch
   devices [--json | --markdown] [--device ID | --device-file FILE]
       the device catalogue (ids for --device): data-sheet peaks (dense tensor TFLOPS), bandwidth, memory, power;
@@ -52,6 +54,8 @@ precision P, as PyTorch runs it (docs/precision.md):
   A device without the tensor cores asked for runs what PyTorch runs there (FP32 math), and the output says so;
   amp-bf16 on a GPU without BF16 is refused (exit 2; compare leaves such GPUs out). --dtype fp32|fp16|bf16 is the
   older name of --precision fp32|fp16|bf16.
+  --keep-batchnorm-fp32 (fp16, bf16): batch norm keeps fp32 weights, as apex's network_to_half and amp O2 leave it;
+  PyTorch then runs it on cuDNN with fp16 activations (half weights, or bf16 ones, get its own two-pass kernels)
 
 attention A, how every attention layer's core runs (docs/attention.md):
   eager               matmul, softmax, dropout, matmul: the S x S probabilities saved for backward (HF "eager")

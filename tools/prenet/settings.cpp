@@ -63,6 +63,7 @@ std::string setup_text(const model_settings& s) {
   if (s.lora_rank > 0) t += ", LoRA r " + std::to_string(s.lora_rank) + " (" + std::string(name(s.lora_targets)) + ")";
   if (s.freeze != freezing::none) t += ", frozen " + std::string(name(s.freeze));
   if (s.mode == run_mode::train && s.loss == loss_function::none) t += ", no loss";
+  if (s.keep_batchnorm_fp32) t += ", batch norm in fp32";
   return t;
 }
 
@@ -171,6 +172,13 @@ model_settings read_model_settings(const arguments& args) {
     if (!train) throw usage_error("--loss applies to training only (--mode inference computes no loss)");
   }
 
+  if (args.has("keep-batchnorm-fp32")) {
+    if (s.precision != precision::fp16 && s.precision != precision::bf16)
+      throw usage_error("--keep-batchnorm-fp32 applies to --precision fp16 or bf16 (the whole model in half); under " +
+                        std::string(name(s.precision)) + " batch norm weights are fp32 already");
+    s.keep_batchnorm_fp32 = true;
+  }
+
   if (const std::optional<std::string_view> n = args.value("samples")) {
     s.samples = parse_integer("samples", *n, 1, max_samples);
   } else {
@@ -194,7 +202,8 @@ runtime_network checked(runtime_network net, const model_settings& s) {
 
 train_config config_of(const model_settings& s, std::int64_t batch) noexcept {
   return {.batch = batch, .optimizer = s.optimizer, .precision = s.precision, .grad_accum = s.grad_accum,
-          .checkpoint = s.checkpoint, .lora_rank = s.lora_rank, .lora_targets = s.lora_targets, .freeze = s.freeze, .loss = s.loss};
+          .checkpoint = s.checkpoint, .lora_rank = s.lora_rank, .lora_targets = s.lora_targets, .freeze = s.freeze,
+          .loss = s.loss, .keep_batchnorm_fp32 = s.keep_batchnorm_fp32};
 }
 
 runtime_network build_network(const model_settings& s) {

@@ -48,12 +48,13 @@ struct model_settings {
   prenet::lora_targets lora_targets = prenet::lora_targets::q_v;  ///< --lora-targets
   freezing freeze = freezing::none;                  ///< --freeze
   loss_function loss = loss_function::cross_entropy;  ///< --loss
+  bool keep_batchnorm_fp32 = false;                   ///< --keep-batchnorm-fp32 (fp16 and bf16 only)
   std::int64_t samples = 0;  ///< per epoch
   std::shared_ptr<const onnx_model> onnx;  ///< --onnx FILE: the imported model (`model` then points at its entry)
 };
 
 /// The flags read_model_settings reads (its --samples is each command's own: memory has none).
-inline constexpr std::array<flag_spec, 15> model_flags{{{"model"},
+inline constexpr std::array<flag_spec, 16> model_flags{{{"model"},
                                                         {"onnx"},
                                                         {"seq"},
                                                         {"image"},
@@ -67,7 +68,8 @@ inline constexpr std::array<flag_spec, 15> model_flags{{{"model"},
                                                         {"lora"},
                                                         {"lora-targets"},
                                                         {"freeze"},
-                                                        {"loss"}}};
+                                                        {"loss"},
+                                                        {"keep-batchnorm-fp32", false}}};
 
 /// Largest --grad-accum and --lora (far beyond any real run; keeps every count exact in 64 bits).
 inline constexpr std::int64_t max_grad_accum = 65'536;
@@ -84,7 +86,8 @@ template <std::size_t N>
 }
 
 /// Reads --model (or --onnx FILE), --seq/--image, --mode, --optimizer, --precision (or its alias --dtype),
-/// --attention, --grad-accum, --checkpoint, --lora, --lora-targets, --freeze, --loss and --samples; throws usage_error
+/// --attention, --grad-accum, --checkpoint, --lora, --lora-targets, --freeze, --loss, --keep-batchnorm-fp32 and
+/// --samples; throws usage_error
 /// on bad input.
 [[nodiscard]] model_settings read_model_settings(const arguments& args);
 
@@ -130,7 +133,8 @@ struct single_run {
 [[nodiscard]] std::string setup_text(const model_settings& s);
 
 /// The training setup's JSON keys: grad_accum, checkpoint, lora_rank (0: none), lora_targets ("none" without LoRA),
-/// freeze ("none", "embeddings", "all-but-head"), loss ("cross-entropy", "none"; "none" in inference).
+/// freeze ("none", "embeddings", "all-but-head"), loss ("cross-entropy", "none"; "none" in inference),
+/// keep_batchnorm_fp32.
 template <class Json>
 void add_setup_json(Json& j, const model_settings& s) {
   j["grad_accum"] = s.grad_accum;
@@ -139,6 +143,7 @@ void add_setup_json(Json& j, const model_settings& s) {
   j["lora_targets"] = s.lora_rank > 0 ? name(s.lora_targets) : std::string_view("none");
   j["freeze"] = name(s.freeze);
   j["loss"] = name(s.mode == run_mode::train ? s.loss : loss_function::none);
+  j["keep_batchnorm_fp32"] = s.keep_batchnorm_fp32;
 }
 
 /// Printable names: "train"/"inference", "fp32"/"fp16"/"bf16", "image"/"seq".
