@@ -158,7 +158,7 @@ namespace detail {
                                                   const train_config& cfg, run_mode mode,
                                                   const predictors::kernel_predictors& kp) {
   const bool train = mode == run_mode::train;
-  const precision_plan how = plan(cfg.precision, device, cfg.keep_batchnorm_fp32);
+  const precision_plan how = plan(cfg, device);
   const predictors::pass_context pass = predictors::pass_of(how, cfg.batch, train);
   const predictors::network_estimate re =
       predictors::estimate_recompute(nodes, device, pass, train ? cfg.checkpoint : checkpointing::none, kp);

@@ -122,4 +122,10 @@ struct train_config {
   bool keep_batchnorm_fp32 = false;
 };
 
+/// How PyTorch runs `cfg`'s precision on `d` (precision.hpp's plan, with the config's batch-norm choice): the one
+/// way from a configuration to its kernels' math modes and element sizes.
+[[nodiscard]] constexpr precision_plan plan(const train_config& cfg, const device_spec& d) noexcept {
+  return plan(cfg.precision, d, cfg.keep_batchnorm_fp32);
+}
+
 }  // namespace prenet

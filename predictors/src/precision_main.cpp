@@ -501,8 +501,7 @@ prepared_run prepare(const run_row& r, const tree_shape& shape, const predictors
   const device_spec& d = *r.device;
   const train_config cfg{.batch = r.batch, .optimizer = r.opt, .precision = r.prec,
                          .keep_batchnorm_fp32 = r.source->half_keeps_batchnorm_fp32};
-  const predictors::pass_context c =
-      predictors::pass_of(plan(r.prec, d, cfg.keep_batchnorm_fp32), r.batch, true);
+  const predictors::pass_context c = predictors::pass_of(plan(cfg, d), r.batch, true);
   double touched_ms = 0;
   predictors::for_each_layer_pass(net.nodes(), true, [&](std::size_t, const layer_node& n, bool input_grad, bool backward) {
     predictors::pass_context lc = c;

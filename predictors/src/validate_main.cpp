@@ -69,7 +69,7 @@ struct row_result {
   [[nodiscard]] std::array<double, kernel_family_count> family_ms_with(const predictors::kernel_predictors& kp) const {
     const runtime_network net = zoo->build(seq);
     return predictors::kernel_ms_by_family(
-        net.nodes(), *device, predictors::pass_of(plan(config().precision, *device), batch, training()), training(),
+        net.nodes(), *device, predictors::pass_of(plan(config(), *device), batch, training()), training(),
         kp);
   }
 };

@@ -575,7 +575,7 @@ TEST(CliTrainingSetup, KeepingBatchNormInFp32RunsItOnCudnn) {
   // network_to_half keeps them fp32, and cuDNN runs the layer again (fp16 activations only).
   const auto predict = [](const char* precision, bool keep) {
     std::vector<std::string> args{"predict", "--model", "resnet50", "--device", "a100-80gb", "--batch", "64",
-                                  "--precision", precision, "--json"};
+                                  "--precision", precision, "--layers", "--json"};
     if (keep) args.emplace_back("--keep-batchnorm-fp32");
     return parsed(run(args));
   };
@@ -583,6 +583,15 @@ TEST(CliTrainingSetup, KeepingBatchNormInFp32RunsItOnCudnn) {
   EXPECT_EQ(half["keep_batchnorm_fp32"], false);
   EXPECT_EQ(kept["keep_batchnorm_fp32"], true);
   EXPECT_LT(kept["iteration_ms"].get<double>(), half["iteration_ms"].get<double>());
+  // The --layers table runs the same kernels as the iteration: a batch norm layer is faster there too.
+  const auto first_batchnorm_ms = [](const json& j) {
+    for (const json& layer : j["layers"]) {
+      if (layer["kind"] == "batchnorm2d") return layer["forward_ms"].get<double>() + layer["backward_ms"].get<double>();
+    }
+    return -1.0;
+  };
+  ASSERT_GT(first_batchnorm_ms(half), 0);
+  EXPECT_LT(first_batchnorm_ms(kept), first_batchnorm_ms(half));
   EXPECT_EQ(predict("bf16", true)["iteration_ms"], predict("bf16", false)["iteration_ms"]);  // bf16 inputs: ATen's
   const process_result text = run({"predict", "--model", "resnet50", "--device", "a100-80gb", "--precision", "fp16",
                                    "--keep-batchnorm-fp32"});

@@ -97,7 +97,7 @@ run_estimate estimate(const runtime_network& net, const device_spec& device, con
   r.precision_note = p.precision_note;
   if (with_layers) {
     r.layers = layer_rows(net.nodes(), device,
-                          predictors::pass_of(plan(s.precision, device), batch, train), train);
+                          predictors::pass_of(plan(cfg, device), batch, train), train);
   }
   return r;
 }

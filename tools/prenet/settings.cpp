@@ -173,7 +173,7 @@ model_settings read_model_settings(const arguments& args) {
   }
 
   if (args.has("keep-batchnorm-fp32")) {
-    if (s.precision != precision::fp16 && s.precision != precision::bf16)
+    if (parameter_dtype(s.precision) == dtype::fp32)
       throw usage_error("--keep-batchnorm-fp32 applies to --precision fp16 or bf16 (the whole model in half); under " +
                         std::string(name(s.precision)) + " batch norm weights are fp32 already");
     s.keep_batchnorm_fp32 = true;
