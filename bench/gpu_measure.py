@@ -5,7 +5,8 @@
 Four parts, in order of value, each written row by row so a run cut short keeps what it measured:
   e2e      whole models: NeuSight's end-to-end configurations (Hugging Face BERT-large with pre-training heads,
            GPT-2 large, GPT-3 XL/2.7B as NeuSight sizes them, OPT-1.3B; forward, backward) in FP32, and BERT-large,
-           GPT-2 large and torchvision's ResNet-50 under TF32 and autocast fp16/bf16 with the optimizer step timed too.
+           GPT-2 large and torchvision's ResNet-50 under TF32 and autocast fp16/bf16 with the optimizer step timed too;
+           each row with the clocks, power and clock-event reasons nvidia-smi saw while it was timed.
   trace    the same BERT-large, ResNet-50 and GPT-2 large steps under autocast fp16 and bf16, profiled: device time
            per kernel and per op (with its input shapes), the longest first (scripts/trace-diff.py compares two).
   kernels  NeuSight's per-op forward kernels (linear, bmm, conv, ln, softmax, elementwise) at the shapes of its
@@ -25,8 +26,11 @@ import argparse
 import csv
 import math
 import os
+import shutil
 import statistics
+import subprocess
 import sys
+import threading
 import time
 import traceback
 
@@ -76,6 +80,74 @@ class Timer:
         if self.cuda:
             return a.elapsed_time(b)
         return (b[0] - a[0]) * 1e3
+
+
+class ClockMonitor:
+    """What the GPU ran at while a step was timed, sampled by nvidia-smi every `period_ms`: the SM and memory clocks
+    and the power drawn (medians), the hottest temperature, the clock-event ("throttle") reasons seen in any sample
+    (NVML's bit mask: 0x4 software power cap, 0x8 hardware slowdown, 0x20/0x40 thermal) and the share of samples
+    power-capped. On the H100 and H200 BERT-large's whole bf16 step ran slower than its fp16 one, even its fp32 AdamW
+    update, which took 1.4x as long as the same update in the FP32 and TF32 runs (docs/precision.md); these columns
+    tell a throttled run from a slow kernel. Empty on a CPU or without nvidia-smi."""
+
+    FIELDS = ("clocks.sm", "clocks.mem", "power.draw", "temperature.gpu")
+    COLUMNS = ("sm_clock_mhz", "mem_clock_mhz", "power_w", "max_temp_c", "clock_events", "power_capped_share",
+               "smi_samples")
+
+    def __init__(self, dev, period_ms=20):
+        self.proc, self.lines = None, []
+        if dev.type != "cuda" or shutil.which("nvidia-smi") is None:
+            return
+        fields = self.FIELDS + tuple(f for f in (self.reasons_field(),) if f)
+        gpu = (os.environ.get("CUDA_VISIBLE_DEVICES") or "0").split(",")[0]
+        self.proc = subprocess.Popen(["nvidia-smi", "-i", gpu, "--query-gpu=" + ",".join(fields),
+                                      "--format=csv,noheader,nounits", "-lms", str(period_ms)],
+                                     stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+        self.reader = threading.Thread(target=lambda: self.lines.extend(self.proc.stdout), daemon=True)
+        self.reader.start()
+
+    @staticmethod
+    def reasons_field():
+        """The active clock-event reasons' field: renamed from clocks_throttle_reasons in driver 535."""
+        for f in ("clocks_event_reasons.active", "clocks_throttle_reasons.active"):
+            r = subprocess.run(["nvidia-smi", "--query-gpu=" + f, "--format=csv,noheader"], capture_output=True)
+            if r.returncode == 0:
+                return f
+        return None
+
+    def stop(self):
+        """The summary columns (COLUMNS); empty strings where nothing was sampled."""
+        if self.proc is None:
+            return dict.fromkeys(self.COLUMNS, "")
+        self.proc.terminate()
+        self.proc.wait(timeout=5)
+        self.reader.join(timeout=5)
+        samples = []
+        for line in self.lines:
+            v = [x.strip() for x in line.split(",")]
+            try:
+                samples.append([float(x) for x in v[:4]] + [int(v[4], 16) if len(v) > 4 else 0])
+            except ValueError:  # "[N/A]" or a cut line
+                continue
+        if not samples:
+            return dict.fromkeys(self.COLUMNS, "")
+        med = lambda i: f"{statistics.median(s[i] for s in samples):.4g}"  # noqa: E731
+        events = 0
+        for s in samples:
+            events |= s[4]
+        capped = sum(1 for s in samples if s[4] & 0x4) / len(samples)
+        return dict(sm_clock_mhz=med(0), mem_clock_mhz=med(1), power_w=med(2),
+                    max_temp_c=f"{max(s[3] for s in samples):.3g}", clock_events=hex(events),
+                    power_capped_share=f"{capped:.2f}", smi_samples=len(samples))
+
+
+def allocator_counts(dev):
+    """The caching allocator's cudaMalloc retries (it freed its cache and synchronised to find memory) and segments
+    allocated so far: a timed step that moves either paid for cudaMalloc/cudaFree, not for its kernels."""
+    if dev.type != "cuda":
+        return 0, 0
+    s = torch.cuda.memory_stats()
+    return s.get("num_alloc_retries", 0), s.get("segment.all.allocated", 0)
 
 
 def set_precision(mode):
@@ -223,7 +295,8 @@ def on_device(dev):
 
 
 E2E_FIELDS = ["model", "mode", "precision", "seq", "batch", "fw_ms", "bw_ms", "opt_ms", "iteration_ms",
-              "peak_mem_bytes", "reps", "skipped_steps", "status"]
+              "peak_mem_bytes", "reps", "skipped_steps", *ClockMonitor.COLUMNS, "alloc_retries", "new_segments",
+              "status"]
 
 
 class TrainingStep:
@@ -291,30 +364,38 @@ def run_model(name, precision, seq, batch, with_opt, dev, reps=5, warmup=2):
     fw, bw, st = [], [], []
     skipped = 0  # timed iterations whose optimizer step GradScaler skipped (inf or NaN gradients)
     torch.cuda.reset_peak_memory_stats() if dev.type == "cuda" else None
-    for i in range(warmup + reps):
-        step.zero_grad()
-        scale = step.scale()
-        a, b, c, d = (timer.pair()[0] for _ in range(4))
-        sync(dev)
-        timer.record(a)
-        loss = step.forward()
-        timer.record(b)
-        step.backward(loss)
-        timer.record(c)
-        step.optimizer()
-        timer.record(d)
-        sync(dev)
-        if i >= warmup:
-            skipped += int(step.scaler is not None and step.opt is not None and step.scale() < scale)
-            fw.append(timer.ms(a, b))
-            bw.append(timer.ms(b, c))
-            st.append(timer.ms(c, d))
-        del loss
+    monitor, allocs = None, (0, 0)
+    try:
+        for i in range(warmup + reps):
+            if i == warmup:  # the timed iterations: clocks and power sampled, the allocator's work counted
+                sync(dev)
+                monitor, allocs = ClockMonitor(dev), allocator_counts(dev)
+            step.zero_grad()
+            scale = step.scale()
+            a, b, c, d = (timer.pair()[0] for _ in range(4))
+            sync(dev)
+            timer.record(a)
+            loss = step.forward()
+            timer.record(b)
+            step.backward(loss)
+            timer.record(c)
+            step.optimizer()
+            timer.record(d)
+            sync(dev)
+            if i >= warmup:
+                skipped += int(step.scaler is not None and step.opt is not None and step.scale() < scale)
+                fw.append(timer.ms(a, b))
+                bw.append(timer.ms(b, c))
+                st.append(timer.ms(c, d))
+            del loss
+    finally:  # nvidia-smi stops with the run, an out-of-memory one too
+        clocks = monitor.stop() if monitor else {}
     peak = torch.cuda.max_memory_allocated() if dev.type == "cuda" else 0
+    retries, segments = (b - a for a, b in zip(allocs, allocator_counts(dev)))
     m = statistics.median
     return dict(fw_ms=f"{m(fw):.5g}", bw_ms=f"{m(bw):.5g}", opt_ms=f"{m(st):.5g}" if with_opt else "",
                 iteration_ms=f"{m(fw) + m(bw) + (m(st) if with_opt else 0):.5g}", peak_mem_bytes=peak, reps=reps,
-                skipped_steps=skipped if with_opt else "")
+                skipped_steps=skipped if with_opt else "", alloc_retries=retries, new_segments=segments, **clocks)
 
 
 E2E_PLAN = [
@@ -328,6 +409,10 @@ E2E_PLAN = [
     (m, "step", p, s, b, True)
     for (m, s, b) in (("resnet50", 224, 128), ("bert_large", 512, 8), ("gpt2_large", 1024, 4))
     for p in ("fp32", "tf32", "amp_bf16", "amp_fp16")
+] + [
+    # BERT-large's bf16 step once more, after its fp16 one: an effect of the run's order (heat, the allocator's
+    # cache) would move it; the kernels it runs would not. A mode of its own, so the trainer validates on the first.
+    ("bert_large", "step_repeat", "amp_bf16", 512, 8, True),
 ]
 
 

@@ -64,7 +64,8 @@ def main():
             t = ops[key]
             w.writerow(list(key) + [f"{geo([a for a, _ in t]):.5g}", f"{geo([b for _, b in t]):.5g}", len(t)])
     fields = ["model", "mode", "precision", "seq", "batch", "fw_ms", "bw_ms", "opt_ms", "iteration_ms",
-              "peak_mem_bytes", "reps", "skipped_steps"]
+              "peak_mem_bytes", "reps", "skipped_steps", "sm_clock_mhz", "mem_clock_mhz", "power_w", "max_temp_c",
+              "clock_events", "power_capped_share", "smi_samples", "alloc_retries", "new_segments"]
     with open(os.path.join(out, "e2e.csv"), "w", newline="") as f:
         w = csv.DictWriter(f, fields, extrasaction="ignore", lineterminator="\n")
         w.writeheader()

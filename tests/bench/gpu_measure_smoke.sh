@@ -33,6 +33,8 @@ steps = [r for r in csv.DictReader(open(sys.argv[1])) if r["mode"] == "step"]
 assert steps, "no training step measured"
 # On a CPU no GradScaler runs, so no step is skipped; the column reaches data/<id>/e2e.csv for the trainer.
 assert all(r["skipped_steps"] == "0" and float(r["opt_ms"]) > 0 for r in steps), steps
+# No nvidia-smi samples a CPU: the clock columns reach the file empty; the allocator's counts are zero.
+assert all(r["sm_clock_mhz"] == "" and r["clock_events"] == "" and r["alloc_retries"] == "0" for r in steps), steps
 print(f"{len(steps)} training steps, none skipped: ok")
 PY
 $py - "$scratch/data/h200/trace.csv" <<'PY'
