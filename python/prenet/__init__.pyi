@@ -98,7 +98,8 @@ def compare(model: Optional[str] = None, *, onnx: Optional[_Path] = ..., devices
             batch: Union[int, Sequence[int]] = ..., price: Mapping[str, float] = ..., prices: _Path = ...,
             samples: int = ..., epochs: int = ..., sort: Literal["time", "cost"] = ..., all: bool = ...,
             fits_only: bool = ..., top: int = ..., svg: _Path = ...,
-            seq: int = ..., image: int = ..., mode: _Mode = ..., optimizer: _Optimizer = ..., precision: _Precision = ..., dtype: _Dtype = ...,
+            seq: int = ..., image: int = ..., mode: _Mode = ..., optimizer: _Optimizer = ...,
+            precision: Union[_Precision, Sequence[_Precision]] = ..., dtype: _Dtype = ...,
             max_batch: bool = ..., **options: Any) -> Comparison: ...
 def devices() -> List[Dict[str, Any]]: ...
 def models() -> List[Dict[str, Any]]: ...

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <fstream>
+#include <iterator>
 #include <string>
 #include <vector>
 
@@ -598,6 +600,67 @@ TEST(CliTrainingSetup, KeepingBatchNormInFp32RunsItOnCudnn) {
   EXPECT_NE(text.out.find("batch norm in fp32"), std::string::npos) << text.out;
 }
 
+TEST(Cli, CompareTakesSeveralPrecisionsAndNamesWhatItLeavesOut) {
+  // Each device under each precision: autocast to bf16 raises before Ampere, so the V100 is compared under the other
+  // two and named in left_out; every row says its precision and is what `predict` says for that pair.
+  const std::vector<std::string> base{"compare", "--model", "bert-large", "--seq", "128", "--batch", "8",
+                                      "--devices", "v100,a100-80gb", "--precision", "amp-bf16,amp-fp16,tf32", "--all"};
+  std::vector<std::string> with_json = base;
+  with_json.emplace_back("--json");
+  const json j = parsed(run(with_json));
+  EXPECT_EQ(j["precision"], "amp-bf16,amp-fp16,tf32");
+  EXPECT_EQ(j["dtype"], "bf16,fp16,fp32");
+  ASSERT_EQ(j["rows"].size(), 5u) << j["rows"];
+  ASSERT_EQ(j["left_out"].size(), 1u);
+  EXPECT_EQ(j["left_out"][0]["device"], "v100");
+  EXPECT_EQ(j["left_out"][0]["precision"], "amp-bf16");
+  EXPECT_NE(j["left_out"][0]["reason"].get<std::string>().find("BF16"), std::string::npos);
+  const auto row = [&](std::string_view device, std::string_view precision) {
+    for (const json& r : j["rows"]) {
+      if (r["device"] == device && r["precision"] == precision) return r;
+    }
+    ADD_FAILURE() << "no row " << device << " " << precision;
+    return json();
+  };
+  for (const json& r : j["rows"]) {
+    const json p = parsed(run({"predict", "--model", "bert-large", "--seq", "128", "--batch", "8", "--device",
+                               r["device"].get<std::string>(), "--precision", r["precision"].get<std::string>(),
+                               "--json"}));
+    EXPECT_EQ(r["iteration_ms"], p["iteration_ms"]) << r;
+  }
+  EXPECT_LT(row("a100-80gb", "amp-fp16")["iteration_ms"].get<double>(), row("a100-80gb", "tf32")["iteration_ms"].get<double>());
+  EXPECT_EQ(row("a100-80gb", "tf32")["precision_note"], "");
+  EXPECT_NE(row("v100", "tf32")["precision_note"], "");  // no TF32 tensor cores: FP32, and said so
+  EXPECT_FALSE(j["fastest"]["precision"].get<std::string>().empty());
+  // The text: a precision column, the refusal, and the choices with their precision.
+  const process_result text = run(base);
+  ASSERT_EQ(text.exit_code, 0) << text.err;
+  EXPECT_NE(text.out.find(" precision "), std::string::npos) << text.out;
+  EXPECT_NE(text.out.find("left out: v100 (amp-bf16: "), std::string::npos) << text.out;
+  // The V100's tf32 row runs FP32 and is flagged; its amp-fp16 row runs as asked.
+  for (std::size_t at = 0; (at = text.out.find("\nv100", at)) != std::string::npos; ++at) {
+    const std::string line = text.out.substr(at + 1, text.out.find('\n', at + 1) - at - 1);
+    EXPECT_EQ(line.find("tf32") != std::string::npos, line.find("precision-fallback") != std::string::npos) << line;
+  }
+  EXPECT_NE(text.out.find("fastest that fits: a100-80gb at batch 8 in amp-"), std::string::npos) << text.out;
+  // The chart marks each bar with its precision.
+  std::vector<std::string> with_svg = base;
+  const std::string svg = std::string(PRENET_CLI_SCRATCH) + "/precisions.svg";
+  with_svg.insert(with_svg.end(), {"--svg", svg});
+  ASSERT_EQ(run(with_svg).exit_code, 0);
+  std::ifstream in(svg);
+  const std::string drawn((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  EXPECT_NE(drawn.find("data-precision=\"tf32\""), std::string::npos);
+  // One precision: no column, the refusal still named; a repeated one counts once; none runnable: exit 2 with why.
+  const json one = parsed(run({"compare", "--model", "bert-large", "--seq", "128", "--devices", "v100,a100-80gb",
+                               "--precision", "amp-bf16,amp-bf16", "--json"}));
+  EXPECT_EQ(one["precision"], "amp-bf16");
+  EXPECT_EQ(one["rows"].size(), 1u);
+  const process_result none = run({"compare", "--model", "bert-large", "--devices", "v100,t4", "--precision", "amp-bf16"});
+  EXPECT_EQ(none.exit_code, 2);
+  EXPECT_NE(none.err.find("v100, t4 (amp-bf16: no BF16 support"), std::string::npos) << none.err;
+}
+
 TEST(CliTrainingSetup, AnIterationIsOneOptimizerStep) {
   const auto predict = [](const char* accum) {
     return parsed(run({"predict", "--model", "gpt2", "--device", "a100-80gb", "--batch", "4", "--optimizer", "adam",
@@ -692,6 +755,10 @@ TEST(CliTrainingSetup, BadInputIsOneLineAndExitTwo) {
       {"--model", "gpt2", "--mode", "inference", "--loss", "none"},
       {"--model", "resnet50", "--precision", "amp-fp16", "--keep-batchnorm-fp32"},  // autocast: fp32 weights already
       {"--model", "resnet50", "--keep-batchnorm-fp32"},
+      // A list (compare's): an unknown or empty item, or a precision the flag cannot apply to, is refused everywhere.
+      {"--model", "resnet50", "--precision", "fp16,amp-fp16", "--keep-batchnorm-fp32"},
+      {"--model", "resnet50", "--precision", "amp-fp16,nosuch"},
+      {"--model", "resnet50", "--precision", "amp-fp16,"},
   };
   for (const char* command : {"predict", "memory", "compare"}) {
     for (const std::vector<std::string>& flags : bad) {

@@ -52,7 +52,8 @@ constexpr double value_room = 120;  ///< right of the longest bar: its value and
 constexpr std::string_view time_color = "#4477aa", cost_color = "#cc6677", grey = "#bbbbbb";
 
 std::string label(const chart_row& r) {
-  return fmt::format("{}, batch {}{}", r.device, r.batch, r.fits ? "" : " (does not fit)");
+  return fmt::format("{}, batch {}{}{}", r.device, r.batch, r.precision.empty() ? "" : ", " + r.precision,
+                     r.fits ? "" : " (does not fit)");
 }
 
 }  // namespace
@@ -102,7 +103,9 @@ std::string to_svg(const bar_chart& c) {
     const chart_row& r = c.rows[i];
     const double y = top + static_cast<double>(i) * row_height;
     const double text_y = y + bar_height - 3;
-    const std::string id = fmt::format("data-device=\"{}\" data-batch=\"{}\"", xml(r.device), r.batch);
+    const std::string id =
+        fmt::format("data-device=\"{}\" data-batch=\"{}\"{}", xml(r.device), r.batch,
+                    r.precision.empty() ? "" : fmt::format(" data-precision=\"{}\"", xml(r.precision)));
     s += fmt::format("<text class=\"label\" x=\"{:.1f}\" y=\"{}\" text-anchor=\"end\"{}>{}</text>\n",
                      time_x - 8, text_y, r.fits ? "" : " fill=\"#777777\"", xml(label(r)));
     const auto bar = [&](std::string_view kind, double x0, double value, const axis& a, std::string_view color,

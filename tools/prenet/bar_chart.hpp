@@ -13,6 +13,7 @@ namespace prenet::cli {
 struct chart_row {
   std::string device;
   std::int64_t batch = 0;
+  std::string precision;          ///< "" unless the chart compares precisions: then each row's
   double time = 0;                ///< in the chart's time unit
   std::optional<double> cost;     ///< USD; nullopt: the price is unknown
   bool fits = true;               ///< false: drawn grey and marked "does not fit"
@@ -32,7 +33,7 @@ struct bar_chart {
 };
 
 /// The chart as a standalone SVG document. Each bar is a <rect class="bar time"> or <rect class="bar cost"> with
-/// data-device, data-batch and data-value (the exact number, as JSON writes it); a row without a price has a
+/// data-device, data-batch (and data-precision where rows have one) and data-value (the exact number, as JSON writes it); a row without a price has a
 /// <text class="no-price"> instead of its cost bar.
 [[nodiscard]] std::string to_svg(const bar_chart& chart);
 

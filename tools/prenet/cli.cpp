@@ -27,12 +27,13 @@ commands:
       iteration time (forward, backward, optimizer), epoch time, FLOPs, memory; --layers adds the per-layer table
   compare --model NAME|--onnx FILE [--batch N[,N...]] [--devices ID[,ID...]] [--device-file FILE ...]
           [--price ID=USD[,...]] [--prices FILE] [--samples N] [--epochs N] [--sort time|cost] [--all | --fits-only]
-          [--top K] [--seq N | --image N] [--optimizer ...] [--mode ...] [--precision P [--keep-batchnorm-fp32]]
+          [--top K] [--seq N | --image N] [--optimizer ...] [--mode ...] [--precision P[,P...] [--keep-batchnorm-fp32]]
           [--attention A] [training setup] [--max-batch] [--json] [--svg FILE]
       one table across devices (default: every GPU in the catalogue) for a job of --epochs passes over --samples:
       hours and dollars, cheapest first when prices are known, only what fits unless --all; ends with the cheapest
-      and the fastest configuration that fits; each --device-file (may be repeated) adds that GPU; --svg FILE also
-      draws the listed rows as a bar chart (time per iteration, or of the job with --epochs/--samples, and cost)
+      and the fastest configuration that fits; each --device-file (may be repeated) adds that GPU; several
+      precisions compare each device under each (a device PyTorch refuses one on is named, "left out"); --svg FILE
+      also draws the listed rows as a bar chart (time per iteration, or of the job with --epochs/--samples, and cost)
   memory --model NAME|--onnx FILE --device ID|--device-file FILE [--batch N] [--max-batch] [--seq N | --image N]
           [--optimizer ...] [--mode ...] [--precision P [--keep-batchnorm-fp32]] [--attention A] [training setup]
           [--json]

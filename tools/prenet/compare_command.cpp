@@ -12,6 +12,7 @@
 #include <nlohmann/json.hpp>
 
 #include <prenet/devices.hpp>
+#include <prenet/precision.hpp>
 
 #include "arguments.hpp"
 #include "bar_chart.hpp"
@@ -40,6 +41,7 @@ enum class sort_key { time, cost };
 
 struct compare_row {
   const device_spec* device;
+  const model_settings* settings;  ///< the run's settings: its precision (compare's --precision may list several)
   run_estimate estimate;
   std::optional<double> usd_per_hour;
   price_source source = price_source::none;
@@ -58,6 +60,13 @@ struct compare_row {
   [[nodiscard]] bool fits() const { return estimate.memory_bytes <= device->memory.value; }
 };
 
+/// A device left out under one precision: PyTorch refuses it there (autocast to bf16 before Ampere).
+struct refusal {
+  const device_spec* device;
+  precision refused;
+  std::string_view reason;  ///< the precision plan's note
+};
+
 /// What compare shows: the rows that fit (sorted, at most --top), the rows that do not (only with --all, after
 /// them), and the cheapest and fastest fitting rows over every fitting row.
 struct comparison {
@@ -69,6 +78,8 @@ struct comparison {
   std::size_t hidden = 0;  ///< rows left out: beyond --top, or not fitting without --all
   std::optional<compare_row> cheapest;
   std::optional<compare_row> fastest;
+  bool several_precisions = false;  ///< rows differ in precision: the text and the chart say each row's
+  std::vector<refusal> left_out;    ///< the compared precisions PyTorch refuses on a compared device
 };
 
 /// The compared devices: --devices (catalogue ids, or the ids of --device-file GPUs), or else every catalogue GPU;
@@ -197,18 +208,31 @@ nlohmann::ordered_json choice_json(const std::optional<compare_row>& r) {
   if (!r) return nullptr;
   return {{"device", r->device->id},
           {"batch", r->estimate.batch},
+          {"precision", name(r->settings->precision)},
           {"job_hours", r->job_hours()},
           {"job_usd", price_json(r->job_usd())}};
 }
 
-std::string as_json(const model_settings& s, std::int64_t epochs, const comparison& c) {
+/// `text` of each compared precision, in --precision's order, joined by `sep`: the precisions as --precision takes
+/// them, their element types.
+template <typename Text>
+std::string joined(const std::vector<model_settings>& runs, Text text, std::string_view sep = ",") {
+  std::string out;
+  for (const model_settings& r : runs) out += (out.empty() ? "" : std::string(sep)) + std::string(text(r.precision));
+  return out;
+}
+constexpr auto precision_name = [](precision p) { return name(p); };
+constexpr auto dtype_name = [](precision p) { return name(activation_dtype(p)); };
+
+std::string as_json(const std::vector<model_settings>& runs, std::int64_t epochs, const comparison& c) {
+  const model_settings& s = runs.front();
   nlohmann::ordered_json j;
   j["model"] = s.model->name;
   j["mode"] = name(s.mode);
   j[std::string(size_flag(*s.model))] = s.size;
   j["optimizer"] = name(s.optimizer);
-  j["precision"] = name(s.precision);
-  j["dtype"] = name(activation_dtype(s.precision));
+  j["precision"] = joined(runs, precision_name);
+  j["dtype"] = joined(runs, dtype_name);
   j["attention"] = name(s.attention);
   add_setup_json(j, s);
   j["samples"] = s.samples;
@@ -222,6 +246,8 @@ std::string as_json(const model_settings& s, std::int64_t epochs, const comparis
     for (const compare_row& r : *group) {
       j["rows"].push_back({{"device", r.device->id},
                            {"batch", r.estimate.batch},
+                           {"precision", name(r.settings->precision)},
+                           {"precision_note", r.estimate.precision_note},
                            {"iteration_ms", r.estimate.iteration_ms},
                            {"iteration_ms_low", r.estimate.iteration_ms_low},
                            {"iteration_ms_high", r.estimate.iteration_ms_high},
@@ -240,26 +266,49 @@ std::string as_json(const model_settings& s, std::int64_t epochs, const comparis
   }
   j["cheapest"] = choice_json(c.cheapest);
   j["fastest"] = choice_json(c.fastest);
+  j["left_out"] = nlohmann::ordered_json::array();
+  for (const refusal& r : c.left_out) {
+    j["left_out"].push_back({{"device", r.device->id}, {"precision", name(r.refused)}, {"reason", r.reason}});
+  }
   if (s.onnx) add_onnx_json(j, *s.onnx);
   return j.dump(2) + "\n";
 }
 
 std::string money(std::optional<double> usd) { return usd ? fmt::format("{:.2f}", *usd) : "-"; }
 
-std::string choice_text(const compare_row& r) {
-  return fmt::format("{} at batch {}, {:.2f} h, {}", r.device->id, r.estimate.batch, r.job_hours(),
+std::string choice_text(const comparison& c, const compare_row& r) {
+  return fmt::format("{} at batch {}{}, {:.2f} h, {}", r.device->id, r.estimate.batch,
+                     c.several_precisions ? " in " + std::string(name(r.settings->precision)) : "", r.job_hours(),
                      r.job_usd() ? "$" + money(r.job_usd()) : "price unknown");
 }
 
 /// The cheapest configuration that fits, as the text output's last line and the chart's note name it.
 std::string cheapest_text(const comparison& c) {
-  return c.cheapest ? choice_text(*c.cheapest) : c.fastest ? "unknown (no GPU that fits has a price)" : "none";
+  return c.cheapest ? choice_text(c, *c.cheapest) : c.fastest ? "unknown (no GPU that fits has a price)" : "none";
 }
-std::string fastest_text(const comparison& c) { return c.fastest ? choice_text(*c.fastest) : "none"; }
+std::string fastest_text(const comparison& c) { return c.fastest ? choice_text(c, *c.fastest) : "none"; }
 
-std::string as_text(const model_settings& s, std::int64_t epochs, const comparison& c) {
+/// The refusals grouped by precision and reason: "v100, t4 (amp-bf16: no BF16 support: ...)"; groups by "; ".
+std::string left_out_text(const std::vector<refusal>& left_out) {
+  std::string out;
+  std::vector<bool> said(left_out.size(), false);
+  for (std::size_t i = 0; i < left_out.size(); ++i) {
+    if (said[i]) continue;
+    std::string ids;
+    for (std::size_t k = i; k < left_out.size(); ++k) {
+      if (said[k] || left_out[k].refused != left_out[i].refused || left_out[k].reason != left_out[i].reason) continue;
+      ids += (ids.empty() ? "" : ", ") + std::string(left_out[k].device->id);
+      said[k] = true;
+    }
+    out += fmt::format("{}{} ({}: {})", out.empty() ? "" : "; ", ids, name(left_out[i].refused), left_out[i].reason);
+  }
+  return out;
+}
+
+std::string as_text(const std::vector<model_settings>& runs, std::int64_t epochs, const comparison& c) {
+  const model_settings& s = runs.front();
   std::string t = fmt::format("{}: {}, {} {}, {}, optimizer {}{}; job: {} epoch{} of {} samples; sorted by {}\n",
-                              s.model->name, name(s.mode), size_flag(*s.model), s.size, name(s.precision),
+                              s.model->name, name(s.mode), size_flag(*s.model), s.size, joined(runs, precision_name, " | "),
                               name(s.optimizer), setup_text(s), group_digits(epochs), epochs == 1 ? "" : "s",
                               group_digits(s.samples), c.sort == sort_key::time ? "time" : "cost");
   std::size_t id_width = std::string_view("device").size();
@@ -268,17 +317,22 @@ std::string as_text(const model_settings& s, std::int64_t epochs, const comparis
   }
   const bool with_max = !c.fitting.empty() ? c.fitting.front().max_batch.has_value()
                                            : !c.not_fitting.empty() && c.not_fitting.front().max_batch.has_value();
-  t += fmt::format("{:<{}} {:>6} {:>13} {:>11} {:>10} {:>9} {:>10} {:>11} {:>5}{}  {}\n", "device", id_width, "batch",
-                   "iteration_ms", "epoch_s", "job_hours", "usd/hour", "job_usd", "memory_GiB", "fits",
+  // With several precisions a column says each row's, as wide as its header.
+  const auto precision_cell = [&](std::string_view text) {
+    return c.several_precisions ? fmt::format(" {:<9}", text) : std::string();
+  };
+  t += fmt::format("{:<{}} {:>6}{} {:>13} {:>11} {:>10} {:>9} {:>10} {:>11} {:>5}{}  {}\n", "device", id_width, "batch",
+                   precision_cell("precision"), "iteration_ms", "epoch_s", "job_hours", "usd/hour", "job_usd", "memory_GiB", "fits",
                    with_max ? "  max_batch" : "", "flags");
   const auto line = [&](const compare_row& r) {
     std::string flags;  // "  " then the flags that are on, space-separated; nothing (no trailing blanks) when none
     for (const auto& [on, flag] : {std::pair{r.estimate.unseen_device, "unseen-device"},
-                                   std::pair{r.estimate.out_of_domain, "out-of-domain"}}) {
+                                   std::pair{r.estimate.out_of_domain, "out-of-domain"},
+                                   std::pair{!r.estimate.precision_note.empty(), "precision-fallback"}}) {
       if (on) flags += (flags.empty() ? "  " : " ") + std::string(flag);
     }
-    return fmt::format("{:<{}} {:>6} {:13.3f} {:11.1f} {:10.2f} {:>9} {:>10} {:11.2f} {:>5}{}{}\n", r.device->id,
-                       id_width, r.estimate.batch, r.estimate.iteration_ms, r.estimate.epoch_s, r.job_hours(),
+    return fmt::format("{:<{}} {:>6}{} {:13.3f} {:11.1f} {:10.2f} {:>9} {:>10} {:11.2f} {:>5}{}{}\n", r.device->id,
+                       id_width, r.estimate.batch, precision_cell(name(r.settings->precision)), r.estimate.iteration_ms, r.estimate.epoch_s, r.job_hours(),
                        money(r.usd_per_hour), money(r.job_usd()),
                        static_cast<double>(r.estimate.memory_bytes) / (1024.0 * 1024.0 * 1024.0),
                        r.fits() ? "yes" : "NO", r.max_batch ? fmt::format(" {:>10}", *r.max_batch) : "", flags);
@@ -293,6 +347,7 @@ std::string as_text(const model_settings& s, std::int64_t epochs, const comparis
     t += fmt::format("{} more not shown ({})\n", c.hidden,
                      c.all ? "--top" : (c.top ? "--top; --all adds those that do not fit" : "they do not fit; --all"));
   }
+  if (!c.left_out.empty()) t += "left out: " + left_out_text(c.left_out) + "\n";
   if (s.onnx) t += onnx_text(*s.onnx);
   t += "prices: on-demand USD per GPU-hour; built-in: AWS list prices (`prenet prices`), '-' = unknown; yours: --prices "
        "FILE or --price id=usd,...\n";
@@ -302,7 +357,8 @@ std::string as_text(const model_settings& s, std::int64_t epochs, const comparis
 
 /// The chart of --svg: the listed rows in the text output's order, time per iteration (per job when --epochs or
 /// --samples sizes one) and the job's cost; the cheapest and the fastest that fit called out.
-bar_chart as_chart(const model_settings& s, std::int64_t epochs, bool per_job, const comparison& c) {
+bar_chart as_chart(const std::vector<model_settings>& runs, std::int64_t epochs, bool per_job, const comparison& c) {
+  const model_settings& s = runs.front();
   bar_chart chart;
   std::vector<std::int64_t> batches;
   for (const std::vector<compare_row>* group : {&c.fitting, &c.not_fitting}) {
@@ -313,7 +369,8 @@ bar_chart as_chart(const model_settings& s, std::int64_t epochs, bool per_job, c
   std::string batch_list;
   for (const std::int64_t b : batches) batch_list += (batch_list.empty() ? "" : ", ") + std::to_string(b);
   chart.title = fmt::format("{}: {}, batch {}, precision {}, optimizer {}, {} {}{}", s.model->name, name(s.mode), batch_list,
-                            name(s.precision), name(s.optimizer), size_flag(*s.model), s.size, setup_text(s));
+                            joined(runs, precision_name, ", "), name(s.optimizer), size_flag(*s.model), s.size,
+                            setup_text(s));
   const std::string job = fmt::format("{} epoch{} of {} samples", group_digits(epochs), epochs == 1 ? "" : "s",
                                       group_digits(s.samples));
   chart.subtitle = fmt::format("prenet compare: predicted, one GPU each; job: {}; sorted by {}{}", job,
@@ -324,12 +381,13 @@ bar_chart as_chart(const model_settings& s, std::int64_t epochs, bool per_job, c
   chart.time_decimals = per_job ? 2 : 1;
   chart.cost_axis = "cost of the job (USD, on-demand prices)";
   const auto same = [](const std::optional<compare_row>& a, const compare_row& r) {
-    return a && a->device == r.device && a->estimate.batch == r.estimate.batch;
+    return a && a->device == r.device && a->settings == r.settings && a->estimate.batch == r.estimate.batch;
   };
   for (const std::vector<compare_row>* group : {&c.fitting, &c.not_fitting}) {
     for (const compare_row& r : *group) {
       chart.rows.push_back({.device = std::string(r.device->id),
                             .batch = r.estimate.batch,
+                            .precision = c.several_precisions ? std::string(name(r.settings->precision)) : "",
                             .time = per_job ? r.job_hours() : r.estimate.iteration_ms,
                             .cost = r.job_usd(),
                             .fits = r.fits(),
@@ -348,36 +406,56 @@ bar_chart as_chart(const model_settings& s, std::int64_t epochs, bool per_job, c
 
 std::string compare_command(std::span<const std::string> args) {
   const arguments a(args, compare_flags);
-  const model_settings s = read_model_settings(a);
+  const std::vector<model_settings> runs = read_model_settings_per_precision(a);
+  const model_settings& s = runs.front();  // the model, its size and setup: alike in every run
   const compared_devices compared = read_devices(a);
-  std::vector<const device_spec*> devices = compared.list;
-  // Devices PyTorch refuses the precision on (autocast to bf16 before Ampere) are left out of the comparison; with
-  // none left, the reason is the error.
-  std::erase_if(devices, [&](const device_spec* d) { return !plan(s.precision, *d).runnable; });
-  if (devices.empty()) {
-    throw usage_error("no chosen device can run --precision " + std::string(name(s.precision)));
+  // Each device under each precision, except where PyTorch refuses the precision (autocast to bf16 before Ampere):
+  // those pairs are left out and named; with none left, the reason is the error.
+  struct pairing {
+    const device_spec* device;
+    const model_settings* settings;
+    std::optional<std::int64_t> max_batch;
+  };
+  std::vector<pairing> pairs;
+  std::vector<refusal> left_out;
+  std::vector<const device_spec*> devices;  // those compared under some precision, for --price's check
+  for (const model_settings& r : runs) {
+    for (const device_spec* d : compared.list) {
+      const precision_plan p = plan(r.precision, *d);
+      if (!p.runnable) {
+        left_out.push_back({d, r.precision, p.note});
+        continue;
+      }
+      pairs.push_back({d, &r, std::nullopt});
+      if (std::find(devices.begin(), devices.end(), d) == devices.end()) devices.push_back(d);
+    }
+  }
+  if (pairs.empty()) {
+    throw usage_error("no chosen device can run --precision " + joined(runs, precision_name) + ": " +
+                      left_out_text(left_out));
   }
   const std::vector<std::int64_t> batches = read_batches(a, default_batch(s));
   const price_list prices = read_prices(a, devices, compared.files);
   const runtime_network net = build_network(s);
-  std::vector<std::optional<std::int64_t>> max_batches(devices.size());
   if (a.has("max-batch")) {
-    for (std::size_t i = 0; i < devices.size(); ++i) max_batches[i] = largest_fitting_batch(net, *devices[i], s);
+    for (pairing& p : pairs) p.max_batch = largest_fitting_batch(net, *p.device, *p.settings);
   }
   const std::int64_t epochs = a.value("epochs") ? parse_integer("epochs", *a.value("epochs"), 1, max_epochs) : 1;
   std::vector<compare_row> rows;
   for (const std::int64_t b : batches) {
-    for (std::size_t i = 0; i < devices.size(); ++i) {
-      const device_spec* d = devices[i];
-      const device_price_choice price = prices.of(d->id);
-      rows.push_back({d, estimate(net, *d, s, b, false), price.usd_per_hour, price.source, max_batches[i], epochs});
+    for (const pairing& p : pairs) {
+      const device_price_choice price = prices.of(p.device->id);
+      rows.push_back({p.device, p.settings, estimate(net, *p.device, *p.settings, b, false), price.usd_per_hour,
+                      price.source, p.max_batch, epochs});
     }
   }
-  const comparison c = arrange(a, std::move(rows));
+  comparison c = arrange(a, std::move(rows));
+  c.several_precisions = runs.size() > 1;
+  c.left_out = std::move(left_out);
   if (const std::optional<std::string_view> svg = a.value("svg")) {
-    write_file("svg", *svg, to_svg(as_chart(s, epochs, a.has("epochs") || a.has("samples"), c)));
+    write_file("svg", *svg, to_svg(as_chart(runs, epochs, a.has("epochs") || a.has("samples"), c)));
   }
-  return a.has("json") ? as_json(s, epochs, c) : as_text(s, epochs, c);
+  return a.has("json") ? as_json(runs, epochs, c) : as_text(runs, epochs, c);
 }
 
 }  // namespace prenet::cli

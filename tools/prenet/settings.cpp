@@ -2,6 +2,7 @@
 // Reading and validating what predict and compare run: model, size, mode, optimizer, dtype, samples, device, batch.
 #include "settings.hpp"
 
+#include <algorithm>
 #include <array>
 #include <optional>
 #include <string>
@@ -71,7 +72,35 @@ std::string_view size_flag(const models::zoo_entry& e) noexcept {
   return e.input == models::input_kind::image ? "image" : "seq";
 }
 
-model_settings read_model_settings(const arguments& args) {
+namespace {
+
+/// --precision (a comma-separated list, each once, where `many`) or its alias --dtype (one value).
+std::vector<precision> read_precisions(const arguments& args, bool many) {
+  const std::optional<std::string_view> pr = args.value("precision"), dt = args.value("dtype");
+  if (pr && dt) throw usage_error("--dtype is an older name for --precision: give one of them");
+  if (dt) return {read_choice("dtype", *dt, dtype_precisions)};
+  if (!pr) return {precision::pytorch_default};
+  std::vector<precision> out;
+  for (const std::string_view item : split_list("precision", *pr)) {
+    const precision p = read_choice("precision", item, precisions);
+    if (std::find(out.begin(), out.end(), p) == out.end()) out.push_back(p);
+  }
+  if (!many && out.size() > 1) {
+    throw usage_error("--precision takes one value here, got " + quoted(*pr) + " (compare takes a list)");
+  }
+  return out;
+}
+
+/// --keep-batchnorm-fp32, which only a model in half precision can keep.
+void read_keep_batchnorm_fp32(const arguments& args, model_settings& s) {
+  if (!args.has("keep-batchnorm-fp32")) return;
+  if (parameter_dtype(s.precision) == dtype::fp32)
+    throw usage_error("--keep-batchnorm-fp32 applies to --precision fp16 or bf16 (the whole model in half); under " +
+                      std::string(name(s.precision)) + " batch norm weights are fp32 already");
+  s.keep_batchnorm_fp32 = true;
+}
+
+model_settings read_model_settings_as(const arguments& args, precision first_precision) {
   model_settings s;
   if (const std::optional<std::string_view> file = args.value("onnx")) {
     if (args.has("model")) throw usage_error("--model and --onnx exclude each other");
@@ -137,10 +166,7 @@ model_settings read_model_settings(const arguments& args) {
   } else {
     s.optimizer = s.mode == run_mode::train ? optimizer::sgd : optimizer::none;
   }
-  const std::optional<std::string_view> pr = args.value("precision"), dt = args.value("dtype");
-  if (pr && dt) throw usage_error("--dtype is an older name for --precision: give one of them");
-  if (pr) s.precision = read_choice("precision", *pr, precisions);
-  if (dt) s.precision = read_choice("dtype", *dt, dtype_precisions);
+  s.precision = first_precision;
   if (const std::optional<std::string_view> a = args.value("attention")) {
     s.attention = read_choice("attention", *a, attention_impls);
   }
@@ -172,12 +198,7 @@ model_settings read_model_settings(const arguments& args) {
     if (!train) throw usage_error("--loss applies to training only (--mode inference computes no loss)");
   }
 
-  if (args.has("keep-batchnorm-fp32")) {
-    if (parameter_dtype(s.precision) == dtype::fp32)
-      throw usage_error("--keep-batchnorm-fp32 applies to --precision fp16 or bf16 (the whole model in half); under " +
-                        std::string(name(s.precision)) + " batch norm weights are fp32 already");
-    s.keep_batchnorm_fp32 = true;
-  }
+  read_keep_batchnorm_fp32(args, s);
 
   if (const std::optional<std::string_view> n = args.value("samples")) {
     s.samples = parse_integer("samples", *n, 1, max_samples);
@@ -185,6 +206,25 @@ model_settings read_model_settings(const arguments& args) {
     s.samples = image ? imagenet_train_images : (wikitext103_train_tokens + s.size - 1) / s.size;
   }
   return s;
+}
+
+}  // namespace
+
+model_settings read_model_settings(const arguments& args) {
+  return read_model_settings_as(args, read_precisions(args, false).front());
+}
+
+std::vector<model_settings> read_model_settings_per_precision(const arguments& args) {
+  const std::vector<precision> list = read_precisions(args, true);
+  std::vector<model_settings> out{read_model_settings_as(args, list.front())};
+  for (std::size_t i = 1; i < list.size(); ++i) {
+    model_settings s = out.front();  // the model (an ONNX file imported once), its size and setup; only the precision
+    s.precision = list[i];
+    s.keep_batchnorm_fp32 = false;
+    read_keep_batchnorm_fp32(args, s);
+    out.push_back(std::move(s));
+  }
+  return out;
 }
 
 namespace {

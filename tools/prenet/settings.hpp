@@ -91,6 +91,10 @@ template <std::size_t N>
 /// on bad input.
 [[nodiscard]] model_settings read_model_settings(const arguments& args);
 
+/// compare's settings: as read_model_settings, but --precision may list several (comma-separated, each once), and
+/// the settings come once per precision, in the order given, alike otherwise.
+[[nodiscard]] std::vector<model_settings> read_model_settings_per_precision(const arguments& args);
+
 /// The model at the settings' size, its attention layers run as --attention says; a shape the model cannot take,
 /// or a training setup it cannot have (--lora rank beyond a target's features, --checkpoint blocks without blocks,
 /// --freeze embeddings without embeddings),
