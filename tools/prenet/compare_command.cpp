@@ -308,7 +308,8 @@ std::string left_out_text(const std::vector<refusal>& left_out) {
 std::string as_text(const std::vector<model_settings>& runs, std::int64_t epochs, const comparison& c) {
   const model_settings& s = runs.front();
   std::string t = fmt::format("{}: {}, {} {}, {}, optimizer {}{}; job: {} epoch{} of {} samples; sorted by {}\n",
-                              s.model->name, name(s.mode), size_flag(*s.model), s.size, joined(runs, precision_name, " | "),
+                              s.model->name, name(s.mode), size_flag(*s.model), s.size,
+                              joined(runs, precision_name, " | "),
                               name(s.optimizer), setup_text(s), group_digits(epochs), epochs == 1 ? "" : "s",
                               group_digits(s.samples), c.sort == sort_key::time ? "time" : "cost");
   std::size_t id_width = std::string_view("device").size();
@@ -322,7 +323,8 @@ std::string as_text(const std::vector<model_settings>& runs, std::int64_t epochs
     return c.several_precisions ? fmt::format(" {:<9}", text) : std::string();
   };
   t += fmt::format("{:<{}} {:>6}{} {:>13} {:>11} {:>10} {:>9} {:>10} {:>11} {:>5}{}  {}\n", "device", id_width, "batch",
-                   precision_cell("precision"), "iteration_ms", "epoch_s", "job_hours", "usd/hour", "job_usd", "memory_GiB", "fits",
+                   precision_cell("precision"), "iteration_ms", "epoch_s", "job_hours", "usd/hour", "job_usd",
+                   "memory_GiB", "fits",
                    with_max ? "  max_batch" : "", "flags");
   const auto line = [&](const compare_row& r) {
     std::string flags;  // "  " then the flags that are on, space-separated; nothing (no trailing blanks) when none
@@ -332,7 +334,8 @@ std::string as_text(const std::vector<model_settings>& runs, std::int64_t epochs
       if (on) flags += (flags.empty() ? "  " : " ") + std::string(flag);
     }
     return fmt::format("{:<{}} {:>6}{} {:13.3f} {:11.1f} {:10.2f} {:>9} {:>10} {:11.2f} {:>5}{}{}\n", r.device->id,
-                       id_width, r.estimate.batch, precision_cell(name(r.settings->precision)), r.estimate.iteration_ms, r.estimate.epoch_s, r.job_hours(),
+                       id_width, r.estimate.batch, precision_cell(name(r.settings->precision)),
+                       r.estimate.iteration_ms, r.estimate.epoch_s, r.job_hours(),
                        money(r.usd_per_hour), money(r.job_usd()),
                        static_cast<double>(r.estimate.memory_bytes) / (1024.0 * 1024.0 * 1024.0),
                        r.fits() ? "yes" : "NO", r.max_batch ? fmt::format(" {:>10}", *r.max_batch) : "", flags);

@@ -100,7 +100,8 @@ void read_keep_batchnorm_fp32(const arguments& args, model_settings& s) {
   s.keep_batchnorm_fp32 = true;
 }
 
-model_settings read_model_settings_as(const arguments& args, precision first_precision) {
+/// The settings with `prec` for the precision, every other flag read and checked.
+model_settings read_model_settings_as(const arguments& args, precision prec) {
   model_settings s;
   if (const std::optional<std::string_view> file = args.value("onnx")) {
     if (args.has("model")) throw usage_error("--model and --onnx exclude each other");
@@ -166,7 +167,7 @@ model_settings read_model_settings_as(const arguments& args, precision first_pre
   } else {
     s.optimizer = s.mode == run_mode::train ? optimizer::sgd : optimizer::none;
   }
-  s.precision = first_precision;
+  s.precision = prec;
   if (const std::optional<std::string_view> a = args.value("attention")) {
     s.attention = read_choice("attention", *a, attention_impls);
   }
