@@ -4,6 +4,7 @@
 # profiled when torchvision is there), then scripts/gpu-import.py into a scratch data/: every op measured, every time
 # positive, the files the trainer reads written; scripts/trace-diff.py reads the profiles. Skips (77) without Debian's
 # PyTorch.
+# The clock monitor reads tests/bench/nvidia-smi, a stand-in, as nvidia-smi.
 # Usage: tests/bench/gpu_measure_smoke.sh SOURCE_DIR SCRATCH_DIR
 set -eu
 src=$1 scratch=$2
@@ -15,6 +16,23 @@ $py -c 'import torchvision' 2>/dev/null && parts=e2e,trace,kernels,tc
 $py "$src/bench/gpu_measure.py" --smoke --shapes "$src/tests/bench/gpu_shapes.csv" --out "$scratch/run" \
   --budget-s 300 --parts "$parts" --tc-every 1
 $py "$src/scripts/gpu-import.py" --data "$scratch/data" h200 "$scratch/run"
+# The clock monitor's reading of nvidia-smi, against a stand-in (no GPU here): medians, the hottest sample, the
+# clock-event reasons of any sample, the share power-capped; an unreadable sample is skipped.
+PATH="$src/tests/bench:$PATH" $py - "$src/bench" <<'PY'
+import sys, time, types
+sys.path.insert(0, sys.argv[1])
+import gpu_measure as g
+assert g.ClockMonitor.reasons_field() == "clocks_event_reasons.active"
+m = g.ClockMonitor(types.SimpleNamespace(type="cuda"), period_ms=20)
+time.sleep(0.3)
+s = m.stop()
+assert s["smi_samples"] >= 2, s
+assert 1755 <= float(s["sm_clock_mhz"]) <= 1980 and s["mem_clock_mhz"] == "2619", s
+assert s["max_temp_c"] == "63" and s["clock_events"] == "0x4", s
+assert 0.3 <= float(s["power_capped_share"]) <= 0.7, s
+assert g.ClockMonitor(types.SimpleNamespace(type="cpu")).stop()["sm_clock_mhz"] == ""
+print("clock monitor:", s, "ok")
+PY
 $py - "$scratch/data/h200/ops.csv" "$src/tests/bench/gpu_shapes.csv" <<'PY'
 import csv, sys
 rows = list(csv.DictReader(open(sys.argv[1])))
