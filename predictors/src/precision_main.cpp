@@ -106,6 +106,7 @@ struct run_row {
   std::int64_t batch = 0, size = 0;
   optimizer opt = optimizer::none;
   double measured_ms = 0;
+  std::int64_t measured_peak_bytes = 0;  ///< our steps: torch.cuda.max_memory_allocated over the run (0: not measured)
   std::string group{};  ///< the held-out unit: every catalogue entry with the same chip (SMs and peaks)
   int framework_version = 0;  ///< PyTorch major x 100 + minor as the source states it ("PyTorch 1.13.0a0" -> 113)
   bool superseded = false;    ///< see mark_superseded
@@ -184,6 +185,8 @@ void load_bench_steps(const fs::path& data, std::vector<run_row>& out, std::map<
       r.size = static_cast<std::int64_t>(t.number(i, t.column("seq")));
       r.measured_ms = t.number(i, t.column("fw_ms")) + t.number(i, t.column("bw_ms")) +
                       (r.source->with_optimizer ? t.number(i, t.column("opt_ms")) : 0.0);
+      if (t.has("peak_mem_bytes"))
+        r.measured_peak_bytes = static_cast<std::int64_t>(t.number(i, t.column("peak_mem_bytes")));
       if (!(r.measured_ms > 0) || !std::isfinite(r.measured_ms) || r.batch < 1 || r.size < 1)
         throw data_error(t.where(i) + ": bad time, batch or size");
       r.opt = !r.source->with_optimizer ? optimizer::none
@@ -763,6 +766,49 @@ std::string die_section(const std::vector<scored_run>& scored) {
   return md.str() + '\n';
 }
 
+/// Our own steps' peak device memory, as PyTorch's allocator counted it, against the training-memory estimate's
+/// tensors (everything but the framework allowance, which max_memory_allocated does not see; the analytical
+/// estimate, since the learned correction is fitted on nvidia-smi totals). A step whose optimizer GradScaler skipped
+/// never created the optimizer's state, and is predicted without one, as its time is.
+std::string memory_section(const std::vector<run_row>& rows) {
+  std::ostringstream md;
+  std::map<std::string, error_summary> by_precision;
+  std::string table;
+  for (const run_row& r : rows) {
+    if (r.measured_peak_bytes <= 0) continue;
+    const runtime_network net = r.model->build(r.size);
+    // The bench's loss: cross-entropy over ResNet's classes; over a language model's logits their sum (mean since
+    // the GradScaler fix), which keeps no tensor of its own.
+    const bool images = r.model->input == models::input_kind::image;
+    const train_config cfg{.batch = r.batch, .optimizer = r.opt, .precision = r.prec,
+                           .loss = images ? loss_function::cross_entropy : loss_function::none,
+                           .keep_batchnorm_fp32 = r.source->half_keeps_batchnorm_fp32};
+    const memory_breakdown m = analytic_training_memory(net, cfg);
+    const double predicted = static_cast<double>(m.total().value - m.framework.value);
+    const double measured = static_cast<double>(r.measured_peak_bytes);
+    if (!(predicted > 0)) throw std::runtime_error(r.where + ": no tensor memory predicted");
+    by_precision[std::string(name(r.prec))].add(predicted, measured);
+    by_precision["all"].add(predicted, measured);
+    constexpr double gib = 1024.0 * 1024.0 * 1024.0;
+    table += "| " + std::string(r.device->id) + " | " + r.dataset_model + " | " + std::string(name(r.prec)) + " | " +
+             std::to_string(r.batch) + " | " + std::string(name(r.opt)) + " | " + fixed(measured / gib, 2) + " | " +
+             fixed(predicted / gib, 2) + " | " + fixed(100 * (predicted / measured - 1), 1) + "% |\n";
+  }
+  if (table.empty()) return "";
+  md << "\n## Memory of our own steps\n\nOur steps above (data/<id>/e2e.csv; validation only, nothing is fitted to "
+        "them): the peak of `torch.cuda.max_memory_allocated` over the timed iterations against the training-memory "
+        "estimate's tensors (weights, gradients, optimizer state, saved activations, workspace and the caching "
+        "allocator's rounding; not the framework allowance, which that counter does not see, nor the learned "
+        "correction, fitted on nvidia-smi totals). An fp16 step whose every optimizer step GradScaler skipped has no "
+        "optimizer state and is predicted without one. Error = predicted / measured - 1.\n\n"
+        "| GPU | model | precision | batch | optimizer | measured (GiB) | predicted (GiB) | error |\n"
+        "|---|---|---|---|---|---|---|---|\n"
+     << table << "\n| precision | rows | mean abs. error | bias |\n|---|---|---|---|\n";
+  for (const auto& [k, e] : by_precision)
+    md << "| " << k << " | " << e.n << " | " << e.mape() << " | " << e.bias() << " |\n";
+  return md.str();
+}
+
 std::string report(const std::vector<scored_run>& scored, const std::map<std::string, ingest_count>& counts,
                    const tree_shape& shape, const calibration& fitted, const std::string& hash) {
   const std::vector<double>& theta = fitted.leaves;
@@ -969,7 +1015,7 @@ int prenet::trainer::train_precision(int argc, char** argv) {
     const std::uintmax_t n = write_if_changed(header, header_text(shape, theta, runs, spread, alignment.slowdown, hash));
     write_if_changed(report_path,
                      report(scored, counts, shape, fitted, hash) + die_section(scored) + interval_section(spread, covered) +
-                         alignment_section(alignment));
+                         alignment_section(alignment) + memory_section(rows));
     if (!rows_path.empty()) write_if_changed(rows_path, rows_csv(scored));
     std::cerr << "prenet-train precision: " << runs.size() << " runs on " << groups.size() << " GPUs; wrote " << n
               << " bytes to " << header.string() << " and " << report_path.string() << '\n';
