@@ -42,6 +42,10 @@ SAME_INPUTS = [
      ["--model", "resnet18", "--batch", "32,64", "--devices", "t4,a100-40gb,h100", "--price", "t4=0.35,h100=4.5",
       "--max-batch"]),
     ("compare", lambda: prenet.compare("bert-base"), ["--model", "bert-base"]),
+    # A list of precisions: every device under each, the V100's amp-bf16 left out (to_dict()["left_out"]).
+    ("compare", lambda: prenet.compare("bert-base", seq=128, devices=["v100", "a100-80gb"],
+                                       precision=["amp-bf16", "amp-fp16", "tf32"]),
+     ["--model", "bert-base", "--seq", "128", "--devices", "v100,a100-80gb", "--precision", "amp-bf16,amp-fp16,tf32"]),
 ]
 
 
@@ -80,6 +84,8 @@ BAD_INPUTS = [
      ["--model", "resnet50", "--device", "t4", "--batch", "70000"]),
     ("compare", dict(model="resnet50", price={"t4": "cheap"}), ["--model", "resnet50", "--price", "t4=cheap"]),
     ("compare", dict(model="resnet50", onnx="x.onnx"), ["--model", "resnet50", "--onnx", "x.onnx"]),
+    ("predict", dict(model="resnet50", device="t4", precision=["amp-fp16", "tf32"]),
+     ["--model", "resnet50", "--device", "t4", "--precision", "amp-fp16,tf32"]),
 ]
 
 
