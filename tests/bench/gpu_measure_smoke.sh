@@ -18,7 +18,7 @@ $py "$src/bench/gpu_measure.py" --smoke --shapes "$src/tests/bench/gpu_shapes.cs
 $py "$src/scripts/gpu-import.py" --data "$scratch/data" h200 "$scratch/run"
 # The clock monitor's reading of nvidia-smi, against a stand-in (no GPU here): medians, the hottest sample, the
 # clock-event reasons of any sample, the share power-capped; an unreadable sample is skipped.
-PATH="$src/tests/bench:$PATH" $py - "$src/bench" <<'PY'
+PATH="$src/tests/bench:$PATH" $py -B - "$src/bench" <<'PY'
 import sys, time, types
 sys.path.insert(0, sys.argv[1])
 import gpu_measure as g
