@@ -24,6 +24,7 @@ DIR/env.txt, DIR/e2e.csv, DIR/trace.csv, DIR/kernels.csv; scripts/gpu-import.py 
 """
 import argparse
 import csv
+import functools
 import math
 import os
 import shutil
@@ -107,8 +108,10 @@ class ClockMonitor:
         self.reader.start()
 
     @staticmethod
+    @functools.lru_cache(maxsize=None)
     def reasons_field():
-        """The active clock-event reasons' field: renamed from clocks_throttle_reasons in driver 535."""
+        """The active clock-event reasons' field: renamed from clocks_throttle_reasons in driver 535. Asked once a
+        run, not once a timed step."""
         for f in ("clocks_event_reasons.active", "clocks_throttle_reasons.active"):
             r = subprocess.run(["nvidia-smi", "--query-gpu=" + f, "--format=csv,noheader"], capture_output=True)
             if r.returncode == 0:
