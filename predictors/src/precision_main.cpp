@@ -497,13 +497,18 @@ double kernel_ms(const calibrated_kernel& k, const device_spec& d, double ln_str
 }
 
 /// `r` as the calibration sees it, with the kernel models of `kp` (the embedded ones, or refits that held a die out).
+/// The training step a run measured: its batch, optimizer and precision, batch norm as its source's script keeps it.
+train_config step_config(const run_row& r) {
+  return {.batch = r.batch, .optimizer = r.opt, .precision = r.prec,
+          .keep_batchnorm_fp32 = r.source->half_keeps_batchnorm_fp32};
+}
+
 prepared_run prepare(const run_row& r, const tree_shape& shape, const predictors::alignment_slowdowns& slowdown,
                      const predictors::kernel_predictors& kp = predictors::embedded_predictors) {
   prepared_run out{.row = &r};
   const runtime_network net = r.model->build(r.size);
   const device_spec& d = *r.device;
-  const train_config cfg{.batch = r.batch, .optimizer = r.opt, .precision = r.prec,
-                         .keep_batchnorm_fp32 = r.source->half_keeps_batchnorm_fp32};
+  const train_config cfg = step_config(r);
   const predictors::pass_context c = predictors::pass_of(plan(cfg, d), r.batch, true);
   double touched_ms = 0;
   predictors::for_each_layer_pass(net.nodes(), true, [&](std::size_t, const layer_node& n, bool input_grad, bool backward) {
@@ -779,10 +784,8 @@ std::string memory_section(const std::vector<run_row>& rows) {
     const runtime_network net = r.model->build(r.size);
     // The bench's loss: cross-entropy over ResNet's classes; over a language model's logits their sum (mean since
     // the GradScaler fix), which keeps no tensor of its own.
-    const bool images = r.model->input == models::input_kind::image;
-    const train_config cfg{.batch = r.batch, .optimizer = r.opt, .precision = r.prec,
-                           .loss = images ? loss_function::cross_entropy : loss_function::none,
-                           .keep_batchnorm_fp32 = r.source->half_keeps_batchnorm_fp32};
+    train_config cfg = step_config(r);
+    if (r.model->input != models::input_kind::image) cfg.loss = loss_function::none;
     const memory_breakdown m = analytic_training_memory(net, cfg);
     const double predicted = static_cast<double>(m.total().value - m.framework.value);
     const double measured = static_cast<double>(r.measured_peak_bytes);
