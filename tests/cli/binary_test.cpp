@@ -651,11 +651,13 @@ TEST(Cli, CompareTakesSeveralPrecisionsAndNamesWhatItLeavesOut) {
   std::ifstream in(svg);
   const std::string drawn((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   EXPECT_NE(drawn.find("data-precision=\"tf32\""), std::string::npos);
-  // One precision: no column, the refusal still named; a repeated one counts once; none runnable: exit 2 with why.
+  // A repeated precision counts once, and the refusal is still named; none runnable: exit 2 with why.
   const json one = parsed(run({"compare", "--model", "bert-large", "--seq", "128", "--devices", "v100,a100-80gb",
                                "--precision", "amp-bf16,amp-bf16", "--json"}));
   EXPECT_EQ(one["precision"], "amp-bf16");
   EXPECT_EQ(one["rows"].size(), 1u);
+  ASSERT_EQ(one["left_out"].size(), 1u);
+  EXPECT_EQ(one["left_out"][0]["device"], "v100");
   const process_result none = run({"compare", "--model", "bert-large", "--devices", "v100,t4", "--precision", "amp-bf16"});
   EXPECT_EQ(none.exit_code, 2);
   EXPECT_NE(none.err.find("v100, t4 (amp-bf16: no BF16 support"), std::string::npos) << none.err;
