@@ -127,7 +127,7 @@ std::string as_text(const model_settings& s, const device_spec& d, const run_est
     t += fmt::format("  max batch        {:>15}   (largest that fits; `prenet memory` shows the parts)\n",
                      group_digits(*max_batch));
   }
-  t += fmt::format("  roofline share   {:14.1f}%   of the iteration from the roofline fallback\n",
+  t += fmt::format("  roofline share   {:14.1f}%   of the iteration from the roofline and fused attention\n",
                    100.0 * r.roofline_share);
   t += fmt::format("  unseen device    {:>15}{}\n", r.unseen_device ? "yes" : "no",
                    r.unseen_device ? "   (a predictor used has no measurements from this GPU's chip)" : "");

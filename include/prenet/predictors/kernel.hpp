@@ -22,7 +22,7 @@ enum class kernel_family : std::uint8_t {
   softmax,      ///< softmax over the last dimension of rows x width
   elementwise,  ///< one pointwise op over n elements (see elementwise_op)
   memory,       ///< data movement no learned model covers (gather, pooling, batch norm, update): roofline only
-  attention,    ///< fused attention core (scaled_dot_product_attention: flash / memory-efficient): roofline only
+  attention,    ///< fused attention core (scaled_dot_product_attention: flash / memory-efficient): no model of its own
 };
 BOOST_DESCRIBE_ENUM(kernel_family, gemm, conv2d, layernorm, softmax, elementwise, memory, attention)
 
@@ -62,7 +62,9 @@ BOOST_DESCRIBE_ENUM(elementwise_op, add, add_scalar, mul, mul_scalar, div, div_s
 
 /// One kernel with its sizes, FLOPs and minimum memory traffic. Fields a family does not use stay 0.
 /// gemm: b, m, n, k. conv2d: b = batch, m = in channels, n = out channels, k = kernel, image, stride, padding.
-/// layernorm/softmax: m = rows, n = width. elementwise: m = elements, op. memory, attention: flops and bytes only.
+/// layernorm/softmax: m = rows, n = width. elementwise: m = elements, op. memory: flops and bytes only. attention:
+/// flops and bytes given, b = batch x heads, m = query rows a head, n = keys a query row attends to (the mean: about
+/// half under a causal mask), k = head dim, and whether it is the backward pass's kernel.
 struct kernel {
   kernel_family family = kernel_family::memory;
   elementwise_op op = elementwise_op::add;
@@ -136,6 +138,7 @@ struct kernel {
   /// A GEMM whose inner dimension k runs over the rows of both operands (a weight gradient X^T dY, attention's dV
   /// and dK): its stored matrices' leading dimensions are m and n; every other GEMM's are k and n (tensor_core_aligned).
   bool reduces_rows = false;
+  bool backward = false;  ///< attention only: the backward pass's kernel
 };
 
 /// Whether a tensor-core GEMM `kn` has every stored matrix's leading dimension a multiple of 16 bytes (k and n, or m
@@ -175,9 +178,13 @@ struct kernel {
                                            std::int64_t to_bytes) noexcept {
   return memory_kernel(0, elements * (from_bytes + to_bytes));
 }
-/// One fused attention kernel (a pass of scaled_dot_product_attention) with its FLOPs and the bytes it streams.
-[[nodiscard]] constexpr kernel fused_attention_kernel(std::int64_t flops, std::int64_t bytes) noexcept {
-  return kernel{.family = kernel_family::attention, .flops_ = flops, .bytes_ = bytes};
+/// One fused attention kernel (a pass of scaled_dot_product_attention) with its FLOPs and the bytes it streams, over
+/// `heads` (batch x heads) of `queries` rows, each attending to `keys` keys (the mean), of `head_dim` each.
+[[nodiscard]] constexpr kernel fused_attention_kernel(std::int64_t flops, std::int64_t bytes, std::int64_t heads,
+                                                      std::int64_t queries, std::int64_t keys, std::int64_t head_dim,
+                                                      bool backward) noexcept {
+  return kernel{.family = kernel_family::attention, .b = heads, .m = queries, .n = keys, .k = head_dim,
+                .flops_ = flops, .bytes_ = bytes, .backward = backward};
 }
 
 }  // namespace prenet

@@ -213,7 +213,7 @@ inline constexpr kernel_predictors embedded_predictors{generated::all, &generate
 }
 
 /// Time of `kn` (run kn.repeat times) on `d` in its own precision, from the learned models alone: estimate() without
-/// the monotone envelope. Fused attention has no learned model (its roofline, see estimate).
+/// the monotone envelope. Fused attention has no learned model of its own (fused_attention_estimate).
 [[nodiscard]] constexpr kernel_estimate estimate_learned(const kernel& kn, const device_spec& d,
                                                         const kernel_predictors& p = embedded_predictors,
                                                         domain_flags flags = domain_flags::computed) noexcept {
@@ -311,6 +311,26 @@ inline constexpr std::array<work_axis, 3> work_axes{work_axis::instances, work_a
   return kn;
 }
 
+/// The share of a large GEMM's rate (in the same math mode, on the same device) a fused attention kernel reaches at
+/// long sequences, forward and backward. scaled_dot_product_attention's flash kernel is FlashAttention-2, which its
+/// paper (Dao 2023) measures at 50-73% of the A100's FP16 tensor peak, close to what GEMMs reach; the backward pass,
+/// five products and a recomputed softmax per tile, reaches less. Our learned GEMMs run at 0.95 of that peak on the
+/// A100 80GB, so the forward's best, 73%, is 0.77 of their rate; 0.75 and 0.60 are that reading, not a fit: no
+/// measurement here has a fused attention kernel (docs/attention.md).
+inline constexpr double fused_attention_forward_share = 0.75;
+inline constexpr double fused_attention_backward_share = 0.60;
+/// What a query row's fixed work (loading its tile, the epilogue's rescale and write) costs in keys it could have
+/// attended to instead: two of FlashAttention's 128-key blocks. A row over `keys` keys runs at keys / (keys + 256)
+/// of the long-sequence share (0.67 at 512 keys, 0.89 at 2,048).
+inline constexpr double fused_attention_fixed_keys = 256;
+/// Query rows one thread block of the fused kernel takes: the grid is batch x heads x ceil(queries / 128) blocks.
+inline constexpr std::int64_t fused_attention_query_block = 128;
+/// The name of fused attention estimates (see fused_attention_estimate).
+inline constexpr std::string_view fused_attention_name = "fused_attention.gemm_share";
+
+[[nodiscard]] constexpr kernel_estimate fused_attention_estimate(const kernel& kn, const device_spec& d,
+                                                                 const kernel_predictors& p) noexcept;
+
 /// Time of `kn` (run kn.repeat times) on `d` in its own precision (kn.math, kn.element_bytes): the learned FP32
 /// estimate of its twin through precision_time_ms and the embedded calibration. Always finite and positive for
 /// kernels with work to do. Estimates on tensor cores are tagged with tensor_core_name; docs/precision.md
@@ -331,15 +351,7 @@ inline constexpr std::array<work_axis, 3> work_axes{work_axis::instances, work_a
 /// a model, a CPU) grows with the work and needs none.
 [[nodiscard]] constexpr kernel_estimate estimate(const kernel& kn, const device_spec& d,
                                                 const kernel_predictors& p = embedded_predictors) noexcept {
-  if (kn.family == kernel_family::attention) {
-    // A fused attention kernel has no learned model and no FP32 twin to scale: its own roofline (FLOPs at the peak
-    // of the math mode it runs on, bytes at the memory bandwidth) plus a launch. A lower bound: FlashAttention
-    // reaches a fraction of the tensor-core peak (docs/attention.md).
-    const kernel own = as_run_on(kn, d);
-    const double s = roofline_s(static_cast<double>(own.flops()), static_cast<double>(own.bytes()), d,
-                                peak_flops_per_s(own.math, d));
-    return {.time_ms = (s * 1e3 + fallback_launch_ms) * static_cast<double>(own.repeat), .predictor = roofline_name};
-  }
+  if (kn.family == kernel_family::attention) return fused_attention_estimate(kn, d, p);
   kernel_estimate e = estimate_learned(kn, d, p);
   if (d.is_cpu || !has_model_for(kn.family, p)) return e;
   // Each probe at most quadruples FLOPs and bytes: stop while they stay well inside 64-bit integers.
@@ -378,6 +390,37 @@ inline constexpr std::array<work_axis, 3> work_axes{work_axis::instances, work_a
     }
   }
   return e;
+}
+
+/// Time of a fused attention kernel (a pass of scaled_dot_product_attention, kn.family attention) on `d`. No model
+/// here was trained on one, and it has no FP32 twin to scale; its products are tensor-core GEMMs on tiles held on
+/// chip, so it runs at a share of the rate `d` reaches on a large GEMM in the same math mode (the learned GEMM model
+/// through the precision calibration: an 8192 x 8192 x 8192 product), that share shrunk by each query row's fixed
+/// work (fused_attention_fixed_keys) and by the last wave of thread blocks the device is not full for, never faster
+/// than its roofline (FLOPs at the math mode's peak, bytes at the memory bandwidth). Plus a launch. A CPU, which runs
+/// PyTorch's fused CPU kernel and has no GEMM model, gets the roofline.
+[[nodiscard]] constexpr kernel_estimate fused_attention_estimate(const kernel& kn, const device_spec& d,
+                                                                 const kernel_predictors& p) noexcept {
+  const kernel own = as_run_on(kn, d);
+  const double flops = static_cast<double>(own.flops()), times = static_cast<double>(own.repeat);
+  const double roofline = roofline_s(flops, static_cast<double>(own.bytes()), d, peak_flops_per_s(own.math, d));
+  if (d.is_cpu || !has_model_for(kernel_family::gemm, p)) {
+    return {.time_ms = (roofline * 1e3 + fallback_launch_ms) * times, .predictor = roofline_name};
+  }
+  kernel gemm = gemm_kernel(1, 8192, 8192, 8192, own.element_bytes);
+  gemm.math = own.math;
+  const kernel_estimate g = estimate(gemm, d, p);
+  const double gemm_flops_per_s = static_cast<double>(gemm.flops()) / (g.time_ms * 1e-3);
+  const double keys = static_cast<double>(own.n > 0 ? own.n : 1);
+  const std::int64_t blocks = own.b * ((own.m + fused_attention_query_block - 1) / fused_attention_query_block);
+  const std::int64_t sms = d.sm_count > 0 ? d.sm_count : 1;
+  const double full_waves_share =
+      blocks > 0 ? static_cast<double>(blocks) / static_cast<double>((blocks + sms - 1) / sms * sms) : 1.0;
+  const double share = (own.backward ? fused_attention_backward_share : fused_attention_forward_share) *
+                       keys / (keys + fused_attention_fixed_keys) * full_waves_share;
+  const double compute = flops / (gemm_flops_per_s * share);
+  return {.time_ms = ((compute > roofline ? compute : roofline) * 1e3 + fallback_launch_ms) * times,
+          .predictor = fused_attention_name, .unseen_device = g.unseen_device};
 }
 
 }  // namespace prenet::predictors

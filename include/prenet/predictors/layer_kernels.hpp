@@ -127,7 +127,8 @@ constexpr void lora_adapters(kernel_list& out, const layer_node& n, pass p, cons
 }
 
 /// The attention core as one fused kernel per pass (scaled_dot_product_attention, flash or memory-efficient),
-/// modelled by its FLOPs and the bytes it must stream; no learned model covers it (kernel_time.hpp: roofline).
+/// modelled by its FLOPs and the bytes it must stream, and timed from the learned GEMM rate (kernel_time.hpp,
+/// fused_attention_ms).
 /// Per score pair and head: forward Q K^T and P V (4 d FLOPs), scale and online softmax (6); backward recomputes
 /// Q K^T and the softmax from the saved logsumexp and runs dV, dP, dQ, dK (10 d), softmax backward (4) and the
 /// recomputed softmax (6). Bytes: forward reads q, k, v and writes the output and the fp32 logsumexp; backward reads
@@ -139,10 +140,13 @@ constexpr void fused_attention(kernel_list& out, const layer_node& n, pass p, co
   const std::int64_t kv = s.kv_seq == 0 ? seq : s.kv_seq, d = e / h, eb = c.element_bytes;
   const std::int64_t pairs = b * h * fused_pairs(seq, kv, s.causal != 0 && s.kv_seq == 0);
   const std::int64_t q_bytes = b * seq * e * eb, kv_bytes = 2 * b * kv * e * eb, row_bytes = 4 * b * h * seq;
+  const std::int64_t keys = seq > 0 ? (pairs / (b * h) + seq - 1) / seq : 0;  // a query row's keys (mean, rounded up)
   kernel k = p == pass::forward
-                 ? fused_attention_kernel(pairs * (4 * d + 6), q_bytes + kv_bytes + q_bytes + row_bytes)
-                 : fused_attention_kernel(pairs * (10 * d + 10), 3 * q_bytes + kv_bytes + 2 * row_bytes +
-                                                                     q_bytes + kv_bytes);
+                 ? fused_attention_kernel(pairs * (4 * d + 6), q_bytes + kv_bytes + q_bytes + row_bytes, b * h, seq,
+                                          keys, d, false)
+                 : fused_attention_kernel(pairs * (10 * d + 10),
+                                          3 * q_bytes + kv_bytes + 2 * row_bytes + q_bytes + kv_bytes, b * h, seq,
+                                          keys, d, true);
   k.element_bytes = eb;
   out.push(k);
 }

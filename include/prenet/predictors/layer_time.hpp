@@ -27,11 +27,12 @@ struct layer_estimate {
 };
 
 /// Adds where `e`'s time came from to a sum of estimates (layer_estimate, network_estimate): its time to the
-/// roofline part when the roofline fallback made it, to the extrapolated part when its model extrapolates, and
-/// whether its model never saw the device. The one rule for every level that adds kernels up.
+/// roofline part when no model was trained on its kernel (the roofline fallback, a fused attention kernel), to the
+/// extrapolated part when its model extrapolates, and whether its model never saw the device. The one rule for
+/// every level that adds kernels up.
 template <class Sum>
 constexpr void add_provenance(Sum& sum, const kernel_estimate& e) noexcept {
-  if (e.predictor == roofline_name) sum.roofline_ms += e.time_ms;
+  if (e.predictor == roofline_name || e.predictor == fused_attention_name) sum.roofline_ms += e.time_ms;
   if (e.out_of_domain) sum.extrapolated_ms += e.time_ms;
   sum.unseen_device = sum.unseen_device || e.unseen_device;
 }
