@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: MIT
 """Measure a CUDA GPU the way prenet's training data was measured, in one bounded run.
 
-Four parts, in order of value, each written row by row so a run cut short keeps what it measured:
+Five parts, in order of value, each written row by row so a run cut short keeps what it measured:
   e2e      whole models: NeuSight's end-to-end configurations (Hugging Face BERT-large with pre-training heads,
            GPT-2 large, GPT-3 XL/2.7B as NeuSight sizes them, OPT-1.3B; forward, backward) in FP32, and BERT-large,
            GPT-2 large and torchvision's ResNet-50 under TF32 and autocast fp16/bf16 with the optimizer step timed too;
@@ -11,13 +11,15 @@ Four parts, in order of value, each written row by row so a run cut short keeps 
            per kernel and per op (with its input shapes), the longest first (scripts/trace-diff.py compares two).
   kernels  NeuSight's per-op forward kernels (linear, bmm, conv, ln, softmax, elementwise) at the shapes of its
            train/collect and test splits, FP32 with TF32 off (as NeuSight measured), under torch.no_grad().
+  sdpa     scaled_dot_product_attention (the kernel PyTorch picks: flash for half tensors on sm80+) in bf16 and fp16,
+           forward and forward + backward, head dim 64 and 128, sequences 512-8192, with and without a causal mask.
   tc       linear, bmm and conv on a sample of those shapes in TF32, fp16 and bf16.
 
 Kernel times are taken two ways: `latency_ms`, CUDA events around each single call (NeuSight's per-op method, which
 includes the host's launch gap: its fastest kernels read about 25 us on every GPU), and `stream_ms`, one event pair
 around back-to-back calls divided by their number (the kernel alone).
 
-  python3 bench/gpu_measure.py --shapes SHAPES.csv --out DIR [--budget-s 420] [--parts e2e,trace,kernels,tc]
+  python3 bench/gpu_measure.py --shapes SHAPES.csv --out DIR [--budget-s 420] [--parts e2e,trace,kernels,sdpa,tc]
 
 SHAPES.csv comes from scripts/gpu-shapes.py (the shapes only, no measurement of any GPU). The outputs are
 DIR/env.txt, DIR/e2e.csv, DIR/trace.csv, DIR/kernels.csv; scripts/gpu-import.py turns them into data/<device>/.
@@ -252,6 +254,71 @@ def run_kernels(rows, part, precisions, writer, out_file, dev, deadline, reserve
             if done % 500 == 0:
                 out_file.flush()
                 log(f"{part}/{precision}: {done} rows")
+    out_file.flush()
+    return done
+
+
+# ---------------------------------------------------------------------------------------------------- fused attention
+# scaled_dot_product_attention as PyTorch picks its kernel (flash for half tensors on sm80+): prenet times that kernel
+# at a share of the GPU's GEMM rate read from FlashAttention-2's paper (docs/attention.md); these rows check it.
+# (head dim, heads) x sequence, 16,384 tokens a configuration (batch = 16384 / seq), with and without a causal mask.
+SDPA_PLAN = [(d, h, s, 16384 // s, causal) for (d, h) in ((64, 16), (128, 16)) for s in (512, 1024, 2048, 4096, 8192)
+             for causal in (False, True)]
+
+
+def sdpa_fn(batch, heads, seq, head_dim, causal, backward, dev, dtype, smoke):
+    """One forward (or forward and backward: torch.autograd.grad, which accumulates nothing) of the fused core."""
+    sdpa = getattr(F, "scaled_dot_product_attention", None)
+    if sdpa is None:  # PyTorch < 2.0: only a smoke run goes on, through the eager formula, to check the harness
+        if not smoke:
+            raise RuntimeError("this PyTorch has no scaled_dot_product_attention")
+
+        def sdpa(q, k, v, is_causal):
+            scores = q @ k.transpose(-2, -1) / math.sqrt(q.shape[-1])
+            if is_causal:
+                scores = scores.masked_fill(torch.ones_like(scores, dtype=torch.bool).triu(1), float("-inf"))
+            return torch.softmax(scores, dim=-1) @ v
+    q, k, v = (torch.randn(batch, heads, seq, head_dim, device=dev, dtype=dtype, requires_grad=backward)
+               for _ in range(3))
+    if not backward:
+        return lambda: sdpa(q, k, v, is_causal=causal)
+    grad = torch.randn(batch, heads, seq, head_dim, device=dev, dtype=dtype)
+
+    def forward_backward():
+        with torch.enable_grad():
+            torch.autograd.grad(sdpa(q, k, v, is_causal=causal), (q, k, v), grad)
+    return forward_backward
+
+
+def run_sdpa(precisions, writer, out_file, dev, deadline, reserve_s, smoke):
+    """Rows of kernels.csv, part `sdpa`: op sdpa or sdpa_causal (forward), with _fwbw (forward and backward; the
+    backward is the difference); B = batch, H = heads, M = sequence (queries and keys), K = head dim."""
+    timer = Timer(dev)
+    plan = [(16, 2, 64, 2, c) for c in (False, True)] if smoke else SDPA_PLAN
+    done = 0
+    for precision in precisions:
+        for (head_dim, heads, seq, batch, causal) in plan:
+            for backward in (False, True):
+                if deadline.left() < reserve_s:
+                    log(f"sdpa/{precision}: budget reached after {done} rows")
+                    return done
+                op = "sdpa" + ("_causal" if causal else "") + ("_fwbw" if backward else "")
+                rec = dict(part="sdpa", precision=precision, split="train", op=op, B=batch, H=heads, M=seq,
+                           K=head_dim, reps=5)
+                try:
+                    with torch.no_grad():
+                        fn = sdpa_fn(batch, heads, seq, head_dim, causal, backward, dev, DTYPES[precision], smoke)
+                        lat, stream = time_kernel(fn, timer, dev, 5, long_kernel=False)
+                    del fn
+                    ok = math.isfinite(lat) and lat > 0 and math.isfinite(stream) and stream > 0
+                    rec.update(latency_ms=f"{lat:.6g}", stream_ms=f"{stream:.6g}", status="ok" if ok else "bad_time")
+                except torch.cuda.OutOfMemoryError:
+                    rec.update(status="oom")
+                    torch.cuda.empty_cache()
+                except Exception as e:  # a refused shape or dtype: recorded, never a zero time
+                    rec.update(status="error:" + type(e).__name__)
+                writer.writerow(rec)
+                done += 1
     out_file.flush()
     return done
 
@@ -543,7 +610,7 @@ def main():
     ap.add_argument("--shapes", required=True)
     ap.add_argument("--out", required=True)
     ap.add_argument("--budget-s", type=float, default=420)
-    ap.add_argument("--parts", default="e2e,trace,kernels,tc")
+    ap.add_argument("--parts", default="e2e,trace,kernels,sdpa,tc")
     ap.add_argument("--smoke", action="store_true", help="CPU, a few rows of each part (checks the script runs)")
     ap.add_argument("--tc-every", type=int, default=8, help="tensor-core part: every n-th GEMM/conv shape")
     args = ap.parse_args()
@@ -569,7 +636,8 @@ def main():
             if r.get("Input_Size"):
                 r["Input_Size"] = str(min(int(r["Input_Size"]), 16))
     parts = args.parts.split(",")
-    # The reserve keeps time for the parts after this one: e2e first, then FP32 kernels, then tensor cores.
+    # The reserve keeps time for the parts after this one: e2e first, then FP32 kernels, fused attention, then
+    # tensor cores.
     if "e2e" in parts:
         with open(os.path.join(args.out, "e2e.csv"), "w", newline="") as f:
             w = csv.DictWriter(f, E2E_FIELDS, extrasaction="ignore")
@@ -585,6 +653,8 @@ def main():
         w.writeheader()
         if "kernels" in parts:
             run_kernels(shapes, "kernels", ["fp32"], w, f, dev, deadline, reserve_s=0.12 * args.budget_s)
+        if "sdpa" in parts:
+            run_sdpa(["bf16", "fp16"], w, f, dev, deadline, reserve_s=0.08 * args.budget_s, smoke=args.smoke)
         if "tc" in parts:
             gemm = [r for r in shapes if r["op"] in ("linear", "bmm", "conv")]
             sample = [r for i, r in enumerate(gemm) if i % args.tc_every == 0]

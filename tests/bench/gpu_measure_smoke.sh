@@ -11,8 +11,8 @@ src=$1 scratch=$2
 py=/usr/bin/python3
 $py -c 'import torch' 2>/dev/null || { echo "SKIPPED: /usr/bin/python3 cannot import torch"; exit 77; }
 rm -rf "$scratch" && mkdir -p "$scratch/data"
-parts=kernels,tc
-$py -c 'import torchvision' 2>/dev/null && parts=e2e,trace,kernels,tc
+parts=kernels,sdpa,tc
+$py -c 'import torchvision' 2>/dev/null && parts=e2e,trace,kernels,sdpa,tc
 $py "$src/bench/gpu_measure.py" --smoke --shapes "$src/tests/bench/gpu_shapes.csv" --out "$scratch/run" \
   --budget-s 300 --parts "$parts" --tc-every 1
 $py "$src/scripts/gpu-import.py" --data "$scratch/data" h200 "$scratch/run"
@@ -42,9 +42,13 @@ assert fp32 == wanted, f"ops measured {sorted(fp32)} != shapes {sorted(wanted)}"
 assert all(float(r["latency_ms"]) > 0 and float(r["stream_ms"]) > 0 for r in rows), "a time that is not positive"
 tc = {r["precision"] for r in rows} - {"fp32"}
 assert "tf32" in tc and "bf16" in tc, f"tensor-core precisions measured: {sorted(tc)}"
+# The fused-attention part (through the eager formula where this PyTorch has no SDPA): bf16, both masks, forward and
+# forward + backward (fp16 matrix products do not run on every CPU).
+sdpa = {(r["precision"], r["op"]) for r in rows if r["op"].startswith("sdpa")}
+assert {op for p, op in sdpa if p == "bf16"} == {"sdpa", "sdpa_fwbw", "sdpa_causal", "sdpa_causal_fwbw"}, sorted(sdpa)
 print(f"{len(rows)} rows, ops {sorted(fp32)}, tensor-core precisions {sorted(tc)}: ok")
 PY
-[ "$parts" = kernels,tc ] && exit 0
+[ "$parts" = kernels,sdpa,tc ] && exit 0
 $py - "$scratch/data/h200/e2e.csv" <<'PY'
 import csv, sys
 steps = [r for r in csv.DictReader(open(sys.argv[1])) if r["mode"] == "step"]
