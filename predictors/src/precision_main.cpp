@@ -60,6 +60,9 @@ struct source_rule {
   /// Its whole-model-in-half runs keep BatchNorm in fp32 (train_config::keep_batchnorm_fp32): NVIDIA's ConvNets
   /// script runs `--fp16` through apex's network_to_half, which converts BatchNorm back to float.
   bool half_keeps_batchnorm_fp32 = false;
+  /// Its language-model steps reduce the logits to a scalar (their sum or mean) where a script would compute a loss:
+  /// predicted without one (loss_function::none). Our bench's; every published source trains with its loss.
+  bool language_models_reduce_logits = false;
 };
 constexpr source_rule sources[] = {
     {"lambdal/deeplearning-benchmark", "Lambda (NGC, DLE scripts)", true, true, true},
@@ -71,8 +74,9 @@ constexpr source_rule sources[] = {
 /// first Hopper rows, never fitted. An fp16 autocast row is compared without the optimizer unless its
 /// `skipped_steps` says GradScaler ran every timed step: on the runs before that column the loss was the sum of the
 /// logits, which overflows fp16, and GradScaler skipped the step, so their optimizer time is not one.
-constexpr source_rule our_steps{"data/*/e2e.csv", "ours (data/<id>, validation only)", true, false};
-constexpr source_rule our_steps_no_optimizer{"data/*/e2e.csv", "ours (data/<id>, validation only)", false, false};
+constexpr source_rule our_steps{"data/*/e2e.csv", "ours (data/<id>, validation only)", true, false, false, true};
+constexpr source_rule our_steps_no_optimizer{"data/*/e2e.csv", "ours (data/<id>, validation only)", false, false,
+                                             false, true};
 
 /// The dataset's model names and the zoo's (timm's resnet50 is torchvision's architecture).
 constexpr std::array<std::pair<std::string_view, std::string_view>, 10> model_names{{
@@ -497,9 +501,14 @@ double kernel_ms(const calibrated_kernel& k, const device_spec& d, double ln_str
 }
 
 /// `r` as the calibration sees it, with the kernel models of `kp` (the embedded ones, or refits that held a die out).
-/// The training step a run measured: its batch, optimizer and precision, batch norm as its source's script keeps it.
+/// The training step a run measured: its batch, optimizer and precision, its loss, and batch norm as its source's
+/// script keeps it. Our bench's language-model steps (data/<id>/e2e.csv) reduce the logits to their sum (mean since
+/// the GradScaler fix), which keeps no tensor and costs a pass over them: they are predicted without a loss.
 train_config step_config(const run_row& r) {
+  const bool reduces_logits =
+      r.source->language_models_reduce_logits && r.model->input != models::input_kind::image;
   return {.batch = r.batch, .optimizer = r.opt, .precision = r.prec,
+          .loss = reduces_logits ? loss_function::none : loss_function::cross_entropy,
           .keep_batchnorm_fp32 = r.source->half_keeps_batchnorm_fp32};
 }
 
@@ -782,11 +791,7 @@ std::string memory_section(const std::vector<run_row>& rows) {
   for (const run_row& r : rows) {
     if (r.measured_peak_bytes <= 0) continue;
     const runtime_network net = r.model->build(r.size);
-    // The bench's loss: cross-entropy over ResNet's classes; over a language model's logits their sum (mean since
-    // the GradScaler fix), which keeps no tensor of its own.
-    train_config cfg = step_config(r);
-    if (r.model->input != models::input_kind::image) cfg.loss = loss_function::none;
-    const memory_breakdown m = analytic_training_memory(net, cfg);
+    const memory_breakdown m = analytic_training_memory(net, step_config(r));
     const double predicted = static_cast<double>(m.total().value - m.framework.value);
     const double measured = static_cast<double>(r.measured_peak_bytes);
     if (!(predicted > 0)) throw std::runtime_error(r.where + ": no tensor memory predicted");
