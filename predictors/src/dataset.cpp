@@ -9,6 +9,7 @@
 #include <boost/describe/enum_from_string.hpp>
 
 #include <prenet/devices.hpp>
+#include <prenet/predictors/layer_kernels.hpp>
 
 #include "codegen.hpp"
 #include "csv.hpp"
@@ -226,9 +227,7 @@ void ingest_bench_ops(const fs::path& data, dataset& out, std::int64_t max_rows_
       ++counts.read;
       if (t.at(r, c_precision) != "fp32") {
         ++counts.other_precision;
-        kernel kn{};
-        if (tensor_core_kernel_of_op_row(t, r, kn))
-          out.tensor_core.push_back({device, t.at(r, c_op), kn, t.number_or_nan(r, c_time), t.where(r)});
+        if (std::optional<tensor_core_row> k = tensor_core_row_of(t, r, device)) out.tensor_core.push_back(*k);
         continue;
       }
       sample s{.source = "bench", .op = t.at(r, c_op), .device = device, .held_out_shapes = t.at(r, c_split) == "test"};
@@ -242,15 +241,35 @@ void ingest_bench_ops(const fs::path& data, dataset& out, std::int64_t max_rows_
   }
 }
 
-bool tensor_core_kernel_of_op_row(const csv_table& t, std::size_t row, kernel& kn) {
+std::optional<tensor_core_row> tensor_core_row_of(const csv_table& t, std::size_t row, const device_spec* device) {
   const std::string& p = t.at(row, t.column("precision"));
   math_mode math{};
   if (!boost::describe::enum_from_string(p.c_str(), math))
     throw data_error(t.where(row) + ": unknown precision '" + p + "'");
-  if (math == math_mode::fp32 || !kernel_of_op_row(t, row, t.at(row, t.column("op")), kn)) return false;
-  kn.math = math;
-  kn.element_bytes = input_element_bytes(math);
-  return true;
+  if (math == math_mode::fp32) return std::nullopt;
+  tensor_core_row out{.device = device, .op = t.at(row, t.column("op")), .kn = {}, .backward = std::nullopt,
+                      .time_ms = t.number_or_nan(row, t.column("latency_ms")), .where = t.where(row)};
+  const std::int64_t element_bytes = input_element_bytes(math);
+  if (out.op.starts_with("sdpa")) {
+    const std::string_view op = out.op;
+    const bool causal = op.starts_with("sdpa_causal"), both = op.ends_with("_fwbw");
+    if (op != (std::string("sdpa") + (causal ? "_causal" : "") + (both ? "_fwbw" : ""))) return std::nullopt;
+    const auto num = [&](std::string_view col) { return static_cast<std::int64_t>(t.number(row, t.column(col))); };
+    const std::int64_t batch = num("B"), heads = num("H"), seq = num("M"), head_dim = num("K");
+    if (batch <= 0 || heads <= 0 || seq <= 0 || head_dim <= 0) return std::nullopt;
+    const auto pass_of = [&](predictors::pass ps) {
+      kernel k = predictors::fused_attention_pass(batch, heads, seq, seq, head_dim, causal, element_bytes, ps);
+      k.math = math;
+      return k;
+    };
+    out.kn = pass_of(predictors::pass::forward);
+    if (both) out.backward = pass_of(predictors::pass::backward);
+    return out;
+  }
+  if (!kernel_of_op_row(t, row, out.op, out.kn)) return std::nullopt;
+  out.kn.math = math;
+  out.kn.element_bytes = element_bytes;
+  return out;
 }
 
 void ingest_per_op_kernels(const fs::path& datasets, const fs::path& data, dataset& out,

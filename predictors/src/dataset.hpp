@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -50,6 +51,8 @@ struct tensor_core_row {
   const device_spec* device = nullptr;
   std::string op;
   kernel kn{};
+  /// A forward + backward row (scaled_dot_product_attention's `_fwbw`): the backward pass's kernel, timed with kn.
+  std::optional<kernel> backward;
   double time_ms = 0;  ///< NaN when the cell is empty or not a number
   std::string where;   ///< "file:line"
 };
@@ -113,11 +116,13 @@ void ingest_bench_ops(const std::filesystem::path& data, dataset& out, std::int6
 /// our ops.csv share it.
 bool kernel_of_op_row(const csv_table& t, std::size_t row, const std::string& op, kernel& kn);
 
-/// The kernel of one data/<id>/ops.csv row timed on tensor cores (precision tf32, fp16 or bf16, spelled as the
-/// math_mode enumerators): kernel_of_op_row's kernel on that math mode at its input element size. False for FP32 rows
-/// and ops we do not model; an unknown precision is a data_error. validate's kernel table and the precision
-/// trainer's alignment fit read our tensor-core rows through it.
-bool tensor_core_kernel_of_op_row(const csv_table& t, std::size_t row, kernel& kn);
+/// One data/<id>/ops.csv row timed on tensor cores (precision tf32, fp16 or bf16, spelled as the math_mode
+/// enumerators) on `device`: kernel_of_op_row's kernel on that math mode at its input element size, or for op `sdpa`,
+/// `sdpa_causal` and their `_fwbw` (B batch, H heads, M sequence, K head dim) the fused attention pass
+/// (predictors::fused_attention_pass), with its backward for `_fwbw`. Nothing for FP32 rows and ops we do not model;
+/// an unknown precision is a data_error. validate's kernel table and the precision trainer's alignment fit read our
+/// tensor-core rows through it.
+std::optional<tensor_core_row> tensor_core_row_of(const csv_table& t, std::size_t row, const device_spec* device);
 
 /// ingest_neusight, then ingest_bench_ops when `data` is not empty: every per-op kernel the models learn from.
 void ingest_per_op_kernels(const std::filesystem::path& datasets, const std::filesystem::path& data, dataset& out,

@@ -160,29 +160,37 @@ double mape(const std::vector<const row_result*>& rows, bool held_out = false) {
 /// without it against the shipped ones, which trained on it.
 /// Our tensor-core kernels (data/<id>/ops.csv rows in tf32, bf16 and fp16) against the embedded predictors: the
 /// precision calibration, fitted on whole-model throughput, checked kernel by kernel; GEMMs grouped by
-/// tensor_core_aligned.
+/// tensor_core_aligned; scaled_dot_product_attention's passes against the fused-attention shares.
 std::string tensor_core_section(const trainer::dataset& kernels) {
   struct sums {
     int n = 0;
     double ape = 0, log_ratio = 0, measured_ms = 0, predicted_ms = 0, peak_share = 0;
   };
   std::map<std::string, sums> by;
+  bool any_attention = false;
   for (const trainer::tensor_core_row& k : kernels.tensor_core) {
     const kernel& kn = k.kn;
-    if (kn.family != kernel_family::gemm && kn.family != kernel_family::conv2d) continue;
-    const bool gemm = kn.family == kernel_family::gemm;
+    const bool gemm = kn.family == kernel_family::gemm, attention = kn.family == kernel_family::attention;
+    if (!gemm && !attention && kn.family != kernel_family::conv2d) continue;
     const double measured = k.time_ms;
-    const double predicted = predictors::estimate(kn, *k.device).time_ms;
+    double predicted = predictors::estimate(kn, *k.device).time_ms;
+    double flops = static_cast<double>(kn.flops());
+    if (k.backward) {
+      predicted += predictors::estimate(*k.backward, *k.device).time_ms;
+      flops += static_cast<double>(k.backward->flops());
+    }
     if (!(measured > 0) || !std::isfinite(predicted) || predicted <= 0)
       throw trainer::data_error(k.where + ": bad measured or predicted time");
-    sums& s = by[std::string(k.device->id) + " | " + boost::describe::enum_to_string(kn.math, "?") + " | " +
-                 (gemm ? "gemm" : "conv") + " | " + (!gemm ? "—" : tensor_core_aligned(kn) ? "yes" : "no")];
+    const std::string kind = gemm ? "gemm" : !attention ? "conv" : k.backward ? "sdpa fw+bw" : "sdpa fw";
+    any_attention = any_attention || attention;
+    sums& s = by[std::string(k.device->id) + " | " + boost::describe::enum_to_string(kn.math, "?") + " | " + kind +
+                 " | " + (!gemm ? "—" : tensor_core_aligned(kn) ? "yes" : "no")];
     ++s.n;
     s.ape += std::abs(predicted / measured - 1);
     s.log_ratio += std::log(predicted / measured);
     s.measured_ms += measured;
     s.predicted_ms += predicted;
-    s.peak_share += static_cast<double>(kn.flops()) / (measured * 1e-3) / peak_flops_per_s(kn.math, *k.device);
+    s.peak_share += flops / (measured * 1e-3) / peak_flops_per_s(kn.math, *k.device);
   }
   if (by.empty()) return "";
   std::ostringstream md;
@@ -195,7 +203,13 @@ std::string tensor_core_section(const trainer::dataset& kernels) {
         "library multiplies an unaligned GEMM's stretch by the slowdown measured on these same kernels "
         "(docs/precision-calibration.md, \"Alignment\"), so this table is in-sample for it. NeuSight's shapes are "
         "random sizes, so most are not aligned. Real models mostly are, except for unpadded vocabularies (BERT's "
-        "30,522, GPT-2's 50,257). Convolutions are not split by alignment. Error = predicted / measured - 1.\n\n"
+        "30,522, GPT-2's 50,257). Convolutions are not split by alignment. ";
+  if (any_attention) {
+    md << "*sdpa*: scaled_dot_product_attention as PyTorch picks its kernel (the bench's `sdpa` part), forward alone "
+          "and forward + backward, predicted at the fused-attention shares of the GEMM rate, read from "
+          "FlashAttention-2's paper and fitted on nothing (docs/attention.md). ";
+  }
+  md << "Error = predicted / measured - 1.\n\n"
         "| GPU | precision | kernels | aligned | rows | mean abs. error | bias (geo. mean) | predicted / measured "
         "time, summed | mean share of the tensor peak measured |\n|---|---|---|---|---|---|---|---|---|\n";
   for (const auto& [k, s] : by) {
@@ -443,13 +457,15 @@ int prenet::trainer::train_validate(int argc, char** argv) {
       md << tensor_core_section(kernels);
     }
     md << "\n## Per-layer breakdown\n\n![VGG16 and BERT-large per layer kind](validation-breakdown.svg)\n";
-    std::ofstream(docs / "validation.md") << md.str();
+    // Written only where they can be: an unwritable docs folder was an exit 0 with no report.
+    trainer::write_if_changed(docs / "validation.md", md.str());
     // Plots.
     std::vector<svg::point> pts;
     for (const row_result* r : eager) pts.push_back({r->measured_ms, r->held_out_ms, r->mode == "train" ? 1 : 0});
-    std::ofstream(docs / "validation-scatter.svg")
-        << svg::scatter_loglog(pts, "measured ms", "predicted ms (GPU held out)",
-                               "NeuSight end-to-end rows (eager), each GPU held out: train (orange), inference (blue)");
+    trainer::write_if_changed(
+        docs / "validation-scatter.svg",
+        svg::scatter_loglog(pts, "measured ms", "predicted ms (GPU held out)",
+                            "NeuSight end-to-end rows (eager), each GPU held out: train (orange), inference (blue)"));
     std::vector<svg::bar_group> groups;
     const auto add_groups = [&groups](const char* label, std::span<const layer_node> nodes, const device_spec& d,
                                       std::int64_t batch) {
@@ -467,8 +483,9 @@ int prenet::trainer::train_validate(int argc, char** argv) {
     };
     add_groups("VGG16", models::vgg16.nodes(), devices::v100, 64);
     add_groups("BERT-large", models::bert_large.nodes(), devices::v100, 8);
-    std::ofstream(docs / "validation-breakdown.svg")
-        << svg::bars(groups, "ms per iteration on a V100 (VGG16 batch 64; BERT-large batch 8 x 512): forward (blue), backward (orange)");
+    trainer::write_if_changed(docs / "validation-breakdown.svg",
+                              svg::bars(groups, "ms per iteration on a V100 (VGG16 batch 64; BERT-large batch 8 x "
+                                                "512): forward (blue), backward (orange)"));
     std::cout << "validation: " << eager.size() << " eager runs; GPU held out: mean over GPUs "
               << fmt("%.1f%%", gpu_mean) << ", worst GPU " << fmt("%.1f%%", gpu_worst) << "; seen GPUs "
               << fmt("%.1f%%", mape(eager)) << '\n';

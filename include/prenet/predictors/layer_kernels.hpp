@@ -120,27 +120,30 @@ constexpr void lora_adapters(kernel_list& out, const layer_node& n, pass p, cons
   });
 }
 
+}  // namespace detail
+
 /// Score pairs a fused kernel computes per head: causal self-attention skips the tiles above the diagonal
 /// (FlashAttention's causal=True), S (S + 1) / 2 of S^2; everything else computes all S x S_kv.
 [[nodiscard]] constexpr std::int64_t fused_pairs(std::int64_t seq, std::int64_t kv, bool causal_self) noexcept {
   return causal_self ? seq * (seq + 1) / 2 : seq * kv;
 }
 
-/// The attention core as one fused kernel per pass (scaled_dot_product_attention, flash or memory-efficient),
-/// modelled by its FLOPs and the bytes it must stream, and timed from the learned GEMM rate (kernel_time.hpp,
-/// fused_attention_ms).
-/// Per score pair and head: forward Q K^T and P V (4 d FLOPs), scale and online softmax (6); backward recomputes
+/// One pass of the attention core as one fused kernel (scaled_dot_product_attention, flash or memory-efficient) over
+/// `batch` x `heads` heads of `seq` queries, `kv` keys and `head_dim` each, at `element_bytes` an element: an
+/// attention layer's (detail::fused_attention), and that of our bench's SDPA rows (prenet-train validate). Modelled
+/// by its FLOPs and the bytes it must stream, and timed at a share of the learned GEMM rate (kernel_time.hpp,
+/// fused_attention_estimate). Per score pair and head: forward Q K^T and P V (4 d FLOPs), scale and online softmax (6); backward recomputes
 /// Q K^T and the softmax from the saved logsumexp and runs dV, dP, dQ, dK (10 d), softmax backward (4) and the
 /// recomputed softmax (6). Bytes: forward reads q, k, v and writes the output and the fp32 logsumexp; backward reads
 /// q, k, v, the output, its gradient, the logsumexp and the row sums D = rowsum(dO * O) it first computes, and writes
 /// dq, dk, dv. Dropout is fused (Philox in the kernel): no extra pass.
-constexpr void fused_attention(kernel_list& out, const layer_node& n, pass p, const pass_context& c) noexcept {
-  const layer_spec& s = n.spec;
-  const std::int64_t b = c.batch, seq = n.input[0], e = s.in_features, h = s.heads > 0 ? s.heads : 1;
-  const std::int64_t kv = s.kv_seq == 0 ? seq : s.kv_seq, d = e / h, eb = c.element_bytes;
-  const std::int64_t pairs = b * h * fused_pairs(seq, kv, s.causal != 0 && s.kv_seq == 0);
+[[nodiscard]] constexpr kernel fused_attention_pass(std::int64_t batch, std::int64_t heads, std::int64_t seq,
+                                                    std::int64_t kv, std::int64_t head_dim, bool causal_self,
+                                                    std::int64_t element_bytes, pass p) noexcept {
+  const std::int64_t b = batch, h = heads > 0 ? heads : 1, d = head_dim, e = h * d, eb = element_bytes;
+  const std::int64_t pairs = b * h * fused_pairs(seq, kv, causal_self);
   const std::int64_t q_bytes = b * seq * e * eb, kv_bytes = 2 * b * kv * e * eb, row_bytes = 4 * b * h * seq;
-  const std::int64_t keys = seq > 0 ? (pairs / (b * h) + seq - 1) / seq : 0;  // a query row's keys (mean, rounded up)
+  const std::int64_t keys = seq > 0 && b > 0 ? (pairs / (b * h) + seq - 1) / seq : 0;  // a row's, mean, rounded up
   kernel k = p == pass::forward
                  ? fused_attention_kernel(pairs * (4 * d + 6), q_bytes + kv_bytes + q_bytes + row_bytes, b * h, seq,
                                           keys, d, false)
@@ -148,7 +151,16 @@ constexpr void fused_attention(kernel_list& out, const layer_node& n, pass p, co
                                           3 * q_bytes + kv_bytes + 2 * row_bytes + q_bytes + kv_bytes, b * h, seq,
                                           keys, d, true);
   k.element_bytes = eb;
-  out.push(k);
+  return k;
+}
+
+namespace detail {
+
+constexpr void fused_attention(kernel_list& out, const layer_node& n, pass p, const pass_context& c) noexcept {
+  const layer_spec& s = n.spec;
+  const std::int64_t seq = n.input[0], h = s.heads > 0 ? s.heads : 1;
+  out.push(fused_attention_pass(c.batch, h, seq, s.kv_seq == 0 ? seq : s.kv_seq, s.in_features / h,
+                                s.causal != 0 && s.kv_seq == 0, c.element_bytes, p));
 }
 
 /// The eager attention core's forward: Q K^T, scaling, softmax, dropout (in training, when the layer has attention
