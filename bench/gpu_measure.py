@@ -218,6 +218,24 @@ def time_kernel(fn, timer, dev, reps, long_kernel):
     return per_call, timer.ms(a, b) / reps
 
 
+def timed(rec, make_fn, timer, dev, reps, long_kernel):
+    """`rec` with the times of the callable `make_fn()` builds (under torch.no_grad()), or the reason it did not run:
+    an invalid shape or a library refusal is recorded, never a zero time."""
+    try:
+        with torch.no_grad():
+            fn = make_fn()
+            lat, stream = time_kernel(fn, timer, dev, reps, long_kernel)
+        del fn
+        ok = math.isfinite(lat) and lat > 0 and math.isfinite(stream) and stream > 0
+        rec.update(latency_ms=f"{lat:.6g}", stream_ms=f"{stream:.6g}", status="ok" if ok else "bad_time")
+    except torch.cuda.OutOfMemoryError:
+        rec.update(status="oom")
+        torch.cuda.empty_cache()
+    except Exception as e:
+        rec.update(status="error:" + type(e).__name__)
+    return rec
+
+
 KERNEL_FIELDS = ["part", "precision", "split", "op", "B", "M", "N", "K", "H", "Input_Channel", "Output_Channel",
                  "Kernel_Szie", "Input_Size", "Stride", "Padding", "latency_ms", "stream_ms", "reps", "status"]
 DTYPES = {"fp32": torch.float32, "tf32": torch.float32, "fp16": torch.float16, "bf16": torch.bfloat16}
@@ -237,19 +255,8 @@ def run_kernels(rows, part, precisions, writer, out_file, dev, deadline, reserve
             reps = 3 if est > 2 else (5 if est > 0.5 else 10)
             rec = {k: row.get(k, "") for k in KERNEL_FIELDS if k in row}
             rec.update(part=part, precision=precision, split=row["split"], op=row["op"], reps=reps)
-            try:
-                with torch.no_grad():
-                    fn = kernel_fn(row["op"], shape, dev, DTYPES[precision])
-                    lat, stream = time_kernel(fn, timer, dev, reps, long_kernel=est > 2)
-                del fn
-                ok = math.isfinite(lat) and lat > 0 and math.isfinite(stream) and stream > 0
-                rec.update(latency_ms=f"{lat:.6g}", stream_ms=f"{stream:.6g}", status="ok" if ok else "bad_time")
-            except torch.cuda.OutOfMemoryError:
-                rec.update(status="oom")
-                torch.cuda.empty_cache()
-            except Exception as e:  # an invalid shape, a library refusal: recorded, never a zero time
-                rec.update(status="error:" + type(e).__name__)
-            writer.writerow(rec)
+            writer.writerow(timed(rec, lambda: kernel_fn(row["op"], shape, dev, DTYPES[precision]), timer, dev, reps,
+                                  long_kernel=est > 2))
             done += 1
             if done % 500 == 0:
                 out_file.flush()
@@ -305,19 +312,9 @@ def run_sdpa(precisions, writer, out_file, dev, deadline, reserve_s, smoke):
                 op = "sdpa" + ("_causal" if causal else "") + ("_fwbw" if backward else "")
                 rec = dict(part="sdpa", precision=precision, split="train", op=op, B=batch, H=heads, M=seq,
                            K=head_dim, reps=5)
-                try:
-                    with torch.no_grad():
-                        fn = sdpa_fn(batch, heads, seq, head_dim, causal, backward, dev, DTYPES[precision], smoke)
-                        lat, stream = time_kernel(fn, timer, dev, 5, long_kernel=False)
-                    del fn
-                    ok = math.isfinite(lat) and lat > 0 and math.isfinite(stream) and stream > 0
-                    rec.update(latency_ms=f"{lat:.6g}", stream_ms=f"{stream:.6g}", status="ok" if ok else "bad_time")
-                except torch.cuda.OutOfMemoryError:
-                    rec.update(status="oom")
-                    torch.cuda.empty_cache()
-                except Exception as e:  # a refused shape or dtype: recorded, never a zero time
-                    rec.update(status="error:" + type(e).__name__)
-                writer.writerow(rec)
+                make = functools.partial(sdpa_fn, batch, heads, seq, head_dim, causal, backward, dev,
+                                         DTYPES[precision], smoke)
+                writer.writerow(timed(rec, make, timer, dev, 5, long_kernel=False))
                 done += 1
     out_file.flush()
     return done
