@@ -198,7 +198,7 @@ def devices() -> List[Dict[str, Any]]:
 
 
 def models() -> List[Dict[str, Any]]:
-    """The model zoo (`prenet models --json`): name, description, input, default_size, max_size."""
+    """The model zoo (`prenet models --json`): name, description, input, default_size, max_size, attention."""
     zoo: List[Dict[str, Any]] = _run("models", {})["models"]
     return zoo
 

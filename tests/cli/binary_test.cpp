@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <fstream>
 #include <iterator>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -525,6 +526,43 @@ std::string bad_case_name(const testing::TestParamInfo<args>& info) { return "ca
 INSTANTIATE_TEST_SUITE_P(Cases, BadInput, testing::ValuesIn(bad_inputs), bad_case_name);
 
 }  // namespace
+
+// --- --attention: each zoo model's own unless asked ------------------------------------------------------------------
+TEST(CliAttention, EachModelRunsItsOwnUnlessAsked) {
+  // The zoo says what each model's reference code runs: Hugging Face's LLaMA calls scaled_dot_product_attention,
+  // the measured BERT runs were eager.
+  const json zoo = parsed(run({"models", "--json"}));
+  std::map<std::string, std::string> own;
+  for (const json& m : zoo["models"]) own[m["name"].get<std::string>()] = m["attention"].get<std::string>();
+  EXPECT_EQ(own.at("llama-3.2-1b"), "sdpa-flash");
+  EXPECT_EQ(own.at("vit-b-16"), "sdpa-flash");
+  EXPECT_EQ(own.at("bert-large"), "eager");
+  EXPECT_EQ(own.at("resnet50"), "eager");
+  const auto predict = [](std::vector<std::string> extra) {
+    std::vector<std::string> a{"predict", "--model", "llama-3.2-1b", "--seq", "2048", "--device", "a100-80gb",
+                               "--batch", "2", "--precision", "amp-bf16", "--json"};
+    a.insert(a.end(), extra.begin(), extra.end());
+    return parsed(run(a));
+  };
+  const json by_default = predict({}), flash = predict({"--attention", "sdpa-flash"}),
+             eager = predict({"--attention", "eager"});
+  EXPECT_EQ(by_default["attention"], "sdpa-flash");
+  EXPECT_EQ(by_default["iteration_ms"], flash["iteration_ms"]);
+  EXPECT_EQ(by_default["memory_bytes"], flash["memory_bytes"]);
+  EXPECT_EQ(eager["attention"], "eager");
+  EXPECT_GT(eager["memory_bytes"].get<std::int64_t>(), by_default["memory_bytes"].get<std::int64_t>());
+  // Selective recomputation recomputes an eager core: asked without --attention, the core runs eager.
+  const json selective = predict({"--checkpoint", "selective"});
+  EXPECT_EQ(selective["attention"], "eager");
+  EXPECT_GT(selective["recompute_ms"].get<double>(), 0);
+  EXPECT_EQ(parsed(run({"predict", "--model", "bert-large", "--device", "a100-80gb", "--json"}))["attention"], "eager");
+  // A fallback PyTorch makes says whose choice it overrode: ViT in fp32 runs the memory-efficient kernel.
+  const process_result vit = run({"predict", "--model", "vit-b-16", "--device", "a100-80gb", "--precision", "fp32"});
+  EXPECT_NE(vit.out.find("(sdpa-flash the model's)"), std::string::npos) << vit.out;
+  const process_result asked = run({"predict", "--model", "vit-b-16", "--device", "a100-80gb", "--precision", "fp32",
+                                    "--attention", "sdpa-flash"});
+  EXPECT_NE(asked.out.find("(sdpa-flash asked)"), std::string::npos) << asked.out;
+}
 
 // --- training setups: --grad-accum, --checkpoint, --lora, --freeze --------------------------------------------------
 namespace training_setup {

@@ -62,7 +62,9 @@ attention A, how every attention layer's core runs (docs/attention.md):
   eager               matmul, softmax, dropout, matmul: the S x S probabilities saved for backward (HF "eager")
   sdpa-flash          scaled_dot_product_attention's flash kernel: one fused kernel a pass, no S x S tensors; on a
                       GPU before sm80 (no BF16 tensor cores) or on fp32 tensors it runs sdpa-mem-efficient instead
-  sdpa-mem-efficient  the memory-efficient fused kernel; fused kernels are timed by their roofline
+  sdpa-mem-efficient  the memory-efficient fused kernel; fused kernels run at a share of the GPU's GEMM rate
+  default: the model's own (`prenet models`): sdpa-flash for the LLaMA family, Mistral, Qwen2 and ViT, which call
+  scaled_dot_product_attention; eager for the rest, ONNX graphs, and with --checkpoint selective
 
 training setup (training only; docs/llm.md):
   --grad-accum N      N micro-batches of --batch per optimizer step (default 1). An iteration is one optimizer step:
@@ -90,7 +92,7 @@ optimizers update as stock PyTorch does on a GPU: the multi-tensor (foreach) upd
 every parameter (AdamW streams about 84 bytes a parameter); adam-fused and adamw-fused are fused=True or apex's
 FusedAdam, one pass (28 bytes a parameter).
 
-defaults: --batch 1, --mode train, --optimizer sgd (none for inference), --precision default, --attention eager,
+defaults: --batch 1, --mode train, --optimizer sgd (none for inference), --precision default, --attention the model's,
 the model's own image side or context length, --samples = ImageNet-1k's 1,281,167 images or WikiText-103's 103,227,021 tokens
 in sequences of --seq. --onnx: the file's batch (1 if symbolic); --seq/--image size its symbolic dimensions;
 unmapped operators are listed and predicted by the roofline. Exit codes: 0 success, 2 bad input (one line on stderr), 3 the output could not be written, 1 internal error.

@@ -116,15 +116,17 @@ std::string models_command(std::span<const std::string> args) {
                              {"description", e.description},
                              {"input", image ? "image" : "tokens"},
                              {"default_size", e.default_size},
-                             {"max_size", e.max_size}});
+                             {"max_size", e.max_size},
+                             {"attention", name(e.attention)}});
     }
     return j.dump(2) + "\n";
   }
-  std::string t = fmt::format("{:<12} {:<7} {:>8} {:>8}  {}\n", "name", "input", "default", "max", "description");
+  std::string t = fmt::format("{:<12} {:<7} {:>8} {:>8}  {:<10}  {}\n", "name", "input", "default", "max",
+                              "attention", "description");
   for (const models::zoo_entry& e : models::zoo()) {
     const bool image = e.input == models::input_kind::image;
-    t += fmt::format("{:<12} {:<7} {:>8} {:>8}  {}\n", e.name, image ? "image" : "tokens", e.default_size,
-                     e.max_size, e.description);
+    t += fmt::format("{:<12} {:<7} {:>8} {:>8}  {:<10}  {}\n", e.name, image ? "image" : "tokens", e.default_size,
+                     e.max_size, name(e.attention), e.description);
   }
   return t;
 }

@@ -30,7 +30,8 @@ std::shared_ptr<const onnx_model> read_onnx_model(std::string_view path, std::op
                                  .input = tokens ? models::input_kind::tokens : models::input_kind::image,
                                  .default_size = m->size,
                                  .max_size = m->size,
-                                 .build = nullptr};
+                                 .build = nullptr,
+                                 .attention = attention_impl::eager};
     return m;
   } catch (const onnx_error& e) {
     throw usage_error("cannot import " + quoted(path) + ": " + e.what());

@@ -170,6 +170,11 @@ model_settings read_model_settings_as(const arguments& args, precision prec) {
   s.precision = prec;
   if (const std::optional<std::string_view> a = args.value("attention")) {
     s.attention = read_choice("attention", *a, attention_impls);
+    s.attention_asked = true;
+  } else {
+    // The model's own (what its reference code runs: zoo_entry::attention); selective recomputation recomputes an
+    // eager core, so asking for it without --attention runs the core eager.
+    s.attention = args.value("checkpoint") == "selective" ? attention_impl::eager : s.model->attention;
   }
 
   const bool train = s.mode == run_mode::train;

@@ -42,6 +42,7 @@ struct model_settings {
   prenet::optimizer optimizer = prenet::optimizer::sgd;
   prenet::precision precision = prenet::precision::pytorch_default;
   attention_impl attention = attention_impl::eager;  ///< --attention: how every attention layer's core runs
+  bool attention_asked = false;  ///< --attention was given (else the model's own, zoo_entry::attention)
   std::int64_t grad_accum = 1;                       ///< --grad-accum: micro-batches per optimizer step
   checkpointing checkpoint = checkpointing::none;    ///< --checkpoint
   std::int64_t lora_rank = 0;                        ///< --lora R (0: full training)
