@@ -5,7 +5,8 @@
 Five parts, in order of value, each written row by row so a run cut short keeps what it measured:
   e2e      whole models: NeuSight's end-to-end configurations (Hugging Face BERT-large with pre-training heads,
            GPT-2 large, GPT-3 XL/2.7B as NeuSight sizes them, OPT-1.3B; forward, backward) in FP32, and BERT-large,
-           GPT-2 large and torchvision's ResNet-50 under TF32 and autocast fp16/bf16 with the optimizer step timed too;
+           GPT-2 large and torchvision's ResNet-50 under TF32 and autocast fp16/bf16 with the optimizer step timed too,
+           and a Llama-3.2-1B step (SDPA attention, as transformers runs it) under autocast bf16 and TF32;
            each row with the clocks, power and clock-event reasons nvidia-smi saw while it was timed.
   trace    the same BERT-large, ResNet-50 and GPT-2 large steps under autocast fp16 and bf16, profiled: device time
            per kernel and per op (with its input shapes), the longest first (scripts/trace-diff.py compares two).
@@ -337,6 +338,13 @@ def eager(cfg):
 
 
 def hf_model_of(tr, name):
+    if name == "llama_3_2_1b":
+        # Llama-3.2-1B's shape (meta-llama/Llama-3.2-1B's config.json; no download: random weights), with
+        # transformers' default attention, SDPA, as prenet's zoo entry runs it by default.
+        cfg = tr.LlamaConfig(hidden_size=2048, intermediate_size=8192, num_hidden_layers=16, num_attention_heads=32,
+                             num_key_value_heads=8, vocab_size=128256, max_position_embeddings=131072,
+                             rms_norm_eps=1e-5, rope_theta=500000.0, tie_word_embeddings=True)
+        return tr.LlamaForCausalLM(cfg), cfg.vocab_size
     if name == "bert_large":
         cfg = tr.BertConfig(hidden_size=1024, num_hidden_layers=24, num_attention_heads=16, intermediate_size=4096)
         return tr.BertForPreTraining(eager(cfg)), cfg.vocab_size
@@ -480,6 +488,9 @@ E2E_PLAN = [
     # BERT-large's bf16 step once more, after its fp16 one: an effect of the run's order (heat, the allocator's
     # cache) would move it; the kernels it runs would not. A mode of its own, so the trainer validates on the first.
     ("bert_large", "step_repeat", "amp_bf16", 512, 8, True),
+] + [
+    # A LLaMA-family decoder as Hugging Face runs it today: SDPA attention, RMSNorm, SwiGLU, grouped-query attention.
+    ("llama_3_2_1b", "step", p, 2048, 2, True) for p in ("amp_bf16", "tf32")
 ]
 
 

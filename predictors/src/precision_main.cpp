@@ -166,8 +166,9 @@ void mark_superseded(std::vector<run_row>& rows, std::map<std::string, ingest_co
   }
 }
 
-/// Our own steps (data/<id>/e2e.csv rows of mode "step"), each predicted with its trainer::twin_of: ResNet-50 and
-/// GPT-2 large from the zoo, BERT-large with the pre-training heads it ran (as docs/validation.md predicts it).
+/// Our own steps (data/<id>/e2e.csv rows of mode "step"), each predicted with its trainer::twin_of: ResNet-50, GPT-2
+/// large and Llama-3.2-1B from the zoo, BERT-large with the pre-training heads it ran (as docs/validation.md predicts
+/// it).
 void load_bench_steps(const fs::path& data, std::vector<run_row>& out, std::map<std::string, ingest_count>& counts) {
   for (const auto& [device, file] : device_files(data, "e2e.csv")) {
     const csv_table t(file);
@@ -512,10 +513,14 @@ train_config step_config(const run_row& r) {
           .keep_batchnorm_fp32 = r.source->half_keeps_batchnorm_fp32};
 }
 
+/// The network a run ran: the zoo model at the run's size, its attention as the model's reference code runs it
+/// (zoo_entry::attention: Hugging Face's LLaMA calls scaled_dot_product_attention; every other model here is eager).
+runtime_network network_of(const run_row& r) { return with_attention(r.model->build(r.size), r.model->attention); }
+
 prepared_run prepare(const run_row& r, const tree_shape& shape, const predictors::alignment_slowdowns& slowdown,
                      const predictors::kernel_predictors& kp = predictors::embedded_predictors) {
   prepared_run out{.row = &r};
-  const runtime_network net = r.model->build(r.size);
+  const runtime_network net = network_of(r);
   const device_spec& d = *r.device;
   const train_config cfg = step_config(r);
   const predictors::pass_context c = predictors::pass_of(plan(cfg, d), r.batch, true);
@@ -790,7 +795,7 @@ std::string memory_section(const std::vector<run_row>& rows) {
   std::string table;
   for (const run_row& r : rows) {
     if (r.measured_peak_bytes <= 0) continue;
-    const runtime_network net = r.model->build(r.size);
+    const runtime_network net = network_of(r);
     const memory_breakdown m = analytic_training_memory(net, step_config(r));
     const double predicted = static_cast<double>(m.total().value - m.framework.value);
     const double measured = static_cast<double>(r.measured_peak_bytes);

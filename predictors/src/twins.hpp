@@ -31,6 +31,7 @@ inline constexpr models::zoo_entry bert_large_pretraining_entry =
   if (measured == "bert_large")
     return mode == "train" ? &bert_large_pretraining_entry : models::find_model("bert-large");
   if (measured == "gpt2_large") return models::find_model("gpt2-large");
+  if (measured == "llama_3_2_1b") return models::find_model("llama-3.2-1b");
   if (measured == "gpt3_xl") return models::find_model("gpt3-xl");
   if (measured == "gpt3_27") return models::find_model("gpt3-2.7b");
   if (measured == "opt_13") return models::find_model("opt-1.3b");
