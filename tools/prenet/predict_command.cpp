@@ -82,7 +82,9 @@ std::string as_text(const model_settings& s, const device_spec& d, const run_est
                               setup_text(s));
   if (!r.precision_note.empty()) t += fmt::format("  precision: {} ({} asked)\n", r.precision_note, name(s.precision));
   if (const std::string_view note = plan(s.attention, d, s.precision).note; !note.empty())
-    t += fmt::format("  attention: {} ({} {})\n", note, name(s.attention), s.attention_asked ? "asked" : "the model's");
+    t += fmt::format("  attention: {} ({})\n", note,
+                     (s.attention_asked ? "" : "the model's ") + std::string(name(s.attention)) +
+                         (s.attention_asked ? " asked" : ""));
   const bool accum = r.grad_accum > 1;
   t += fmt::format("  forward          {:12.3f} ms{}\n", r.forward_ms, accum ? "   (one micro-batch)" : "");
   t += fmt::format("  backward         {:12.3f} ms{}{}\n", r.backward_ms, accum ? "   (one micro-batch)" : "",

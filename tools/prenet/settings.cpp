@@ -59,6 +59,8 @@ std::string_view name(prenet::dtype t) noexcept {
 
 std::string setup_text(const model_settings& s) {
   std::string t;
+  // Eager is what the measured runs did; a fused core, the model's default or asked, is said.
+  if (s.attention != attention_impl::eager) t += ", attention " + std::string(name(s.attention));
   if (s.grad_accum > 1) t += ", grad-accum " + std::to_string(s.grad_accum);
   if (s.checkpoint != checkpointing::none) t += ", checkpoint " + std::string(name(s.checkpoint));
   if (s.lora_rank > 0) t += ", LoRA r " + std::to_string(s.lora_rank) + " (" + std::string(name(s.lora_targets)) + ")";
