@@ -501,7 +501,6 @@ double kernel_ms(const calibrated_kernel& k, const device_spec& d, double ln_str
   return predictors::precision_time_ms(k.fp32_ms, k.own, d, stretch, k.power) * k.count;
 }
 
-/// `r` as the calibration sees it, with the kernel models of `kp` (the embedded ones, or refits that held a die out).
 /// The training step a run measured: its batch, optimizer and precision, its loss, and batch norm as its source's
 /// script keeps it. Our bench's language-model steps (data/<id>/e2e.csv) reduce the logits to their sum (mean since
 /// the GradScaler fix), which keeps no tensor and costs a pass over them: they are predicted without a loss.
@@ -517,6 +516,7 @@ train_config step_config(const run_row& r) {
 /// (zoo_entry::attention: Hugging Face's LLaMA calls scaled_dot_product_attention; every other model here is eager).
 runtime_network network_of(const run_row& r) { return with_attention(r.model->build(r.size), r.model->attention); }
 
+/// `r` as the calibration sees it, with the kernel models of `kp` (the embedded ones, or refits that held a die out).
 prepared_run prepare(const run_row& r, const tree_shape& shape, const predictors::alignment_slowdowns& slowdown,
                      const predictors::kernel_predictors& kp = predictors::embedded_predictors) {
   prepared_run out{.row = &r};

@@ -173,10 +173,6 @@ model_settings read_model_settings_as(const arguments& args, precision prec) {
   if (const std::optional<std::string_view> a = args.value("attention")) {
     s.attention = read_choice("attention", *a, attention_impls);
     s.attention_asked = true;
-  } else {
-    // The model's own (what its reference code runs: zoo_entry::attention); selective recomputation recomputes an
-    // eager core, so asking for it without --attention runs the core eager.
-    s.attention = args.value("checkpoint") == "selective" ? attention_impl::eager : s.model->attention;
   }
 
   const bool train = s.mode == run_mode::train;
@@ -189,6 +185,10 @@ model_settings read_model_settings_as(const arguments& args, precision prec) {
     if (!train && s.checkpoint != checkpointing::none)
       throw usage_error("--checkpoint applies to training only (--mode inference saves nothing for backward)");
   }
+  // Without --attention, the model's own (what its reference code runs: zoo_entry::attention); selective
+  // recomputation recomputes an eager core, so asking for it runs the core eager.
+  if (!s.attention_asked)
+    s.attention = s.checkpoint == checkpointing::selective ? attention_impl::eager : s.model->attention;
   const std::optional<std::string_view> lora = args.value("lora"), targets = args.value("lora-targets");
   if (targets && !lora) throw usage_error("--lora-targets needs --lora R (the adapters' rank)");
   if (lora) {
