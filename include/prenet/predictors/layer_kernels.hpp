@@ -132,11 +132,11 @@ constexpr void lora_adapters(kernel_list& out, const layer_node& n, pass p, cons
 /// `batch` x `heads` heads of `seq` queries, `kv` keys and `head_dim` each, at `element_bytes` an element: an
 /// attention layer's (detail::fused_attention), and that of our bench's SDPA rows (prenet-train validate). Modelled
 /// by its FLOPs and the bytes it must stream, and timed at a share of the learned GEMM rate (kernel_time.hpp,
-/// fused_attention_estimate). Per score pair and head: forward Q K^T and P V (4 d FLOPs), scale and online softmax (6); backward recomputes
-/// Q K^T and the softmax from the saved logsumexp and runs dV, dP, dQ, dK (10 d), softmax backward (4) and the
-/// recomputed softmax (6). Bytes: forward reads q, k, v and writes the output and the fp32 logsumexp; backward reads
-/// q, k, v, the output, its gradient, the logsumexp and the row sums D = rowsum(dO * O) it first computes, and writes
-/// dq, dk, dv. Dropout is fused (Philox in the kernel): no extra pass.
+/// fused_attention_estimate). Per score pair and head: forward Q K^T and P V (4 d FLOPs), scale and online softmax (6);
+/// backward recomputes Q K^T and the softmax from the saved logsumexp and runs dV, dP, dQ, dK (10 d), softmax backward
+/// (4) and the recomputed softmax (6). Bytes: forward reads q, k, v and writes the output and the fp32 logsumexp;
+/// backward reads q, k, v, the output, its gradient, the logsumexp and the row sums D = rowsum(dO * O) it first
+/// computes, and writes dq, dk, dv. Dropout is fused (Philox in the kernel): no extra pass.
 [[nodiscard]] constexpr kernel fused_attention_pass(std::int64_t batch, std::int64_t heads, std::int64_t seq,
                                                     std::int64_t kv, std::int64_t head_dim, bool causal_self,
                                                     std::int64_t element_bytes, pass p) noexcept {
