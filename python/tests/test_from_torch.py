@@ -41,12 +41,19 @@ def test_same_as_the_cli_on_the_same_export(tmp_path, monkeypatch):
     torch.manual_seed(0)
     net = SmallNet()
     x = torch.randn(16, 3, 64, 64)
-    before = (_files(tempfile.gettempdir()), _files(os.getcwd()))
+    # Nothing written: the temporary folder and the working directory are this test's own, empty ones (the shared
+    # /tmp changes under a parallel ctest, which made the comparison flaky).
+    scratch, cwd = tmp_path / "tmp", tmp_path / "cwd"
+    scratch.mkdir()
+    cwd.mkdir()
+    monkeypatch.setenv("TMPDIR", str(scratch))
+    monkeypatch.setattr(tempfile, "tempdir", str(scratch))
+    monkeypatch.chdir(cwd)
+    assert tempfile.gettempdir() == str(scratch)
     got = prenet.from_torch(net, x, device="a100-40gb", optimizer="adam", name="SmallNet.onnx")
-    assert (_files(tempfile.gettempdir()), _files(os.getcwd())) == before  # nothing written
+    assert (_files(scratch), _files(cwd)) == (set(), set())
     assert net.training  # the module's mode is given back
 
-    monkeypatch.chdir(tmp_path)
     buffer = io.BytesIO()
     net.eval()
     torch.onnx.export(net, (x,), buffer, opset_version=13, do_constant_folding=True, input_names=["input0"])
