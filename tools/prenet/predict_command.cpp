@@ -81,10 +81,12 @@ std::string as_text(const model_settings& s, const device_spec& d, const run_est
                               name(s.mode), r.batch, size_flag(*s.model), s.size, name(s.precision), name(s.optimizer),
                               setup_text(s));
   if (!r.precision_note.empty()) t += fmt::format("  precision: {} ({} asked)\n", r.precision_note, name(s.precision));
-  if (const std::string_view note = plan(s.attention, d, s.precision).note; !note.empty())
-    t += fmt::format("  attention: {} ({})\n", note,
-                     (s.attention_asked ? "" : "the model's ") + std::string(name(s.attention)) +
-                         (s.attention_asked ? " asked" : ""));
+  if (const std::string_view note = plan(s.attention, d, s.precision).note; !note.empty()) {
+    if (s.attention_asked)
+      t += fmt::format("  attention: {} ({} asked)\n", note, name(s.attention));
+    else
+      t += fmt::format("  attention: {} (the model's {})\n", note, name(s.attention));
+  }
   const bool accum = r.grad_accum > 1;
   t += fmt::format("  forward          {:12.3f} ms{}\n", r.forward_ms, accum ? "   (one micro-batch)" : "");
   t += fmt::format("  backward         {:12.3f} ms{}{}\n", r.backward_ms, accum ? "   (one micro-batch)" : "",
