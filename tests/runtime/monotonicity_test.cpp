@@ -55,6 +55,24 @@ TEST(Monotonicity, MoreWorkIsNeverPredictedMeaningfullyFaster) {
                                 << 100 * mono::test_tolerance << "% faster; the largest:" << worst;
 }
 
+TEST(Monotonicity, AStrongerGpuIsOneAtLeastAsCapableOnEveryDataSheetNumber) {
+  EXPECT_TRUE(mono::stronger(devices::h200, devices::h100));  // the same chip with more bandwidth
+  EXPECT_FALSE(mono::stronger(devices::h100, devices::h200));
+  EXPECT_TRUE(mono::stronger(devices::a100_sxm4_40gb, devices::a100_40gb));  // the same chip at 400 W, not 250 W
+  EXPECT_FALSE(mono::stronger(devices::h100, devices::h100));                // more capable on one number, too
+  // Far faster, but with less memory bandwidth (2.0 against 2.04 TB/s) and power (350 against 400 W): not stronger.
+  EXPECT_FALSE(mono::stronger(devices::h100_pcie, devices::a100_sxm4_80gb));
+  EXPECT_TRUE(mono::stronger(devices::rtx4090, devices::v100));
+  EXPECT_FALSE(mono::stronger(devices::h100, devices::cpu));
+  // The sweep compares only such pairs, the stronger GPU's run as the one with less to overcome.
+  std::size_t pairs = 0;
+  mono::sweep_devices(models::zoo().front(), devices::catalogue, false, [&](const mono::pair& p) {
+    ++pairs;
+    EXPECT_NE(p.what.find(" against "), std::string::npos) << p.what;
+  });
+  EXPECT_GT(pairs, 1000u);
+}
+
 TEST(Monotonicity, ThePairTestCanFail) {
   mono::swept smaller, larger;
   smaller.iteration_ms = 10;

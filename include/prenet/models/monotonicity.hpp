@@ -48,7 +48,7 @@ inline swept run(const runtime_network& net, const device_spec& d, std::int64_t 
 /// One adjacent pair: `larger` does more work than `smaller` (or is fp32 where `smaller` is fp16 at the same shape)
 /// and should not be predicted meaningfully faster.
 struct pair {
-  std::string_view axis;   ///< "batch x2", "image side", "sequence length" or "fp16 vs fp32"
+  std::string_view axis;   ///< "batch x2", "image side", "sequence length", "fp16 vs fp32" or "stronger GPU"
   std::string_view model;  ///< zoo name
   swept smaller, larger;
   std::string what;  ///< e.g. "resnet18 on a30, amp-fp16, batch 1 -> 2"
@@ -120,6 +120,64 @@ void sweep(const zoo_entry& z, std::span<const device_spec> devices, bool by_fam
     for (const std::int64_t b : precision_batches) {
       on_pair(pair{"fp16 vs fp32", z.name, at(at_base, d, b, precision::fp16), at(at_base, d, b, precision::fp32),
                    where + ", batch " + std::to_string(b) + ": fp16 against fp32"});
+    }
+  }
+}
+
+/// Whether `a` is at least as capable as `b` on every data-sheet number that can shorten a kernel — FP32 and tensor
+/// peaks, memory bandwidth, SMs, boost clock, L2 and board power — and more capable on one: a GPU no user should see
+/// predicted slower than `b`. Memory capacity does not count (it decides what fits, not how fast), nor a CPU.
+[[nodiscard]] constexpr bool stronger(const device_spec& a, const device_spec& b) noexcept {
+  if (a.is_cpu || b.is_cpu) return false;
+  const std::array<double, 9> x{a.peak_fp32_flops_per_s,         a.peak_tf32_tensor_flops_per_s,
+                                a.peak_fp16_tensor_flops_per_s,  a.peak_bf16_tensor_flops_per_s,
+                                a.memory_bandwidth_bytes_per_s,  static_cast<double>(a.sm_count),
+                                a.boost_clock_mhz,               static_cast<double>(a.l2.value),
+                                a.tdp_watts};
+  const std::array<double, 9> y{b.peak_fp32_flops_per_s,         b.peak_tf32_tensor_flops_per_s,
+                                b.peak_fp16_tensor_flops_per_s,  b.peak_bf16_tensor_flops_per_s,
+                                b.memory_bandwidth_bytes_per_s,  static_cast<double>(b.sm_count),
+                                b.boost_clock_mhz,               static_cast<double>(b.l2.value),
+                                b.tdp_watts};
+  bool more = false;
+  for (std::size_t i = 0; i < x.size(); ++i) {
+    if (x[i] < y[i]) return false;
+    more = more || x[i] > y[i];
+  }
+  return more;
+}
+
+/// The precisions and batches the stronger-GPU sweep compares in (amp-bf16 reads amp-fp16's calibration).
+inline constexpr std::array<precision, 3> device_precisions{precision::fp32, precision::tf32, precision::amp_fp16};
+inline constexpr std::array<std::int64_t, 2> device_batches{1, 32};
+
+/// Sweeps `z` over every pair of GPUs in `devices` where one is stronger() than the other and calls `on_pair` with
+/// the stronger GPU's run as `smaller` (less to overcome) and the weaker's as `larger`, at the default input (token
+/// models at up to 512 tokens), batches device_batches, in each of device_precisions both GPUs can run. Each GPU's run
+/// is predicted once; with `by_family`, a reversed pair's two runs again with their time by kernel family.
+template <class F>
+void sweep_devices(const zoo_entry& z, std::span<const device_spec> devices, bool by_family, F&& on_pair) {
+  const std::int64_t base =
+      z.input == input_kind::image ? z.default_size : std::min<std::int64_t>(z.default_size, 512);
+  const runtime_network net = z.build(base);
+  for (const precision p : device_precisions) {
+    for (const std::int64_t b : device_batches) {
+      std::vector<swept> runs(devices.size());
+      for (std::size_t i = 0; i < devices.size(); ++i) {
+        if (!devices[i].is_cpu && plan(p, devices[i]).runnable) runs[i] = run(net, devices[i], b, p, false);
+      }
+      for (std::size_t i = 0; i < devices.size(); ++i) {
+        for (std::size_t j = 0; j < devices.size(); ++j) {
+          if (i == j || !stronger(devices[i], devices[j]) || !plan(p, devices[i]).runnable ||
+              !plan(p, devices[j]).runnable)
+            continue;
+          pair q{"stronger GPU", z.name, runs[i], runs[j],
+                 std::string(z.name) + ", " + std::string(name(p)) + ", batch " + std::to_string(b) + ": " +
+                     std::string(devices[i].id) + " against " + std::string(devices[j].id)};
+          if (by_family && reversed(q)) q.smaller = run(net, devices[i], b, p, true), q.larger = run(net, devices[j], b, p, true);
+          on_pair(q);
+        }
+      }
     }
   }
 }
