@@ -129,16 +129,14 @@ void sweep(const zoo_entry& z, std::span<const device_spec> devices, bool by_fam
 /// predicted slower than `b`. Memory capacity does not count (it decides what fits, not how fast), nor a CPU.
 [[nodiscard]] constexpr bool stronger(const device_spec& a, const device_spec& b) noexcept {
   if (a.is_cpu || b.is_cpu) return false;
-  const std::array<double, 9> x{a.peak_fp32_flops_per_s,         a.peak_tf32_tensor_flops_per_s,
-                                a.peak_fp16_tensor_flops_per_s,  a.peak_bf16_tensor_flops_per_s,
-                                a.memory_bandwidth_bytes_per_s,  static_cast<double>(a.sm_count),
-                                a.boost_clock_mhz,               static_cast<double>(a.l2.value),
-                                a.tdp_watts};
-  const std::array<double, 9> y{b.peak_fp32_flops_per_s,         b.peak_tf32_tensor_flops_per_s,
-                                b.peak_fp16_tensor_flops_per_s,  b.peak_bf16_tensor_flops_per_s,
-                                b.memory_bandwidth_bytes_per_s,  static_cast<double>(b.sm_count),
-                                b.boost_clock_mhz,               static_cast<double>(b.l2.value),
-                                b.tdp_watts};
+  const auto numbers = [](const device_spec& d) {
+    return std::array<double, 9>{d.peak_fp32_flops_per_s,        d.peak_tf32_tensor_flops_per_s,
+                                 d.peak_fp16_tensor_flops_per_s, d.peak_bf16_tensor_flops_per_s,
+                                 d.memory_bandwidth_bytes_per_s, static_cast<double>(d.sm_count),
+                                 d.boost_clock_mhz,              static_cast<double>(d.l2.value),
+                                 d.tdp_watts};
+  };
+  const std::array<double, 9> x = numbers(a), y = numbers(b);
   bool more = false;
   for (std::size_t i = 0; i < x.size(); ++i) {
     if (x[i] < y[i]) return false;
