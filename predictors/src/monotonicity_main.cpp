@@ -186,8 +186,9 @@ int prenet::trainer::train_monotonicity(int argc, char** argv) {
         stronger.add(fell);
         if (!fell) return;
         stronger_beyond_test += mono::reversed(p, mono::test_tolerance) ? 1 : 0;
-        ++stronger_by_family[std::string(mono::culprit(p.smaller, p.larger))].falling;
-        stronger_worst.push_back({p.ratio(), p.what + " (" + std::string(mono::culprit(p.smaller, p.larger)) + ")"});
+        const std::string family(mono::culprit(p.smaller, p.larger));
+        ++stronger_by_family[family].falling;
+        stronger_worst.push_back({p.ratio(), p.what + " (" + family + ")"});
       });
     }
     std::sort(stronger_worst.begin(), stronger_worst.end(),

@@ -59,16 +59,23 @@ TEST(Monotonicity, AStrongerGpuIsOneAtLeastAsCapableOnEveryDataSheetNumber) {
   EXPECT_TRUE(mono::stronger(devices::h200, devices::h100));  // the same chip with more bandwidth
   EXPECT_FALSE(mono::stronger(devices::h100, devices::h200));
   EXPECT_TRUE(mono::stronger(devices::a100_sxm4_40gb, devices::a100_40gb));  // the same chip at 400 W, not 250 W
-  EXPECT_FALSE(mono::stronger(devices::h100, devices::h100));                // more capable on one number, too
+  EXPECT_FALSE(mono::stronger(devices::h100, devices::h100));  // equal on every number: not stronger
   // Far faster, but with less memory bandwidth (2.0 against 2.04 TB/s) and power (350 against 400 W): not stronger.
   EXPECT_FALSE(mono::stronger(devices::h100_pcie, devices::a100_sxm4_80gb));
   EXPECT_TRUE(mono::stronger(devices::rtx4090, devices::v100));
   EXPECT_FALSE(mono::stronger(devices::h100, devices::cpu));
-  // The sweep compares only such pairs, the stronger GPU's run as the one with less to overcome.
+  // The sweep compares only such pairs, named "<model>, <precision>, batch <b>: <stronger> against <weaker>".
   std::size_t pairs = 0;
   mono::sweep_devices(models::zoo().front(), devices::catalogue, false, [&](const mono::pair& p) {
     ++pairs;
-    EXPECT_NE(p.what.find(" against "), std::string::npos) << p.what;
+    const std::size_t colon = p.what.rfind(": "), against = p.what.find(" against ");
+    ASSERT_TRUE(colon != std::string::npos && against != std::string::npos && colon < against) << p.what;
+    const device_spec* a = devices::find(p.what.substr(colon + 2, against - colon - 2));
+    const device_spec* b = devices::find(p.what.substr(against + 9));
+    ASSERT_TRUE(a != nullptr && b != nullptr) << p.what;
+    EXPECT_TRUE(mono::stronger(*a, *b)) << p.what;
+    EXPECT_GT(p.smaller.iteration_ms, 0) << p.what;
+    EXPECT_GT(p.larger.iteration_ms, 0) << p.what;
   });
   EXPECT_GT(pairs, 1000u);
 }

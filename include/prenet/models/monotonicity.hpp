@@ -172,7 +172,10 @@ void sweep_devices(const zoo_entry& z, std::span<const device_spec> devices, boo
           pair q{"stronger GPU", z.name, runs[i], runs[j],
                  std::string(z.name) + ", " + std::string(name(p)) + ", batch " + std::to_string(b) + ": " +
                      std::string(devices[i].id) + " against " + std::string(devices[j].id)};
-          if (by_family && reversed(q)) q.smaller = run(net, devices[i], b, p, true), q.larger = run(net, devices[j], b, p, true);
+          if (by_family && reversed(q)) {
+            q.smaller = run(net, devices[i], b, p, true);
+            q.larger = run(net, devices[j], b, p, true);
+          }
           on_pair(q);
         }
       }
