@@ -41,6 +41,24 @@ struct tally {
   void add(bool fell) { ++pairs, falling += fell ? 1 : 0; }
 };
 
+/// A sweep's failing pairs: how many fail the property test's tolerance too, the kernel family that fell most in
+/// each, and the pairs themselves, largest reversal first once sorted.
+struct failures {
+  std::size_t beyond_test = 0;
+  std::map<std::string, tally> by_family;
+  std::vector<decrease> worst;
+
+  void add(const mono::pair& p) {
+    beyond_test += mono::reversed(p, mono::test_tolerance) ? 1 : 0;
+    const std::string family(mono::culprit(p.smaller, p.larger));
+    ++by_family[family].falling;
+    worst.push_back({p.ratio(), p.what + " (" + family + ")"});
+  }
+  void sort() {
+    std::sort(worst.begin(), worst.end(), [](const decrease& a, const decrease& b) { return a.ratio < b.ratio; });
+  }
+};
+
 /// `part` as a percentage of `whole`, one decimal (0 of nothing is 0.0).
 std::string percent(std::size_t part, std::size_t whole) {
   return trainer::fixed(100.0 * static_cast<double>(part) / static_cast<double>(std::max<std::size_t>(whole, 1)), 1);
@@ -161,39 +179,26 @@ int prenet::trainer::train_monotonicity(int argc, char** argv) {
                                      "prenet-train monotonicity --report FILE");
   const fs::path& report_path = flags.at("--report");
   return run_trainer("prenet-train monotonicity", [&] {
-    std::map<std::string, tally> by_axis, by_model, by_family;
-    std::vector<decrease> worst;
-    std::size_t beyond_test = 0;  // pairs beyond the property test's tolerance
+    std::map<std::string, tally> by_axis, by_model;
+    failures failed;
     // The stronger-GPU sweep, reported on its own: no property test holds it (see its section).
     tally stronger;
-    std::size_t stronger_beyond_test = 0;
-    std::map<std::string, tally> stronger_by_family;
-    std::vector<decrease> stronger_worst;
+    failures stronger_failed;
     for (const models::zoo_entry& z : models::zoo()) {
-      const auto count = [&](const mono::pair& p) {
+      mono::sweep(z, devices::catalogue, true, [&](const mono::pair& p) {
         const bool fell = mono::reversed(p);
         by_axis[std::string(p.axis)].add(fell);
         by_model[std::string(p.model)].add(fell);
-        if (!fell) return;
-        beyond_test += mono::reversed(p, mono::test_tolerance) ? 1 : 0;
-        const std::string family(mono::culprit(p.smaller, p.larger));
-        ++by_family[family].falling;
-        worst.push_back({p.ratio(), p.what + " (" + family + ")"});
-      };
-      mono::sweep(z, devices::catalogue, true, count);
+        if (fell) failed.add(p);
+      });
       mono::sweep_devices(z, devices::catalogue, true, [&](const mono::pair& p) {
         const bool fell = mono::reversed(p);
         stronger.add(fell);
-        if (!fell) return;
-        stronger_beyond_test += mono::reversed(p, mono::test_tolerance) ? 1 : 0;
-        const std::string family(mono::culprit(p.smaller, p.larger));
-        ++stronger_by_family[family].falling;
-        stronger_worst.push_back({p.ratio(), p.what + " (" + family + ")"});
+        if (fell) stronger_failed.add(p);
       });
     }
-    std::sort(stronger_worst.begin(), stronger_worst.end(),
-              [](const decrease& a, const decrease& b) { return a.ratio < b.ratio; });
-    std::sort(worst.begin(), worst.end(), [](const decrease& a, const decrease& b) { return a.ratio < b.ratio; });
+    failed.sort();
+    stronger_failed.sort();
     std::size_t pairs = 0, falling = 0;
     for (const auto& [axis, t] : by_axis) pairs += t.pairs, falling += t.falling;
 
@@ -208,7 +213,7 @@ int prenet::trainer::train_monotonicity(int argc, char** argv) {
        << "% faster (fp16 against fp32: the fp32 run is the larger). Real GPUs do show small reversals (tile and wave "
           "quantisation), not large ones.\n\n**"
        << falling << " of " << pairs << " pairs fail** (" << percent(falling, pairs)
-       << "%); " << beyond_test << " by more than " << fixed(100 * mono::test_tolerance, 0)
+       << "%); " << failed.beyond_test << " by more than " << fixed(100 * mono::test_tolerance, 0)
        << "%, the tolerance of the property test (tests/runtime/monotonicity_test.cpp, which sweeps every model on "
           "three of these GPUs each).\n\n## By sweep\n\n| sweep | pairs | failing | share |\n|---|---|---|---|\n";
     const auto rows = [&md](const std::map<std::string, tally>& m) {
@@ -216,29 +221,31 @@ int prenet::trainer::train_monotonicity(int argc, char** argv) {
         md << "| " << k << " | " << t.pairs << " | " << t.falling << " | " << percent(t.falling, t.pairs) << "% |\n";
     };
     rows(by_axis);
+    const auto largest = [&md](const failures& f) {  // the 20 largest reversals
+      for (std::size_t i = 0; i < std::min<std::size_t>(20, f.worst.size()); ++i)
+        md << "| " << fixed(f.worst[i].ratio, 3) << " | " << f.worst[i].what << " |\n";
+    };
     md << "\n## By model\n\n| model | pairs | failing | share |\n|---|---|---|---|\n";
     rows(by_model);
     md << "\n## The kernel family whose predicted time falls most in a failing pair\n\n| family | failing pairs |\n"
           "|---|---|\n";
-    for (const auto& [k, t] : by_family) md << "| " << k << " | " << t.falling << " |\n";
+    for (const auto& [k, t] : failed.by_family) md << "| " << k << " | " << t.falling << " |\n";
     md << "\n## The 20 largest reversals\n\n| later / earlier | pair (family that fell most) |\n|---|---|\n";
-    for (std::size_t i = 0; i < std::min<std::size_t>(20, worst.size()); ++i)
-      md << "| " << fixed(worst[i].ratio, 3) << " | " << worst[i].what << " |\n";
+    largest(failed);
     md << "\n## A stronger GPU\n\nEvery pair of catalogued GPUs where one is at least as capable as the other on "
           "every data-sheet number that can shorten a kernel (FP32 and tensor peaks, memory bandwidth, SMs, boost "
           "clock, L2, board power; models::monotonicity::stronger) and more capable on one, every zoo model at its "
           "default input (token models at up to 512 tokens) at batch 1 and 32, in fp32, tf32 and amp-fp16 where both "
           "run it: the weaker GPU should not be predicted more than "
        << fixed(100 * mono::tolerance, 0) << "% faster. **" << stronger.falling << " of " << stronger.pairs
-       << " pairs fail** (" << percent(stronger.falling, stronger.pairs) << "%), " << stronger_beyond_test
+       << " pairs fail** (" << percent(stronger.falling, stronger.pairs) << "%), " << stronger_failed.beyond_test
        << " by more than " << fixed(100 * mono::test_tolerance, 0)
        << "%. No property test holds this sweep: docs/precision.md (\"Accuracy\") says where the reversals come from "
           "and what removing them cost on the held-out runs.\n\n| family that fell most | failing pairs |\n"
           "|---|---|\n";
-    for (const auto& [k, t] : stronger_by_family) md << "| " << k << " | " << t.falling << " |\n";
+    for (const auto& [k, t] : stronger_failed.by_family) md << "| " << k << " | " << t.falling << " |\n";
     md << "\n| weaker / stronger | pair (family that fell most) |\n|---|---|\n";
-    for (std::size_t i = 0; i < std::min<std::size_t>(20, stronger_worst.size()); ++i)
-      md << "| " << fixed(stronger_worst[i].ratio, 3) << " | " << stronger_worst[i].what << " |\n";
+    largest(stronger_failed);
     md << kernel_level_section();
     write_if_changed(report_path, md.str());
     std::cerr << "prenet-train monotonicity: " << falling << " of " << pairs << " pairs fail, " << stronger.falling

@@ -12,6 +12,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include <prenet/devices.hpp>
@@ -158,26 +159,30 @@ void sweep_devices(const zoo_entry& z, std::span<const device_spec> devices, boo
   const std::int64_t base =
       z.input == input_kind::image ? z.default_size : std::min<std::int64_t>(z.default_size, 512);
   const runtime_network net = z.build(base);
+  std::vector<std::pair<std::size_t, std::size_t>> strong_weak;
+  for (std::size_t i = 0; i < devices.size(); ++i) {
+    for (std::size_t j = 0; j < devices.size(); ++j) {
+      if (stronger(devices[i], devices[j])) strong_weak.emplace_back(i, j);
+    }
+  }
   for (const precision p : device_precisions) {
+    std::vector<bool> runnable(devices.size());
+    for (std::size_t i = 0; i < devices.size(); ++i) runnable[i] = !devices[i].is_cpu && plan(p, devices[i]).runnable;
     for (const std::int64_t b : device_batches) {
       std::vector<swept> runs(devices.size());
       for (std::size_t i = 0; i < devices.size(); ++i) {
-        if (!devices[i].is_cpu && plan(p, devices[i]).runnable) runs[i] = run(net, devices[i], b, p, false);
+        if (runnable[i]) runs[i] = run(net, devices[i], b, p, false);
       }
-      for (std::size_t i = 0; i < devices.size(); ++i) {
-        for (std::size_t j = 0; j < devices.size(); ++j) {
-          if (i == j || !stronger(devices[i], devices[j]) || !plan(p, devices[i]).runnable ||
-              !plan(p, devices[j]).runnable)
-            continue;
-          pair q{"stronger GPU", z.name, runs[i], runs[j],
-                 std::string(z.name) + ", " + std::string(name(p)) + ", batch " + std::to_string(b) + ": " +
-                     std::string(devices[i].id) + " against " + std::string(devices[j].id)};
-          if (by_family && reversed(q)) {
-            q.smaller = run(net, devices[i], b, p, true);
-            q.larger = run(net, devices[j], b, p, true);
-          }
-          on_pair(q);
+      for (const auto& [i, j] : strong_weak) {
+        if (!runnable[i] || !runnable[j]) continue;
+        pair q{"stronger GPU", z.name, runs[i], runs[j],
+               std::string(z.name) + ", " + std::string(name(p)) + ", batch " + std::to_string(b) + ": " +
+                   std::string(devices[i].id) + " against " + std::string(devices[j].id)};
+        if (by_family && reversed(q)) {
+          q.smaller = run(net, devices[i], b, p, true);
+          q.larger = run(net, devices[j], b, p, true);
         }
+        on_pair(q);
       }
     }
   }
