@@ -78,8 +78,11 @@ constexpr source_rule our_steps{"data/*/e2e.csv", "ours (data/<id>, validation o
 constexpr source_rule our_steps_no_optimizer{"data/*/e2e.csv", "ours (data/<id>, validation only)", false, false,
                                              false, true};
 
-/// The dataset's model names and the zoo's (timm's resnet50 is torchvision's architecture).
-constexpr std::array<std::pair<std::string_view, std::string_view>, 10> model_names{{
+/// The dataset's model names and the zoo's. timm's resnet50 is torchvision's architecture; its vit_base_patch16_224
+/// and vit_large_patch16_224 are torchvision's ViT-B/16 and ViT-L/16 (86,567,656 and 304,326,632 parameters, the
+/// counts timm's table gives as 86.57M and 304.33M), vit_base_patch16_384 the same ViT-B/16 built for 384 x 384
+/// (86.86M: 577 position embeddings).
+constexpr std::array<std::pair<std::string_view, std::string_view>, 13> model_names{{
     {"resnet18", "resnet18"},
     {"resnet50", "resnet50"},
     {"tv_resnet50", "resnet50"},
@@ -88,6 +91,9 @@ constexpr std::array<std::pair<std::string_view, std::string_view>, 10> model_na
     {"resnet152", "resnet152"},
     {"tv_resnet152", "resnet152"},
     {"vgg16", "vgg16"},
+    {"vit_base_patch16_224", "vit-b-16"},
+    {"vit_base_patch16_384", "vit-b-16"},
+    {"vit_large_patch16_224", "vit-l-16"},
     {"bert_base_squad", "bert-base"},
     {"bert_large_squad", "bert-large"},
 }};
@@ -513,8 +519,14 @@ train_config step_config(const run_row& r) {
 }
 
 /// The network a run ran: the zoo model at the run's size, its attention as the model's reference code runs it
-/// (zoo_entry::attention: Hugging Face's LLaMA calls scaled_dot_product_attention; every other model here is eager).
-runtime_network network_of(const run_row& r) { return with_attention(r.model->build(r.size), r.model->attention); }
+/// (zoo_entry::attention: Hugging Face's LLaMA and torchvision's ViT, through nn.MultiheadAttention, call
+/// scaled_dot_product_attention; BERT and GPT-2, as NVIDIA's scripts and our bench run them, are eager), but eager
+/// on a PyTorch before 2.0, which has no scaled_dot_product_attention: timm's ViTs on 1.10-1.12 run the attention
+/// core by hand (q k^T, softmax, the product with v).
+runtime_network network_of(const run_row& r) {
+  const bool before_sdpa = r.framework_version > 0 && r.framework_version < 200;
+  return with_attention(r.model->build(r.size), before_sdpa ? attention_impl::eager : r.model->attention);
+}
 
 /// `r` as the calibration sees it, with the kernel models of `kp` (the embedded ones, or refits that held a die out).
 prepared_run prepare(const run_row& r, const tree_shape& shape, const predictors::alignment_slowdowns& slowdown,

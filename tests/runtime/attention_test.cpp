@@ -116,9 +116,9 @@ TEST(Attention, FusedCoreRunsAtAShareOfTheDevicesGemmRate) {
   kernel gemm = gemm_kernel(1, 8192, 8192, 8192, 2);
   gemm.math = math_mode::bf16;
   const double gemm_flops_per_s = static_cast<double>(gemm.flops()) / (estimate(gemm, d).time_ms * 1e-3);
-  // The shares are FlashAttention-2's A100 figures over this ratio (kernel_time.hpp, docs/attention.md quote 0.95):
-  // retrained GEMM models that move it move what the shares mean.
-  EXPECT_NEAR(gemm_flops_per_s / d.peak_bf16_tensor_flops_per_s, 0.95, 0.02);
+  // The shares are FlashAttention-2's A100 figures over this ratio (kernel_time.hpp, docs/attention.md quote 0.97):
+  // retrained GEMM models or calibration leaves that move it move what the shares mean.
+  EXPECT_NEAR(gemm_flops_per_s / d.peak_bf16_tensor_flops_per_s, 0.97, 0.02);
   // Enough heads for whole waves of 128-query blocks: the share is the pass's, less each row's fixed work.
   const std::int64_t h = d.sm_count, s = 16384;
   for (const bool backward : {false, true}) {

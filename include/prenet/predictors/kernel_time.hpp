@@ -314,8 +314,8 @@ inline constexpr std::array<work_axis, 3> work_axes{work_axis::instances, work_a
 /// The share of a large GEMM's rate (in the same math mode, on the same device) a fused attention kernel reaches at
 /// long sequences, forward and backward. scaled_dot_product_attention's flash kernel is FlashAttention-2, which its
 /// paper (Dao 2023) measures at 50-73% of the A100's FP16 tensor peak, close to what GEMMs reach; the backward pass,
-/// five products and a recomputed softmax per tile, reaches less. Our learned GEMMs run at 0.95 of that peak on the
-/// A100 80GB, so the forward's best, 73%, is 0.77 of their rate; 0.75 and 0.60 are that reading, not a fit: no
+/// five products and a recomputed softmax per tile, reaches less. Our learned GEMMs run at 0.97 of that peak on the
+/// A100 80GB, so the forward's best, 73%, is 0.75 of their rate; 0.75 and 0.60 are that reading, not a fit: no
 /// measurement here has a fused attention kernel (docs/attention.md).
 inline constexpr double fused_attention_forward_share = 0.75;
 inline constexpr double fused_attention_backward_share = 0.60;
