@@ -9,7 +9,6 @@
 #include <cstdint>
 #include <limits>
 #include <optional>
-#include <set>
 #include <type_traits>
 #include <utility>
 #include <vector>
@@ -21,6 +20,7 @@
 #include <prenet/devices.hpp>
 
 #include "arguments.hpp"
+#include "json_file.hpp"
 
 namespace prenet::cli {
 
@@ -29,6 +29,13 @@ namespace {
 /// Largest number a device file may give in its own unit (TFLOP/s, GB/s, MHz, W, SMs, lanes): far above any GPU,
 /// low enough that nothing downstream overflows.
 constexpr double max_json_number = 1e6;
+/// Smallest positive number a device file may give in its own unit: a thousandth of it (1 GFLOP/s, 1 MB/s, 1 kHz,
+/// 1 mW). Every real part is far above it; a smaller number is a unit slip, and would carry predictions past the range
+/// of a double (5e-324 GB/s made every time infinite).
+constexpr double min_json_number = 1e-3;
+/// How far below the FP32 peak a tensor-core peak may be read (data sheets round: the GeForce Ampere parts give their
+/// TF32 peak as their FP32 peak).
+constexpr double tensor_below_fp32_tolerance = 0.05;
 /// Byte counts: at least 1 KiB (a smaller one is a size in GiB or MiB given as bytes), at most 1 PiB.
 constexpr std::int64_t min_byte_count = 1024, max_byte_count = std::int64_t{1} << 50;
 /// How far the FP32 peak may be from 2 FLOPs (one FMA) x SMs x lanes per SM x boost clock (the catalogue: 3%).
@@ -79,6 +86,42 @@ std::optional<double> shifted(double v, int power10) {
   const auto [end, ec] = std::from_chars(moved.data(), moved.data() + moved.size(), out);
   if (ec != std::errc{} || !std::isfinite(out)) return std::nullopt;
   return out;
+}
+
+/// Refuses numbers that no GPU's data sheet gives together (a slip in one of them): tensor cores on a CPU, TF32, BF16
+/// or FP8 tensor cores without FP16 ones, a tensor-core peak below the FP32 peak or TF32's above FP16's, an L2 larger
+/// than the memory.
+void check_consistent(const device_spec& d, const std::string& where) {
+  struct tensor_peak {
+    std::string_view key;
+    double flops_per_s;
+  };
+  const std::array<tensor_peak, 4> peaks{{{"peak_tf32_tensor_tflops", d.peak_tf32_tensor_flops_per_s},
+                                          {"peak_fp16_tensor_tflops", d.peak_fp16_tensor_flops_per_s},
+                                          {"peak_bf16_tensor_tflops", d.peak_bf16_tensor_flops_per_s},
+                                          {"peak_fp8_tensor_tflops", d.peak_fp8_tensor_flops_per_s}}};
+  for (const tensor_peak& p : peaks) {
+    if (p.flops_per_s <= 0) continue;
+    const std::string at = where + std::string(p.key) + ": ";
+    if (d.is_cpu) throw usage_error(at + "a CPU (is_cpu true) has no tensor cores: give 0");
+    if (d.peak_fp16_tensor_flops_per_s <= 0) {
+      throw usage_error(at + "given while peak_fp16_tensor_tflops is 0: every GPU with TF32, BF16 or FP8 tensor cores "
+                             "has FP16 ones");
+    }
+    if (p.flops_per_s < (1 - tensor_below_fp32_tolerance) * d.peak_fp32_flops_per_s) {
+      throw usage_error(at + fmt::format("{:g} is below peak_fp32_tflops {:g}: a tensor-core peak is at least the FP32 "
+                                         "peak (check the units; 0 for none)",
+                                         p.flops_per_s / 1e12, d.peak_fp32_flops_per_s / 1e12));
+    }
+  }
+  if (d.peak_tf32_tensor_flops_per_s > d.peak_fp16_tensor_flops_per_s) {
+    throw usage_error(where + fmt::format("peak_tf32_tensor_tflops: {:g} is above peak_fp16_tensor_tflops {:g}: TF32 "
+                                          "tensor cores run at most at the FP16 rate",
+                                          d.peak_tf32_tensor_flops_per_s / 1e12, d.peak_fp16_tensor_flops_per_s / 1e12));
+  }
+  if (d.l2.value > d.memory.value) {
+    throw usage_error(where + fmt::format("l2_bytes: {} is larger than memory_bytes {}", d.l2.value, d.memory.value));
+  }
 }
 
 /// The JSON value's text for a message.
@@ -145,6 +188,10 @@ device_spec read_device_json(const nlohmann::json& j, const std::string& where, 
   for_each_field([&](std::string_view field, auto member) {
     keys.push_back(key_of<std::remove_cvref_t<decltype(device_spec{}.*member)>>(field).key);
   });
+  if (const auto trained = j.find("predictors_trained_on"); trained != j.end() && !trained->is_boolean()) {
+    throw usage_error(where + "predictors_trained_on: must be true or false (it is computed, not read), got " +
+                      json_type(*trained));
+  }
   for (const auto& [key, value] : j.items()) {
     if (std::find(keys.begin(), keys.end(), key) != keys.end()) continue;
     const std::vector<std::string_view> candidates(keys.begin(), keys.end());
@@ -173,9 +220,10 @@ device_spec read_device_json(const nlohmann::json& j, const std::string& where, 
       if (!v.is_number()) throw usage_error(at + "must be a number, got " + json_type(v));
       const double x = v.get<double>();
       const bool zero_ok = zero_means_none(field);
-      if (!std::isfinite(x) || x < 0 || (x == 0 && !zero_ok) || x > max_json_number) {
-        throw usage_error(at + (zero_ok ? "must be 0 (none / not published) or a positive number" : "must be positive") +
-                          " up to 1000000, got " + shown(v));
+      if (!std::isfinite(x) || x < 0 || (x == 0 && !zero_ok) || (x > 0 && x < min_json_number) ||
+          x > max_json_number) {
+        throw usage_error(at + (zero_ok ? "must be 0 (none / not published) or a number" : "must be a number") +
+                          " from 0.001 to 1000000, got " + shown(v));
       }
       const std::optional<double> value = shifted(x, -k.power10);
       if (!value) throw usage_error(at + "out of range, got " + shown(v));
@@ -211,32 +259,14 @@ device_spec read_device_json(const nlohmann::json& j, const std::string& where, 
                                           "boost_clock_mhz = {:g} TFLOP/s (check the units)",
                                           d.peak_fp32_flops_per_s / 1e12, fma_peak / 1e12));
   }
+  check_consistent(d, where);
   return d;
 }
 
 std::shared_ptr<const user_device> read_device_file(std::string_view path) {
   const std::string where = "--device-file " + cli::quoted(path) + ": ";
   const std::string text = read_text_file("device-file", path, max_device_file_bytes);
-  // nlohmann keeps the last of two equal keys; a file that gives a field twice is refused instead.
-  std::optional<std::string> repeated;
-  std::set<std::string> seen;
-  const nlohmann::json::parser_callback_t check_repeats = [&](int depth, nlohmann::json::parse_event_t event,
-                                                              nlohmann::json& parsed) {
-    if (depth == 1 && event == nlohmann::json::parse_event_t::key && parsed.is_string() && !repeated &&
-        !seen.insert(parsed.get<std::string>()).second) {
-      repeated = parsed.get<std::string>();
-    }
-    return true;
-  };
-  nlohmann::json j;
-  try {
-    j = nlohmann::json::parse(text, check_repeats);
-  } catch (const nlohmann::json::parse_error& e) {
-    throw usage_error(where + "not valid JSON (byte " + std::to_string(e.byte) + ")");
-  } catch (const nlohmann::json::out_of_range&) {  // nlohmann refuses a number beyond double's range (1e999)
-    throw usage_error(where + "a number is out of range (not finite)");
-  }
-  if (repeated) throw usage_error(where + "gives " + cli::quoted(*repeated) + " twice");
+  const nlohmann::json j = parse_json_file(text, where);
   std::string id, name;
   const device_spec d = read_device_json(j, where, &id, &name);
   if (const device_spec* known = devices::find(id)) {

@@ -34,9 +34,10 @@ class user_device {
 [[nodiscard]] nlohmann::ordered_json device_json(const device_spec& d);
 
 /// Reads one device object (device_json's keys; "predictors_trained_on" is accepted and ignored: it is computed
-/// from the id). Every field is required; numbers must be finite and positive, or 0 where zero_means_none; sm_count,
-/// cores_per_sm and byte counts are whole numbers; the FP32 peak must agree with 2 x sm_count x cores_per_sm x
-/// boost_clock_mhz within 10% and the base clock may not exceed the boost clock (a unit slip shows there). The
+/// from the id). Every field is required; numbers must be finite, from 1e-3 to 1e6 in their unit, or 0 where
+/// zero_means_none; sm_count, cores_per_sm and byte counts are whole numbers; the FP32 peak must agree with 2 x
+/// sm_count x cores_per_sm x boost_clock_mhz within 10% and the base clock may not exceed the boost clock (a unit slip
+/// shows there); numbers no data sheet gives together are refused (docs/devices.md, "Checks"). The
 /// strings of the result view `id` and `name` storage the caller keeps: `*id` and `*name` are set. Throws
 /// usage_error "<where><the key>: <what>" on the first problem, an unknown key included.
 [[nodiscard]] device_spec read_device_json(const nlohmann::json& j, const std::string& where, std::string* id,

@@ -13,6 +13,7 @@
 #include <prenet/devices.hpp>
 
 #include "arguments.hpp"
+#include "json_file.hpp"
 #include "settings.hpp"
 
 namespace prenet::cli {
@@ -70,14 +71,7 @@ void price_list::read_file(std::string_view path) {
   const std::string text = read_text_file("prices", path, max_price_file_bytes);
   const std::size_t first = text.find_first_not_of(" \t\r\n");
   if (first != std::string::npos && (text[first] == '{' || text[first] == '[')) {
-    nlohmann::json j;
-    try {
-      j = nlohmann::json::parse(text);
-    } catch (const nlohmann::json::parse_error& e) {
-      throw usage_error("--prices " + file + ": not valid JSON (byte " + std::to_string(e.byte) + ")");
-    } catch (const nlohmann::json::out_of_range&) {  // a number beyond double's range (1e999): was exit 1
-      throw usage_error("--prices " + file + ": a number is out of range (not finite)");
-    }
+    const nlohmann::json j = parse_json_file(text, "--prices " + file + ": ");
     if (!j.is_object()) throw usage_error("--prices " + file + ": JSON must be an object {\"id\": usd_per_hour, ...}");
     for (const auto& [key, value] : j.items()) {
       const std::string where = "--prices " + file + ": ";
