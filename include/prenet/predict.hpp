@@ -50,6 +50,8 @@ struct prediction {
   milliseconds backward{};   ///< one micro-batch's backward pass, `recompute` included
   milliseconds recompute{};  ///< the part of `backward` that checkpointing spends running blocks' forward again
   milliseconds loss{};       ///< the part of `forward` + `backward` that the loss takes (train_config::loss)
+  milliseconds autocast_casts{};  ///< the part of `forward` + `backward` that autocast's casts take (amp-*): every
+                                  ///< weight to the half type in forward, the trained ones' gradients back to fp32
   milliseconds optimizer{};  ///< the parameter update, once per step (roofline over parameters, gradients and state)
   milliseconds host_stall{};  ///< time in the step the GPU waits for the host to launch kernels (host_dispatch.hpp)
   milliseconds iteration{};  ///< one optimizer step: grad_accum x (forward + backward) + optimizer + host_stall
@@ -196,6 +198,7 @@ namespace detail {
   }
   p.forward += milliseconds(cast_ms);
   p.backward += milliseconds(cast_back_ms);
+  p.autocast_casts = milliseconds(cast_ms + cast_back_ms);
   roofline_ms += micro * (cast_ms + cast_back_ms);
   // The step's last micro-batch goes on into the update; the others each wait for their own launches.
   predictors::launch_queue last = e.launches;

@@ -94,6 +94,25 @@ TEST_P(PredictJson, ParsesWithTheContractsKeys) {
   EXPECT_LE(sum_bwd, bwd * (1 + 1e-9));
 }
 
+TEST(Cli, UnderAutocastTheLayersAddUpButForItsCasts) {
+  for (const char* model : {"resnet50", "bert-base"}) {
+    for (const char* precision : {"amp-fp16", "amp-bf16", "fp32"}) {
+      const json j = parsed(run({"predict", "--model", model, "--device", "a100-40gb", "--batch", "4", "--precision",
+                                 precision, "--json"}));
+      double sum = 0;
+      for (const json& l : j["layers"]) sum += l["forward_ms"].get<double>() + l["backward_ms"].get<double>();
+      const double casts = j["autocast_cast_ms"], fwd = j["forward_ms"], bwd = j["backward_ms"];
+      // Autocast casts every weight each forward and the gradients each backward; nothing else does.
+      if (std::string_view(precision).starts_with("amp")) {
+        EXPECT_GT(casts, 0) << model << " " << precision;
+      } else {
+        EXPECT_EQ(casts, 0) << model << " " << precision;
+      }
+      EXPECT_NEAR(sum + j["loss_ms"].get<double>() + casts, fwd + bwd, 1e-6 * fwd) << model << " " << precision;
+    }
+  }
+}
+
 std::vector<std::tuple<std::string, std::string>> every_model_and_mode() {
   std::vector<std::tuple<std::string, std::string>> out;
   for (const prenet::models::zoo_entry& e : prenet::models::zoo()) {
@@ -336,6 +355,7 @@ TEST(Cli, BadPriceFilesExitTwoWithOneLine) {
       {"bad8.json", "{\"h100\": \"cheap\"}"},
       {"bad9.json", "{\"h100\": 1e9}"},
       {"bad11.json", "{\"h100\": 1e999}"},  // nlohmann's number overflow: was an internal error (exit 1)
+      {"bad12.json", "{\"h100\": 1, \"h100\": 2}"},  // as bad2.csv: the second price was taken without a word
   };
   for (const auto& [name, content] : cases) {
     const process_result r = run({"compare", "--model", "resnet18", "--prices", scratch_file(name, content)});
@@ -803,6 +823,11 @@ TEST(CliTrainingSetup, BadInputIsOneLineAndExitTwo) {
       {"--model", "resnet50", "--precision", "fp16,amp-fp16", "--keep-batchnorm-fp32"},
       {"--model", "resnet50", "--precision", "amp-fp16,nosuch"},
       {"--model", "resnet50", "--precision", "amp-fp16,"},
+      // A flag that cannot change this model's prediction, as --lora without projections.
+      {"--model", "gpt2", "--precision", "fp16", "--keep-batchnorm-fp32"},  // no batch norm
+      {"--model", "resnet50", "--attention", "sdpa-flash"},                 // no attention layer
+      // 65,536 micro-batches of LLaMA-3-8B: 3.2e19 FLOPs a step, past 64 bits.
+      {"--model", "llama-3-8b", "--grad-accum", "65536"},
   };
   for (const char* command : {"predict", "memory", "compare"}) {
     for (const std::vector<std::string>& flags : bad) {

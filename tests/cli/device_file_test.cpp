@@ -250,4 +250,24 @@ TEST(DeviceFile, ConflictsAndRepeats) {
   EXPECT_EQ(cli({"devices", "--markdown", "--device", "v100"}).exit_code, 2);
 }
 
+// On a device with the most memory a file may give (1 PiB), memory no longer bounds LLaMA-3-8B's batch; the 64-bit
+// counts do, and --max-batch names the largest batch the CLI then accepts, not one it refuses as too large.
+TEST(DeviceFile, MaxBatchStopsWhereTheCountsWould) {
+  json j = unknown_gpu();
+  j["memory_bytes"] = std::int64_t{1} << 50;
+  const std::string path = scratch_file("pebibyte.json", j.dump());
+  const cli_result r = cli({"memory", "--model", "llama-3-8b", "--device-file", path, "--max-batch", "--json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const std::int64_t largest = json::parse(r.out)["max_batch"];
+  ASSERT_GT(largest, 1);
+  const cli_result at = cli({"memory", "--model", "llama-3-8b", "--device-file", path, "--batch", std::to_string(largest)});
+  EXPECT_EQ(at.exit_code, 0) << at.err;
+  const cli_result over =
+      cli({"memory", "--model", "llama-3-8b", "--device-file", path, "--batch", std::to_string(largest + 1)});
+  EXPECT_EQ(over.exit_code, 2);
+  EXPECT_NE(over.err.find("would overflow 64 bits"), std::string::npos) << over.err;
+  const cli_result text = cli({"predict", "--model", "llama-3-8b", "--device-file", path, "--max-batch"});
+  EXPECT_NE(text.out.find("(a larger batch's counts would overflow 64 bits)"), std::string::npos) << text.out;
+}
+
 }  // namespace

@@ -2,6 +2,11 @@
 // The CLI's predictions: prenet::predict for the totals, estimate_layer per layer, training_memory for memory.
 #include "estimate.hpp"
 
+#include <cmath>
+#include <stdexcept>
+
+#include <fmt/format.h>
+
 #include <prenet/fits.hpp>
 #include <prenet/memory.hpp>
 #include <prenet/predict.hpp>
@@ -32,18 +37,28 @@ std::vector<layer_row> layer_rows(std::span<const layer_node> nodes, const devic
 
 }  // namespace
 
-memory_estimate estimate_memory(const runtime_network& net, const device_spec& device, const model_settings& s,
-                                std::int64_t batch) {
-  // Imported models can be larger than any zoo model: refuse a batch whose counts would leave 64 bits.
+std::int64_t largest_countable_batch(const runtime_network& net, const model_settings& s) {
+  // Imported models can be larger than any zoo model: the step's FLOPs (every micro-batch's, recomputation at most one
+  // forward more) and bytes must stay far inside 64 bits.
   double per_sample = 0;
   for (const layer_node& n : net.nodes()) {
     const layer_cost c = n.cost();
     per_sample += static_cast<double>(c.forward_flops) + static_cast<double>(c.backward_flops) +
                   8.0 * static_cast<double>(n.output.numel() + c.saved_elements + c.saved_fixed_bytes);
   }
-  if (per_sample * static_cast<double>(batch) > 1e18) {
-    throw usage_error("--batch " + std::to_string(batch) + " is too large for this model (its FLOP or byte counts " +
-                      "would overflow 64 bits)");
+  const double micro_batches = s.mode == run_mode::train ? static_cast<double>(s.grad_accum) : 1.0;
+  const double largest = countable_limit / (per_sample * micro_batches);
+  return largest >= static_cast<double>(max_batch) ? max_batch : static_cast<std::int64_t>(largest);
+}
+
+memory_estimate estimate_memory(const runtime_network& net, const device_spec& device, const model_settings& s,
+                                std::int64_t batch) {
+  if (batch > largest_countable_batch(net, s)) {
+    throw usage_error("--batch " + std::to_string(batch) +
+                      (s.mode == run_mode::train && s.grad_accum > 1
+                           ? " with --grad-accum " + std::to_string(s.grad_accum)
+                           : std::string()) +
+                      " is too large for this model (its FLOP or byte counts would overflow 64 bits)");
   }
   const train_config cfg = config_of(s, batch);
   memory_estimate m;
@@ -54,6 +69,10 @@ memory_estimate estimate_memory(const runtime_network& net, const device_spec& d
   } else {
     m.parts = inference_memory_breakdown(net.nodes(), cfg);
     m.bytes = m.parts.total().value;
+  }
+  if (m.bytes <= 0) {
+    throw std::logic_error(fmt::format("{} on {} at batch {}: the memory estimate is {} bytes", s.model->name,
+                                       device.id, batch, m.bytes));
   }
   return m;
 }
@@ -76,6 +95,7 @@ run_estimate estimate(const runtime_network& net, const device_spec& device, con
   r.backward_ms = p.backward.count();
   r.recompute_ms = p.recompute.count();
   r.loss_ms = p.loss.count();
+  r.autocast_cast_ms = p.autocast_casts.count();
   r.micro_batch_ms = p.micro_batch().count();
   r.optimizer_ms = p.optimizer.count();
   r.host_stall_ms = p.host_stall.count();
@@ -95,6 +115,16 @@ run_estimate estimate(const runtime_network& net, const device_spec& device, con
   r.out_of_domain = p.out_of_domain;
   r.unseen_device = p.unseen_device;
   r.precision_note = p.precision_note;
+  // The cheap invariants of an answer: an exit 0 with a time that is not positive and finite, or no work, would be
+  // the worst answer the tool can give, so it is an internal error instead (exit 1).
+  const auto positive = [](double v) { return std::isfinite(v) && v > 0; };
+  if (!positive(r.iteration_ms) || !positive(r.epoch_s) || !positive(r.iteration_ms_low) ||
+      !positive(r.iteration_ms_high) || r.flops_per_iteration <= 0 || r.params <= 0 || r.memory_bytes <= 0) {
+    throw std::logic_error(fmt::format("{} on {} at batch {}: a time, FLOP, parameter or memory count is not positive "
+                                       "and finite (iteration {} ms, epoch {} s, {} FLOPs, {} bytes)",
+                                       s.model->name, device.id, batch, r.iteration_ms, r.epoch_s,
+                                       r.flops_per_iteration, r.memory_bytes));
+  }
   if (with_layers) {
     r.layers = layer_rows(net.nodes(), device,
                           predictors::pass_of(plan(cfg, device), batch, train), train);
@@ -104,8 +134,17 @@ run_estimate estimate(const runtime_network& net, const device_spec& device, con
 
 std::int64_t largest_fitting_batch(const runtime_network& net, const device_spec& device, const model_settings& s) {
   const train_config cfg = config_of(s, 1);
-  return s.mode == run_mode::train ? prenet::max_batch(net, device, cfg, cli::max_batch)
-                                   : max_inference_batch(net.nodes(), device, cfg, cli::max_batch);
+  const std::int64_t limit = largest_countable_batch(net, s);
+  if (limit < 1) return 0;
+  return s.mode == run_mode::train ? prenet::max_batch(net, device, cfg, limit)
+                                   : max_inference_batch(net.nodes(), device, cfg, limit);
+}
+
+std::string_view max_batch_bound(std::int64_t largest, const runtime_network& net, const model_settings& s) {
+  if (largest < 1) return "not even batch 1 fits";
+  if (largest >= max_batch) return "the CLI's limit";
+  if (largest >= largest_countable_batch(net, s)) return "a larger batch's counts would overflow 64 bits";
+  return {};
 }
 
 bool predictors_trained_on(const device_spec& d) noexcept {

@@ -33,6 +33,7 @@ struct run_estimate {
   double backward_ms = 0;       ///< recompute_ms included
   double recompute_ms = 0;      ///< checkpointed blocks' forward run again in backward
   double loss_ms = 0;           ///< the loss's part of forward_ms + backward_ms
+  double autocast_cast_ms = 0;  ///< autocast's weight and gradient casts' part of forward_ms + backward_ms (amp-*)
   double host_stall_ms = 0;     ///< the GPU waiting for the host's kernel launches, in the iteration
   double micro_batch_ms = 0;    ///< forward_ms + backward_ms
   double optimizer_ms = 0;
@@ -64,8 +65,15 @@ struct memory_estimate {
   bool out_of_domain = false;
 };
 
-/// Memory of `net` on `device` at `batch` in the settings' mode; throws usage_error for a batch whose FLOP or byte
-/// counts would overflow 64 bits.
+/// What the step's FLOP and byte counts may reach: far inside 64 bits (9.2e18), with room for recomputation.
+inline constexpr double countable_limit = 1e18;
+
+/// The largest batch (up to the CLI's --batch limit) whose step, with every micro-batch of --grad-accum, keeps its
+/// FLOP and byte counts under countable_limit; 0 if not even batch 1 does.
+[[nodiscard]] std::int64_t largest_countable_batch(const runtime_network& net, const model_settings& s);
+
+/// Memory of `net` on `device` at `batch` in the settings' mode; throws usage_error for a batch over
+/// largest_countable_batch.
 [[nodiscard]] memory_estimate estimate_memory(const runtime_network& net, const device_spec& device,
                                               const model_settings& s, std::int64_t batch);
 
@@ -73,9 +81,15 @@ struct memory_estimate {
 [[nodiscard]] run_estimate estimate(const runtime_network& net, const device_spec& device, const model_settings& s,
                                     std::int64_t batch, bool with_layers);
 
-/// Largest batch (up to the CLI's --batch limit) whose memory fits on `device` in the settings' mode; 0 if none.
+/// Largest batch (up to the CLI's --batch limit and largest_countable_batch) whose memory fits on `device` in the
+/// settings' mode; 0 if none.
 [[nodiscard]] std::int64_t largest_fitting_batch(const runtime_network& net, const device_spec& device,
                                                  const model_settings& s);
+
+/// What stopped largest_fitting_batch's answer `largest` short of memory, for its note ("" where memory did): none
+/// fits, the CLI's --batch limit, or the 64-bit counts.
+[[nodiscard]] std::string_view max_batch_bound(std::int64_t largest, const runtime_network& net,
+                                               const model_settings& s);
 
 /// Whether any embedded predictor was trained on measurements from `d`: a kernel model from its chip
 /// (predictors::saw_chip), a layer model from the device itself.

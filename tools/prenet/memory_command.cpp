@@ -32,6 +32,7 @@ struct memory_report {
   memory_breakdown parts{};
   bool train = true;
   std::optional<std::int64_t> max_batch;
+  std::string_view max_batch_bound;  ///< what stopped max_batch short of memory ("" where memory did)
   const device_spec* smallest_fitting_device = nullptr;  ///< the smallest catalogue GPU it fits on, if any
   const device_spec* largest_device = nullptr;          ///< the catalogue's largest GPU
 };
@@ -44,7 +45,10 @@ memory_report measure(const runtime_network& net, const device_spec& d, const mo
   r.memory_bytes = e.bytes;
   r.parts = e.parts;
   r.train = s.mode == run_mode::train;
-  if (want_max) r.max_batch = largest_fitting_batch(net, d, s);
+  if (want_max) {
+    r.max_batch = largest_fitting_batch(net, d, s);
+    r.max_batch_bound = max_batch_bound(*r.max_batch, net, s);
+  }
   for (const device_spec& gpu : devices::catalogue) {
     const device_spec* g = &gpu;
     if (g->id == devices::cpu.id) continue;
@@ -137,9 +141,8 @@ std::string as_text(const model_settings& s, const device_spec& d, const memory_
     }
   }
   if (r.max_batch) {
-    t += *r.max_batch > 0 ? fmt::format("  max batch        {:>12}{}\n", group_digits(*r.max_batch),
-                                        *r.max_batch >= max_batch ? "   (the CLI's limit)" : "")
-                          : "  max batch                   0   (not even batch 1 fits)\n";
+    t += fmt::format("  max batch        {:>12}{}{}{}\n", group_digits(*r.max_batch),
+                     r.max_batch_bound.empty() ? "" : "   (", r.max_batch_bound, r.max_batch_bound.empty() ? "" : ")");
   }
   if (s.onnx) t += onnx_text(*s.onnx);
   if (m.out_of_domain) t += "  note: the memory calibration extrapolates (model or device unlike GPUMemNet's A100 MLPs)\n";

@@ -32,6 +32,7 @@ std::string as_json(const model_settings& s, const device_spec& d, const run_est
   j["backward_ms"] = r.backward_ms;
   j["recompute_ms"] = r.recompute_ms;
   j["loss_ms"] = r.loss_ms;
+  j["autocast_cast_ms"] = r.autocast_cast_ms;
   j["micro_batch_ms"] = r.micro_batch_ms;
   j["optimizer_ms"] = r.optimizer_ms;
   j["host_stall_ms"] = r.host_stall_ms;
@@ -76,7 +77,8 @@ std::string as_json(const model_settings& s, const device_spec& d, const run_est
 
 /// The summary (one screen); with `with_layers`, the per-layer table below it.
 std::string as_text(const model_settings& s, const device_spec& d, const run_estimate& r,
-                    std::optional<std::int64_t> max_batch, bool with_layers, std::int64_t layer_count) {
+                    std::optional<std::int64_t> max_batch, std::string_view max_batch_bound, bool with_layers,
+                    std::int64_t layer_count) {
   std::string t = fmt::format("{} on {} ({}): {}, batch {}, {} {}, {}, optimizer {}{}\n", s.model->name, d.id, d.name,
                               name(s.mode), r.batch, size_flag(*s.model), s.size, name(s.precision), name(s.optimizer),
                               setup_text(s));
@@ -97,6 +99,9 @@ std::string as_text(const model_settings& s, const device_spec& d, const run_est
                                       : "");
   if (r.loss_ms > 0)
     t += fmt::format("  loss             {:12.3f} ms   ({}, in forward and backward)\n", r.loss_ms, name(s.loss));
+  if (r.autocast_cast_ms > 0)
+    t += fmt::format("  autocast casts   {:12.3f} ms   (weights to half in forward, gradients to fp32 in backward)\n",
+                     r.autocast_cast_ms);
   t += fmt::format("  optimizer        {:12.3f} ms{}\n", r.optimizer_ms, accum ? "   (once per iteration)" : "");
   // Shown when it is more than the first kernel's launch: a step whose kernels are shorter than their launches.
   if (r.host_stall_ms > 2 * predictors::host_launch_ms)
@@ -128,8 +133,8 @@ std::string as_text(const model_settings& s, const device_spec& d, const run_est
   t += fmt::format("  memory           {:>15}   (device: {}; {})\n", gib(r.memory_bytes), gib(d.memory.value),
                    r.memory_bytes <= d.memory.value ? "fits" : "DOES NOT FIT");
   if (max_batch) {
-    t += fmt::format("  max batch        {:>15}   (largest that fits; `prenet memory` shows the parts)\n",
-                     group_digits(*max_batch));
+    t += fmt::format("  max batch        {:>15}   ({})\n", group_digits(*max_batch),
+                     max_batch_bound.empty() ? "largest that fits; `prenet memory` shows the parts" : max_batch_bound);
   }
   t += fmt::format("  roofline share   {:14.1f}%   of the iteration from the roofline and fused attention\n",
                    100.0 * r.roofline_share);
@@ -164,7 +169,8 @@ std::string predict_command(std::span<const std::string> args) {
   std::optional<std::int64_t> mb;
   if (a.has("max-batch")) mb.emplace(largest_fitting_batch(run.network, d, s));
   return json ? as_json(s, d, r, mb)
-              : as_text(s, d, r, mb, layers, static_cast<std::int64_t>(run.network.nodes().size()));
+              : as_text(s, d, r, mb, mb ? max_batch_bound(*mb, run.network, s) : std::string_view(), layers,
+                        static_cast<std::int64_t>(run.network.nodes().size()));
 }
 
 }  // namespace prenet::cli

@@ -236,13 +236,26 @@ std::vector<model_settings> read_model_settings_per_precision(const arguments& a
 }
 
 namespace {
-/// `net` after checking the settings' training setup against it (training_setup.hpp's rules).
+/// Whether any of `nodes` is of kind `k`.
+bool has_layer(std::span<const layer_node> nodes, layer_kind k) {
+  return std::any_of(nodes.begin(), nodes.end(), [k](const layer_node& n) { return n.spec.kind == k; });
+}
+
+/// `net` after checking the settings' training setup against it (training_setup.hpp's rules) and refusing a flag
+/// that cannot change its prediction, as those rules refuse LoRA without projections: --attention without an
+/// attention layer, --keep-batchnorm-fp32 without a batch norm.
 runtime_network checked(runtime_network net, const model_settings& s) {
   try {
     check_training_setup(net.nodes(), config_of(s, 1));
   } catch (const shape_error& e) {
     throw usage_error(std::string(e.what()) + " (" + std::string(s.model->name) + ")");
   }
+  if (s.attention_asked && !has_layer(net.nodes(), layer_kind::multihead_attention))
+    throw usage_error("--attention applies to a model with attention layers; " + std::string(s.model->name) +
+                      " has none");
+  if (s.keep_batchnorm_fp32 && !has_layer(net.nodes(), layer_kind::batchnorm2d))
+    throw usage_error("--keep-batchnorm-fp32 applies to a model with batch norm; " + std::string(s.model->name) +
+                      " has none");
   net.set_training_roles(config_of(s, 1));
   return net;
 }
