@@ -172,6 +172,150 @@ TEST(OnnxBadInput, OptionsOutOfRange) {
   EXPECT_THAT(error_of(vgg, {.batch = std::int64_t{1} << 40}), HasSubstr("batch must be in 1..2^20"));
 }
 
+/// x -> MatMul(W [16, 8]) -> y, x of `dims`.
+std::string matmul_model(std::initializer_list<std::int64_t> dims) {
+  ::onnx::GraphProto g;
+  add_input(g, "x", dims);
+  auto* w = g.add_initializer();
+  w->set_name("W");
+  w->set_data_type(::onnx::TensorProto::FLOAT);
+  for (const std::int64_t d : {16, 8}) w->add_dims(d);
+  add_node(g, "MatMul", {"x", "W"}, "y");
+  g.add_output()->set_name("y");
+  return model_of(g);
+}
+
+/// A size of 0, or negative other than -1, is refused naming the input and the axis (it was read as a free batch of 1:
+/// MatMul then had no shape and was left to the roofline with 2 FLOPs). Free sizes still import.
+TEST(OnnxBadInput, NonPositiveInputDimensions) {
+  EXPECT_EQ(error_of(matmul_model({0, 16})), "data input 'x' dimension 0 has size 0: sizes must be positive "
+                                             "(a symbolic name, or -1, for a free size)");
+  EXPECT_THAT(error_of(matmul_model({-3, 16})), HasSubstr("data input 'x' dimension 0 has size -3: sizes must be"));
+  EXPECT_THAT(error_of(matmul_model({4, 0})), HasSubstr("data input 'x' dimension 1 has size 0: sizes must be"));
+  EXPECT_THAT(error_of(matmul_model({4, 0}), {.symbolic_dim = 16}), HasSubstr("dimension 1 has size 0"));
+  // The batch given as -1, a symbolic name or no value at all: the batch asked for, and the MatMul a Linear.
+  ::onnx::ModelProto m;
+  ASSERT_TRUE(m.ParseFromString(matmul_model({-1, 16})));
+  auto& shape = *m.mutable_graph()->mutable_input(0)->mutable_type()->mutable_tensor_type()->mutable_shape();
+  for (const int free : {0, 1, 2}) {
+    SCOPED_TRACE(free);
+    auto& dim = *shape.mutable_dim(0);
+    if (free == 1) dim.set_dim_param("N");
+    if (free == 2) dim.Clear();
+    const prenet::onnx_import r = load_onnx_bytes(m.SerializeAsString(), {.batch = 4});
+    EXPECT_EQ(r.batch, 4);
+    EXPECT_FALSE(r.batch_from_file);
+    EXPECT_TRUE(r.unmapped.empty());
+    EXPECT_EQ(r.matmul_flops, 2 * 16 * 8);
+  }
+}
+
+/// "No data input" says which inputs there are and why none is one (it said "every input is a weight" for all).
+TEST(OnnxBadInput, NoDataInputSaysWhy) {
+  ::onnx::GraphProto two;  // Add of two graph inputs: either operand of Add may be a weight
+  add_input(two, "a", {1, 16});
+  add_input(two, "b", {1, 16});
+  add_node(two, "Add", {"a", "b"}, "y");
+  two.add_output()->set_name("y");
+  EXPECT_EQ(error_of(model_of(two)), "the ONNX graph has no data input: 'a' and 'b' are read only where an operator "
+                                     "may take a weight (Add), so taken for weights passed as inputs, as "
+                                     "export_params=False writes them");
+
+  ::onnx::GraphProto identity;  // x -> Identity -> y: nothing is computed
+  add_input(identity, "x", {1, 16});
+  add_node(identity, "Identity", {"x"}, "y");
+  identity.add_output()->set_name("y");
+  EXPECT_EQ(error_of(model_of(identity)), "the ONNX graph has no data input: 'x' only passes through Identity to the "
+                                          "graph's outputs (no operator computes on it)");
+
+  ::onnx::GraphProto weights_only;  // a Relu of an initializer, and an input nothing reads
+  auto* w = weights_only.add_initializer();
+  w->set_name("w");
+  w->set_data_type(::onnx::TensorProto::FLOAT);
+  w->add_dims(16);
+  add_node(weights_only, "Relu", {"w"}, "y");
+  weights_only.add_output()->set_name("y");
+  EXPECT_EQ(error_of(model_of(weights_only)),
+            "the ONNX graph has no data input: it declares no graph input other than its initializers");
+  add_input(weights_only, "u", {1, 16});
+  EXPECT_EQ(error_of(model_of(weights_only)), "the ONNX graph has no data input: 'u' is read by no node");
+}
+
+/// A free size other than the batch names the CLI flag for the input's kind: an (N, C, H, W) input is an image.
+TEST(OnnxBadInput, FreeSizeNamesTheFlagForTheInput) {
+  ::onnx::GraphProto g;
+  add_input(g, "x", {1, 3, 8, 8});
+  auto& shape = *g.mutable_input(0)->mutable_type()->mutable_tensor_type()->mutable_shape();
+  shape.mutable_dim(0)->set_dim_param("N");
+  shape.mutable_dim(2)->set_dim_param("H");
+  shape.mutable_dim(3)->set_dim_param("W");
+  auto* k = g.add_initializer();
+  k->set_name("k");
+  k->set_data_type(::onnx::TensorProto::FLOAT);
+  for (const std::int64_t d : {8, 3, 3, 3}) k->add_dims(d);
+  add_node(g, "Conv", {"x", "k"}, "y");
+  g.add_output()->set_name("y");
+  EXPECT_THAT(error_of(model_of(g)),
+              HasSubstr("data input 'x' dimension 2 is symbolic ('H'): give its size (--image N)"));
+  EXPECT_EQ(load_onnx_bytes(model_of(g), {.symbolic_dim = 32}).network.input_shape().dims[1], 32);
+
+  ::onnx::GraphProto t;  // (N, S, E) with S given no value: a sequence
+  add_input(t, "x", {1, 1, 16});
+  t.mutable_input(0)->mutable_type()->mutable_tensor_type()->mutable_shape()->mutable_dim(1)->Clear();
+  add_node(t, "Relu", {"x"}, "y");
+  t.add_output()->set_name("y");
+  EXPECT_THAT(error_of(model_of(t)),
+              HasSubstr("data input 'x' dimension 1 has no fixed size: give its size (--seq N)"));
+}
+
+/// Text from a file (names, operator types) reaches errors, notes and unmapped operators as printable_text makes it:
+/// valid UTF-8 without control characters, so JSON can hold it (a 0xFF byte in an op_type was an internal error of
+/// `prenet predict --json`) and a terminal shows it as it is.
+TEST(OnnxNames, PrintableTextEscapesOnlyWhatIsNotPrintableUtf8) {
+  using prenet::printable_text;
+  for (const std::string kept :
+       {"model.onnx", "модель.onnx", "a<b&c\"'.onnx", "€ \U0001F600 \u00a0 \u2028", "\\x41"}) {
+    EXPECT_EQ(printable_text(kept), kept);
+  }
+  EXPECT_EQ(printable_text("bad\xff\xfe.onnx"), "bad\\xff\\xfe.onnx");
+  EXPECT_EQ(printable_text("ctl\x1b[31m\t\n\x7f"), "ctl\\x1b[31m\\x09\\x0a\\x7f");
+  EXPECT_EQ(printable_text(std::string("a\0b", 3)), "a\\x00b");
+  EXPECT_EQ(printable_text("\xc2\x9b" "1m"), "\\xc2\\x9b1m");                // C1 control (CSI)
+  EXPECT_EQ(printable_text("\xc0\xaf"), "\\xc0\\xaf");                       // overlong '/'
+  EXPECT_EQ(printable_text("\xed\xa0\x80"), "\\xed\\xa0\\x80");              // a UTF-16 surrogate
+  EXPECT_EQ(printable_text("\xf4\x90\x80\x80"), "\\xf4\\x90\\x80\\x80");     // above U+10FFFF
+  EXPECT_EQ(printable_text("\xe2\x82" "A\xe2\x82"), "\\xe2\\x82A\\xe2\\x82");  // cut short, twice
+}
+
+TEST(OnnxNames, NamesFromTheFileArePrintableEverywhere) {
+  ::onnx::GraphProto g;
+  add_input(g, "x\xff", {2, 8});
+  add_node(g, "Relu", {"x\xff"}, "r\x1b[31m");
+  auto* n = g.add_node();
+  n->set_op_type("Fancy\xffOp\x1b");
+  n->set_domain("custom\xfe");
+  n->set_name("fancy\n");
+  n->add_input("r\x1b[31m");
+  n->add_output("y");
+  g.add_output()->set_name("y");
+  const prenet::onnx_import r = load_onnx_bytes(model_of(g));
+  ASSERT_EQ(r.unmapped.size(), 1U);
+  EXPECT_EQ(r.unmapped[0].op_type, "Fancy\\xffOp\\x1b");
+  EXPECT_FALSE(r.notes.empty());
+  for (const std::string& note : r.notes) EXPECT_EQ(prenet::printable_text(note), note);
+
+  // Errors name them the same way; a long valid name is cut between characters, not inside one.
+  add_node(g, "Add", {"y", "nowhere\xff\n"}, "z");
+  EXPECT_THAT(error_of(model_of(g)), HasSubstr("'nowhere\\xff\\x0a', which nothing defines"));
+  std::string cyrillic = "a", kept = "'a";
+  for (int i = 0; i < 40; ++i) cyrillic += "ы";
+  for (int i = 0; i < 29; ++i) kept += "ы";
+  g.mutable_node(2)->set_input(1, cyrillic);
+  const std::string e = error_of(model_of(g));
+  EXPECT_THAT(e, HasSubstr(kept + "...', which nothing defines"));
+  EXPECT_EQ(prenet::printable_text(e), e);
+}
+
 TEST(OnnxBadInput, MissingFile) {
   try {
     (void)prenet::load_onnx("/nonexistent/model.onnx");

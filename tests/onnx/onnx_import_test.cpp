@@ -215,7 +215,7 @@ TEST(OnnxImport, BertNeedsTheSequenceLength) {
     (void)load_onnx_bytes(onnx_test::bert_onnx(256, 2, 4));
     FAIL() << "a symbolic sequence length without a size must be an error";
   } catch (const onnx_error& e) {
-    EXPECT_THAT(e.what(), HasSubstr("'input_ids' dimension 1 is symbolic ('sequence')"));
+    EXPECT_THAT(e.what(), HasSubstr("'input_ids' dimension 1 is symbolic ('sequence'): give its size (--seq N)"));
   }
 }
 

@@ -21,7 +21,8 @@ std::shared_ptr<const onnx_model> read_onnx_model(std::string_view path, std::op
     const std::string* in_memory = in_memory_onnx::find(path);
     onnx_import r = in_memory ? load_onnx_bytes(*in_memory, options) : load_onnx(std::filesystem::path(path), options);
     auto m = std::make_shared<onnx_model>(onnx_model{.imported = std::move(r), .name = {}, .entry = {}, .size = 0});
-    m->name = std::filesystem::path(path).filename().string();
+    // The model's name in every report (text, JSON, SVG): the file's name as the importer shows a file's text.
+    m->name = printable_text(std::filesystem::path(path).filename().string());
     const shape& in = m->imported.network.input_shape();
     const bool tokens = in.tokens || in.rank == 2;
     m->size = in.rank == 3 ? in.dims[1] : in.dims[0];
@@ -34,7 +35,7 @@ std::shared_ptr<const onnx_model> read_onnx_model(std::string_view path, std::op
                                  .attention = attention_impl::eager};
     return m;
   } catch (const onnx_error& e) {
-    throw usage_error("cannot import " + quoted(path) + ": " + e.what());
+    throw usage_error("cannot import '" + printable_text(path) + "': " + e.what());
   }
 }
 

@@ -10,6 +10,7 @@
 #include <climits>
 #include <functional>
 #include <queue>
+#include <set>
 #include <string>
 #include <unordered_map>
 #include <unordered_set>
@@ -20,13 +21,40 @@
 
 namespace prenet::onnx_import_detail {
 
-std::string printable(std::string_view s) {
-  std::string out(s.substr(0, 60));
-  std::replace_if(out.begin(), out.end(), [](char c) { return static_cast<unsigned char>(c) < 0x20; }, '?');
-  return "'" + out + (s.size() > 60 ? "...'" : "'");
-}
-
 namespace {
+
+/// Every string field of `m` and of the messages in it (names, operator types, domains, symbolic dimensions, doc
+/// strings, the producer) made printable_text, where the file's text enters prenet: what the importer reports from
+/// it, in errors, notes and unmapped operators, is then valid UTF-8 without control characters. `bytes` fields
+/// (raw_data, attribute values) are data, not text, and stay as they are. Protobuf's parser bounds the nesting
+/// (subgraphs in attributes) to 100 levels, and so this recursion.
+void make_strings_printable(google::protobuf::Message& m) {
+  using field = google::protobuf::FieldDescriptor;
+  const google::protobuf::Reflection& r = *m.GetReflection();
+  std::vector<const field*> fields;
+  r.ListFields(m, &fields);
+  std::string scratch;
+  const auto unprintable = [](const std::string& s) { return first_unprintable(s) != std::string_view::npos; };
+  for (const field* f : fields) {
+    if (f->cpp_type() == field::CPPTYPE_MESSAGE) {
+      if (!f->is_repeated()) {
+        make_strings_printable(*r.MutableMessage(&m, f));
+        continue;
+      }
+      for (int i = 0; i < r.FieldSize(m, f); ++i) make_strings_printable(*r.MutableRepeatedMessage(&m, f, i));
+    } else if (f->type() == field::TYPE_STRING) {
+      if (!f->is_repeated()) {
+        const std::string& s = r.GetStringReference(m, f, &scratch);
+        if (unprintable(s)) r.SetString(&m, f, printable_text(s));
+        continue;
+      }
+      for (int i = 0; i < r.FieldSize(m, f); ++i) {
+        const std::string& s = r.GetRepeatedStringReference(m, f, i, &scratch);
+        if (unprintable(s)) r.SetRepeatedString(&m, f, i, printable_text(s));
+      }
+    }
+  }
+}
 
 /// Rounds of ONNX shape inference, each after filling one element-wise gap (fill_shape_gaps).
 constexpr int max_inference_rounds = 256;
@@ -53,16 +81,27 @@ bool passes_through(std::string_view op) {
 
 using uses_map = std::unordered_map<std::string, std::vector<std::pair<const ::onnx::NodeProto*, int>>>;
 
-/// True when every use of `name` (following pass-through operators a few levels) is a weight slot.
-bool only_weight_uses(const uses_map& uses, const std::string& name, int depth) {
+/// The operators a weight input reaches, for the message of a graph whose every input looks like a weight.
+struct weight_readers {
+  std::set<std::string> weight_slots;  ///< operators that read it where they take a weight (and Concat, below)
+  std::set<std::string> views;         ///< pass-through operators it goes through
+};
+
+/// True when every use of `name` (following pass-through operators a few levels) is a weight slot. A tensor that
+/// only passes through views to no reader (a graph output) counts as one too. `readers`, if given, collects the
+/// operators met.
+bool only_weight_uses(const uses_map& uses, const std::string& name, int depth, weight_readers* readers = nullptr) {
   const auto it = uses.find(name);
   if (it == uses.end() || it->second.empty()) return depth > 0;
   for (const auto& [n, slot] : it->second) {
-    if (is_weight_slot(n->op_type(), slot)) continue;
     // A parameter broadcast over the batch and joined to the stream (ViT's class token: Expand, then Concat).
-    if (depth > 0 && n->op_type() == "Concat") continue;
+    if (is_weight_slot(n->op_type(), slot) || (depth > 0 && n->op_type() == "Concat")) {
+      if (readers != nullptr) readers->weight_slots.insert(n->op_type());
+      continue;
+    }
     if (depth < 4 && slot == 0 && passes_through(n->op_type()) && n->output_size() > 0 &&
-        only_weight_uses(uses, n->output(0), depth + 1)) {
+        only_weight_uses(uses, n->output(0), depth + 1, readers)) {
+      if (readers != nullptr) readers->views.insert(n->op_type());
       continue;
     }
     return false;
@@ -74,6 +113,67 @@ bool only_weight_uses(const uses_map& uses, const std::string& name, int depth) 
 bool unused(const uses_map& uses, const std::string& name) {
   const auto it = uses.find(name);
   return it == uses.end() || it->second.empty();
+}
+
+/// "'a'", "'a' and 'b'", "'a', 'b' and 'c'", at most four names and "..." after them.
+std::string name_list(const std::vector<std::string>& names) {
+  std::string out;
+  for (std::size_t i = 0; i < names.size() && i < 4; ++i) {
+    out += (i == 0 ? "" : i + 1 == names.size() ? " and " : ", ") + printable(names[i]);
+  }
+  return out + (names.size() > 4 ? ", ..." : "");
+}
+std::string joined(const std::set<std::string>& ops) {
+  std::string out;
+  for (const std::string& op : ops) out += (out.empty() ? "" : ", ") + op;
+  return out;
+}
+
+/// Why no input of `g` is a data input, in one line: every graph input other than the initializers is read by no
+/// node, only passes through views to the graph's outputs (nothing is computed from it), or is read only where
+/// operators may take a weight, which is how an export_params=False file passes its weights (only_weight_uses).
+std::string no_data_input(const ::onnx::GraphProto& g, const std::unordered_set<std::string>& initializers,
+                          const uses_map& uses) {
+  std::vector<std::string> unread, viewed, weights;
+  std::set<std::string> views, weight_ops;
+  for (const ::onnx::ValueInfoProto& in : g.input()) {
+    if (initializers.count(in.name()) != 0) continue;
+    if (unused(uses, in.name())) {
+      unread.push_back(in.name());
+      continue;
+    }
+    weight_readers r;
+    (void)only_weight_uses(uses, in.name(), 0, &r);  // true: no input here is a data input
+    if (r.weight_slots.empty()) {
+      viewed.push_back(in.name());
+      views.merge(r.views);
+    } else {
+      weights.push_back(in.name());
+      weight_ops.merge(r.weight_slots);
+    }
+  }
+  std::string why = "the ONNX graph has no data input: ";
+  if (unread.empty() && viewed.empty() && weights.empty()) {
+    return why + "it declares no graph input other than its initializers";
+  }
+  std::vector<std::string> parts;
+  const auto verb = [](const std::vector<std::string>& names, const char* one, const char* many) {
+    return names.size() == 1 ? one : many;
+  };
+  if (!viewed.empty()) {
+    parts.push_back(name_list(viewed) + verb(viewed, " only passes", " only pass") + " through " +
+                    joined(views) + " to the graph's outputs (no operator computes on " +
+                    verb(viewed, "it)", "them)"));
+  }
+  if (!weights.empty()) {
+    parts.push_back(name_list(weights) + verb(weights, " is", " are") + " read only where an operator may take a " +
+                    "weight (" + joined(weight_ops) + "), so taken for " +
+                    verb(weights, "a weight passed as an input", "weights passed as inputs") +
+                    ", as export_params=False writes them");
+  }
+  if (!unread.empty()) parts.push_back(name_list(unread) + verb(unread, " is", " are") + " read by no node");
+  for (std::size_t i = 0; i < parts.size(); ++i) why += (i > 0 ? "; " : "") + parts[i];
+  return why;
 }
 
 bool is_integer_type(std::int32_t t) {
@@ -458,6 +558,7 @@ graph::graph(std::string_view bytes, const onnx_options& options) {
   if (!model_.ParseFromArray(bytes.data(), static_cast<int>(bytes.size()))) {
     throw onnx_error("not an ONNX model (truncated or corrupted protobuf)");
   }
+  make_strings_printable(model_);
   if (!model_.has_graph() || model_.graph().node_size() == 0) throw onnx_error("the ONNX model's graph has no nodes");
   if (model_.graph().node_size() > max_nodes) {
     throw onnx_error("the ONNX graph has " + std::to_string(model_.graph().node_size()) + " nodes, more than " +
@@ -489,6 +590,13 @@ graph::graph(std::string_view bytes, const onnx_options& options) {
     if (first) input_shape_from_file_ = true;
     for (int d = 0; d < shape.dim_size(); ++d) {
       auto& dim = *shape.mutable_dim(d);
+      // A free size is a symbolic name, no value, or -1 (as some exporters write it); 0 or another negative value is
+      // a size, and not one a data input can have (an empty batch would be predicted as a batch of 1).
+      if (dim.has_dim_value() && dim.dim_value() <= 0 && dim.dim_value() != -1) {
+        throw onnx_error("data input " + printable(in.name()) + " dimension " + std::to_string(d) + " has size " +
+                         std::to_string(dim.dim_value()) +
+                         ": sizes must be positive (a symbolic name, or -1, for a free size)");
+      }
       const bool known = dim.has_dim_value() && dim.dim_value() > 0;
       if (first && !known) input_shape_from_file_ = false;
       if (known && dim.dim_value() > max_dimension) {
@@ -503,15 +611,19 @@ graph::graph(std::string_view bytes, const onnx_options& options) {
         dim.set_dim_value(batch_);
       } else if (!known) {
         if (!options.symbolic_dim) {
-          throw onnx_error("data input " + printable(in.name()) + " dimension " + std::to_string(d) + " is symbolic (" +
-                           printable(dim.dim_param()) + "): give its size (--seq N)");
+          // The CLI's flag for the kind of input this rank is (both set symbolic_dim): (N, C, H, W) is an image.
+          const std::string what = dim.has_dim_param() && !dim.dim_param().empty()
+                                       ? "is symbolic (" + printable(dim.dim_param()) + ")"
+                                       : "has no fixed size";
+          throw onnx_error("data input " + printable(in.name()) + " dimension " + std::to_string(d) + " " + what +
+                           ": give its size (" + (shape.dim_size() >= 4 ? "--image N" : "--seq N") + ")");
         }
         dim.set_dim_value(*options.symbolic_dim);
       }
     }
     first = false;
   }
-  if (first) throw onnx_error("the ONNX graph has no data input (every input is a weight)");
+  if (first) throw onnx_error(no_data_input(g, initializers, uses));
 
   // Operators ONNX does not know (custom domains) stop its shape inference: for it, they stand in as Identity of
   // their first input (the roofline fallback assumes the same), and are restored afterwards.
@@ -551,7 +663,7 @@ graph::graph(std::string_view bytes, const onnx_options& options) {
       ::onnx::shape_inference::InferShapes(model_, ::onnx::OpSchemaRegistry::Instance(),
                                            ::onnx::ShapeInferenceOptions(false, 0, true));
     } catch (const std::exception& e) {
-      notes_.push_back("ONNX shape inference stopped (" + std::string(e.what()).substr(0, 80) +
+      notes_.push_back("ONNX shape inference stopped (" + cut(printable_text(e.what()), 80) +
                        "); shapes come from the file where it gave none");
       break;
     }

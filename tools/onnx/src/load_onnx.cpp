@@ -73,8 +73,8 @@ onnx_import load_onnx_bytes(std::string_view bytes, const onnx_options& options)
       list += (list.empty() ? "" : ", ") + op + " x" + std::to_string(n);
       total += n;
     }
-    notes.push_back(std::to_string(total) + " nodes are not on the path from the data input to output '" +
-                    g.at(g.main_output()).name.substr(0, 60) + "' and are not predicted: " + list);
+    notes.push_back(std::to_string(total) + " nodes are not on the path from the data input to output " +
+                    printable(g.at(g.main_output()).name) + " and are not predicted: " + list);
   }
   onnx_import r{.network = std::move(*net),
                 .batch = options.batch.value_or(g.batch()),
@@ -89,21 +89,22 @@ onnx_import load_onnx_bytes(std::string_view bytes, const onnx_options& options)
 }
 
 onnx_import load_onnx(const std::filesystem::path& path, const onnx_options& options) {
+  const std::string shown = printable_text(path.string());  // the path is text from outside too
   std::error_code ec;
   const std::uintmax_t size = std::filesystem::file_size(path, ec);
-  if (ec) throw onnx_error("cannot read " + path.string() + ": " + ec.message());
+  if (ec) throw onnx_error("cannot read " + shown + ": " + ec.message());
   if (size > static_cast<std::uintmax_t>(max_onnx_file_bytes)) {
-    throw onnx_error(path.string() + " is larger than 2 GiB: not an ONNX model prenet can read");
+    throw onnx_error(shown + " is larger than 2 GiB: not an ONNX model prenet can read");
   }
   std::ifstream in(path, std::ios::binary);
   std::string bytes(static_cast<std::size_t>(size), '\0');
   if (!in || !in.read(bytes.data(), static_cast<std::streamsize>(size))) {
-    throw onnx_error("cannot read " + path.string());
+    throw onnx_error("cannot read " + shown);
   }
   try {
     return load_onnx_bytes(bytes, options);
   } catch (const onnx_error& e) {
-    throw onnx_error(path.filename().string() + ": " + e.what());
+    throw onnx_error(printable_text(path.filename().string()) + ": " + e.what());
   }
 }
 
