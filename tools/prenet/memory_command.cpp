@@ -119,7 +119,9 @@ std::string as_text(const model_settings& s, const device_spec& d, const memory_
                                                 : "   (update temporaries)");
     t += line("allocator", m.allocator, "   (caching-allocator rounding)");
     t += line("framework", m.framework, "   (CUDA context, library handles)");
-    t += line("calibration", m.calibration, "   (learned correction, GPUMemNet A100 peaks)");
+    t += line("calibration", m.calibration,
+              m.calibration.value < 0 ? "   (learned correction, GPUMemNet A100 peaks: the parts above overcount)"
+                                      : "   (learned correction, GPUMemNet A100 peaks)");
     t += fmt::format("  peak during      {:>12}\n", m.phase == memory_phase::backward ? "backward"
                                                      : m.phase == memory_phase::loss   ? "loss backward"
                                                                                        : "update");
