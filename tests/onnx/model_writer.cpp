@@ -350,6 +350,13 @@ std::string custom_ops_onnx(const write_options& o) {
   return m.bytes();
 }
 
+std::string parameter_free_onnx(const write_options& o) {
+  builder m(o, 13);
+  const std::string x = m.input("input", ::onnx::TensorProto::FLOAT, {-1, 64});
+  m.output(m.node("Relu", {x}));
+  return m.bytes();
+}
+
 std::string tied_lm_onnx(bool gemm_head, const write_options& o) {
   builder m(o, 13);
   const std::string ids = m.input("input", ::onnx::TensorProto::INT64, {-1, 16});

@@ -33,6 +33,8 @@ struct write_options {
 [[nodiscard]] std::string lstm_onnx(const write_options& o = {});
 /// A small CNN with operators prenet has no layer for: LeakyRelu and a custom-domain op.
 [[nodiscard]] std::string custom_ops_onnx(const write_options& o = {});
+/// x -> Relu: a graph without parameters (and without a layer that computes much), which still takes time and memory.
+[[nodiscard]] std::string parameter_free_onnx(const write_options& o = {});
 
 /// A language model whose output head is tied to its token embedding (GPT-2's layout), over 16 tokens: Gather of the
 /// table `wte` [1000, 64] by token ids, a Linear(64, 64) and a Relu, then the head reading the same table: MatMul by

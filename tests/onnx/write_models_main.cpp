@@ -22,7 +22,8 @@ int main(int argc, char** argv) {
                   write("bert_small.onnx", bert_onnx(64, 2, 4)) && write("lstm.onnx", lstm_onnx()) &&
                   write("custom_ops.onnx", custom_ops_onnx()) && write("tied_lm.onnx", tied_lm_onnx(false)) &&
                   write("side_branch.onnx", side_branch_onnx()) &&
-                  write("crossing_skips.onnx", crossing_skips_onnx());
+                  write("crossing_skips.onnx", crossing_skips_onnx()) &&
+                  write("parameter_free.onnx", parameter_free_onnx());
   if (!ok) std::cerr << "cannot write to " << dir << "\n";
   return ok ? 0 : 1;
 }
