@@ -117,14 +117,15 @@ run_estimate estimate(const runtime_network& net, const device_spec& device, con
   r.precision_note = p.precision_note;
   // The cheap invariants of an answer: an exit 0 with a time that is not positive and finite, or a count that
   // wrapped below zero, would be the worst answer the tool can give, so it is an internal error instead (exit 1). An
-  // imported graph may hold no parameters or no FLOPs (a reshape alone); it still takes time and memory.
+  // imported graph may hold no parameters or no FLOPs (a reshape alone); it still takes time and memory (which
+  // estimate_memory, above, has checked).
   const auto positive = [](double v) { return std::isfinite(v) && v > 0; };
   if (!positive(r.iteration_ms) || !positive(r.epoch_s) || !positive(r.iteration_ms_low) ||
-      !positive(r.iteration_ms_high) || r.flops_per_iteration < 0 || r.params < 0 || r.memory_bytes <= 0) {
+      !positive(r.iteration_ms_high) || r.flops_per_iteration < 0 || r.params < 0) {
     throw std::logic_error(fmt::format("{} on {} at batch {}: a time is not positive and finite or a count is negative "
-                                       "(iteration {} ms, epoch {} s, {} FLOPs, {} parameters, {} bytes)",
+                                       "(iteration {} ms, epoch {} s, {} FLOPs, {} parameters)",
                                        s.model->name, device.id, batch, r.iteration_ms, r.epoch_s,
-                                       r.flops_per_iteration, r.params, r.memory_bytes));
+                                       r.flops_per_iteration, r.params));
   }
   if (with_layers) {
     r.layers = layer_rows(net.nodes(), device,
