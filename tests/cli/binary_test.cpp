@@ -16,6 +16,7 @@
 #include <prenet/fits.hpp>
 #include <prenet/memory.hpp>
 #include <prenet/models/zoo.hpp>
+#include <prenet/printable_text.hpp>
 
 #include "run_binary.hpp"
 
@@ -170,6 +171,22 @@ TEST(Cli, UnknownIdsSuggestTheClosest) {
   // Nothing near: no guess.
   EXPECT_EQ(error_of({"predict", "--model", "vgg16", "--device", "quantum-9000"}).find("did you mean"),
             std::string::npos);
+}
+
+/// A word from the command line reaches the error as the ONNX importer's names do (printable_text): a terminal escape
+/// or a byte that is not UTF-8 as \xNN, never raw (it was '?' for control bytes and raw for the rest), and a long
+/// word cut between characters.
+TEST(Cli, UnknownWordsAreShownPrintable) {
+  const process_result esc = run({"predict", "--model", "vgg16\x1b[2J", "--device", "v100"});
+  EXPECT_EQ(esc.exit_code, 2);
+  EXPECT_NE(esc.err.find("unknown model 'vgg16\\x1b[2J'"), std::string::npos) << esc.err;
+  const process_result bad = run({"predict", "--model", "vgg16", "--device", "t4\xff"});
+  EXPECT_NE(bad.err.find("unknown device 't4\\xff'"), std::string::npos) << bad.err;
+  std::string long_word = "a";
+  for (int i = 0; i < 40; ++i) long_word += "ы";
+  const process_result cut = run({"predict", "--model", long_word, "--device", "v100"});
+  ASSERT_TRUE(cut.err.ends_with("...' (see `prenet models`)\n")) << cut.err;
+  EXPECT_EQ(prenet::first_unprintable(cut.err), cut.err.size() - 1) << cut.err;  // only the line's end
 }
 
 TEST(Cli, ShorterSequenceAndOptions) {

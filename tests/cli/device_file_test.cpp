@@ -216,7 +216,7 @@ TEST(DeviceFile, BadFilesExitTwoWithOneLineNamingFieldAndFile) {
       EXPECT_EQ(r.exit_code, 2) << c.name << " " << command;
       EXPECT_EQ(r.out, "") << c.name;
       EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
-      EXPECT_TRUE(r.err.starts_with("prenet: --device-file " + prenet::cli::quoted(path) + ": ")) << r.err;
+      EXPECT_TRUE(r.err.starts_with("prenet: --device-file " + prenet::quoted_text(path) + ": ")) << r.err;
       EXPECT_NE(r.err.find(c.expected), std::string::npos) << c.name << ": " << r.err;
     }
   }

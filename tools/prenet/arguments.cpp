@@ -13,17 +13,6 @@
 
 namespace prenet::cli {
 
-std::string quoted(std::string_view text) {
-  constexpr std::size_t max_chars = 60;
-  std::string out = "'";
-  for (std::size_t i = 0; i < text.size() && i < max_chars; ++i) {
-    const auto c = static_cast<unsigned char>(text[i]);
-    out += (c < 0x20 || c == 0x7f) ? '?' : static_cast<char>(c);
-  }
-  if (text.size() > max_chars) out += "...";
-  return out + "'";
-}
-
 namespace {
 char lower(char c) noexcept { return (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c; }
 }  // namespace
@@ -68,14 +57,14 @@ std::string did_you_mean(std::string_view text, std::span<const std::string_view
   });
   if (near.empty()) return "";
   std::string out = "did you mean ";
-  for (std::size_t i = 0; i < near.size() && i < max_suggestions; ++i) out += (i > 0 ? ", " : "") + quoted(near[i].name);
+  for (std::size_t i = 0; i < near.size() && i < max_suggestions; ++i) out += (i > 0 ? ", " : "") + quoted_text(near[i].name);
   return out + "?";
 }
 
 arguments::arguments(std::span<const std::string> args, std::span<const flag_spec> allowed) {
   for (std::size_t i = 0; i < args.size(); ++i) {
     const std::string_view arg = args[i];
-    if (!arg.starts_with("--") || arg.size() == 2) throw usage_error("unexpected argument " + quoted(arg));
+    if (!arg.starts_with("--") || arg.size() == 2) throw usage_error("unexpected argument " + quoted_text(arg));
     std::string_view name = arg.substr(2);
     std::optional<std::string_view> inline_value;
     if (const std::size_t eq = name.find('='); eq != std::string_view::npos) {
@@ -89,7 +78,7 @@ arguments::arguments(std::span<const std::string> args, std::span<const flag_spe
       const std::vector<std::string_view> names(flags.begin(), flags.end());
       const std::string given(arg.substr(0, arg.find('=')));
       const std::string near = did_you_mean(given, names);
-      throw usage_error("unknown option " + quoted(given) + (near.empty() ? "" : " (" + near + ")"));
+      throw usage_error("unknown option " + quoted_text(given) + (near.empty() ? "" : " (" + near + ")"));
     }
     if (!spec->repeatable && has(name)) throw usage_error("--" + std::string(name) + " given more than once");
     std::string value;
@@ -137,12 +126,12 @@ std::int64_t parse_integer(std::string_view flag, std::string_view text, std::in
   const std::string what = "--" + std::string(flag) + " ";
   const auto is_digit = [](char c) { return c >= '0' && c <= '9'; };
   const bool digits = !text.empty() && std::all_of(text.begin(), text.end(), is_digit);
-  if (!digits) throw usage_error(what + "expects a whole number, got " + quoted(text));
+  if (!digits) throw usage_error(what + "expects a whole number, got " + quoted_text(text));
   std::int64_t v = 0;
   const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
   if (ec != std::errc{} || end != text.data() + text.size() || v < min || v > max) {
     throw usage_error(what + "must be between " + std::to_string(min) + " and " + std::to_string(max) + ", got " +
-                      quoted(text));
+                      quoted_text(text));
   }
   return v;
 }
@@ -158,11 +147,11 @@ double parse_decimal(std::string_view flag, std::string_view text, double min, d
     if (ec == std::errc{} && end == text.data() + text.size() && std::isfinite(v) && v >= min && v <= max) return v;
   }
   throw usage_error(what + "expects a number between " + std::to_string(static_cast<std::int64_t>(min)) + " and " +
-                    std::to_string(static_cast<std::int64_t>(max)) + ", got " + quoted(text));
+                    std::to_string(static_cast<std::int64_t>(max)) + ", got " + quoted_text(text));
 }
 
 std::string read_text_file(std::string_view flag, std::string_view path, std::size_t max_bytes) {
-  const std::string file = quoted(path), what = "--" + std::string(flag);
+  const std::string file = quoted_text(path), what = "--" + std::string(flag);
   std::ifstream in{std::string(path), std::ios::binary};
   if (!in) throw usage_error(what + ": cannot read " + file);
   std::string text(max_bytes + 1, '\0');
@@ -185,7 +174,7 @@ std::optional<std::string> write_text(std::ostream& out, std::string_view text, 
 }
 
 void write_file(std::string_view flag, std::string_view path, std::string_view text) {
-  const std::string what = "--" + std::string(flag) + " " + quoted(path);
+  const std::string what = "--" + std::string(flag) + " " + quoted_text(path);
   errno = 0;
   std::ofstream out{std::string(path), std::ios::binary | std::ios::trunc};
   if (!out) {
@@ -203,7 +192,7 @@ std::vector<std::string_view> split_list(std::string_view flag, std::string_view
   while (true) {
     const std::size_t comma = text.find(',', start);
     const std::string_view item = text.substr(start, comma == std::string_view::npos ? text.npos : comma - start);
-    if (item.empty()) throw usage_error("--" + std::string(flag) + " has an empty item in " + quoted(text));
+    if (item.empty()) throw usage_error("--" + std::string(flag) + " has an empty item in " + quoted_text(text));
     items.push_back(item);
     if (comma == std::string_view::npos) break;
     start = comma + 1;

@@ -12,6 +12,8 @@
 #include <utility>
 #include <vector>
 
+#include <prenet/printable_text.hpp>
+
 namespace prenet::cli {
 
 /// Bad input from the user: an unknown name, a malformed number, a missing or conflicting flag. The CLI prints
@@ -82,8 +84,5 @@ class arguments {
 /// Writes `text` to the file `path` that --`flag` names, replacing it: throws usage_error "--flag: cannot open
 /// 'path' for writing" (exit 2) when it cannot be created, output_error (exit 3) when writing it fails.
 void write_file(std::string_view flag, std::string_view path, std::string_view text);
-
-/// `text` made safe for a one-line message: control characters become '?', and it is cut to 60 characters.
-[[nodiscard]] std::string quoted(std::string_view text);
 
 }  // namespace prenet::cli

@@ -109,7 +109,7 @@ std::string run_command(std::string_view command, std::span<const std::string> r
   if (command == "prices") return prices_command(rest);
   constexpr std::array<std::string_view, 6> commands{"predict", "compare", "memory", "devices", "models", "prices"};
   const std::string near = did_you_mean(command, commands);
-  throw usage_error("unknown command " + quoted(command) + " (" + (near.empty() ? "" : near + " ") +
+  throw usage_error("unknown command " + quoted_text(command) + " (" + (near.empty() ? "" : near + " ") +
                     "predict, compare, memory, devices, models, prices; see --help)");
 }
 

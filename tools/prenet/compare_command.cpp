@@ -96,7 +96,7 @@ compared_devices read_devices(const arguments& a) {
     std::shared_ptr<const user_device> d = read_device_file(path);
     const auto same_id = [&](const device_spec* e) { return e->id == d->spec().id; };
     if (std::any_of(from_files.begin(), from_files.end(), same_id)) {
-      throw usage_error("--device-file " + quoted(path) + ": id " + quoted(d->spec().id) +
+      throw usage_error("--device-file " + quoted_text(path) + ": id " + quoted_text(d->spec().id) +
                         " is given by another --device-file too");
     }
     // A catalogue entry given as a file (read_device_file checked it is that entry) is compared as that entry.
@@ -146,7 +146,7 @@ price_list read_prices(const arguments& a, const std::vector<const device_spec*>
   if (const std::optional<std::string_view> list = a.value("price")) prices.read_flag(*list);
   for (const std::string_view id : prices.flag_ids()) {
     if (std::none_of(devices.begin(), devices.end(), [&](const device_spec* d) { return d->id == id; })) {
-      throw usage_error("--price gives " + quoted(id) + ", which is not compared (see --devices and --precision)");
+      throw usage_error("--price gives " + quoted_text(id) + ", which is not compared (see --devices and --precision)");
     }
   }
   return prices;
@@ -168,7 +168,7 @@ comparison arrange(const arguments& a, std::vector<compare_row> rows) {
       }
       c.sort = sort_key::cost;
     } else {
-      throw usage_error("--sort must be time or cost, got " + quoted(*key));
+      throw usage_error("--sort must be time or cost, got " + quoted_text(*key));
     }
   } else {
     c.sort = any_price ? sort_key::cost : sort_key::time;

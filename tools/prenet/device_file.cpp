@@ -125,7 +125,7 @@ void check_consistent(const device_spec& d, const std::string& where) {
 }
 
 /// The JSON value's text for a message.
-std::string shown(const nlohmann::json& v) { return cli::quoted(v.dump()); }
+std::string shown(const nlohmann::json& v) { return quoted_text(v.dump()); }
 
 std::string json_type(const nlohmann::json& v) {
   if (v.is_number()) return "a number";
@@ -137,17 +137,14 @@ bool id_character(char c) noexcept { return (c >= 'a' && c <= 'z') || (c >= '0' 
 void check_id(const std::string& id, const std::string& at) {
   constexpr std::size_t max_id_chars = 40;
   if (id.empty() || id.size() > max_id_chars || !std::all_of(id.begin(), id.end(), id_character)) {
-    throw usage_error(at + "must be 1 to 40 of a-z 0-9 - _ . (a lower-case id like the catalogue's), got " + cli::quoted(id));
+    throw usage_error(at + "must be 1 to 40 of a-z 0-9 - _ . (a lower-case id like the catalogue's), got " + quoted_text(id));
   }
 }
 
 void check_name(const std::string& name, const std::string& at) {
   constexpr std::size_t max_name_chars = 100;
-  const bool control = std::any_of(name.begin(), name.end(), [](char c) {
-    return static_cast<unsigned char>(c) < 0x20 || c == 0x7f;
-  });
-  if (name.empty() || name.size() > max_name_chars || control) {
-    throw usage_error(at + "must be 1 to 100 printable characters, got " + cli::quoted(name));
+  if (name.empty() || name.size() > max_name_chars || first_unprintable(name) != std::string_view::npos) {
+    throw usage_error(at + "must be 1 to 100 printable characters, got " + quoted_text(name));
   }
 }
 
@@ -196,7 +193,7 @@ device_spec read_device_json(const nlohmann::json& j, const std::string& where, 
     if (std::find(keys.begin(), keys.end(), key) != keys.end()) continue;
     const std::vector<std::string_view> candidates(keys.begin(), keys.end());
     const std::string near = did_you_mean(key, candidates);
-    throw usage_error(where + "unknown key " + cli::quoted(key) + (near.empty() ? "" : " (" + near + ")"));
+    throw usage_error(where + "unknown key " + quoted_text(key) + (near.empty() ? "" : " (" + near + ")"));
   }
 
   device_spec d{};
@@ -264,7 +261,7 @@ device_spec read_device_json(const nlohmann::json& j, const std::string& where, 
 }
 
 std::shared_ptr<const user_device> read_device_file(std::string_view path) {
-  const std::string where = "--device-file " + cli::quoted(path) + ": ";
+  const std::string where = "--device-file " + quoted_text(path) + ": ";
   const std::string text = read_text_file("device-file", path, max_device_file_bytes);
   const nlohmann::json j = parse_json_file(text, where);
   std::string id, name;
@@ -279,7 +276,7 @@ std::shared_ptr<const user_device> read_device_file(std::string_view path) {
       }
     });
     if (!differs.empty()) {
-      throw usage_error(where + "id " + cli::quoted(id) + " is a catalogue device and " + differs +
+      throw usage_error(where + "id " + quoted_text(id) + " is a catalogue device and " + differs +
                         " differs from its entry: give this device an id of its own");
     }
   }

@@ -27,7 +27,7 @@ nlohmann::json parse_json_file(std::string_view text, const std::string& where) 
   } catch (const nlohmann::json::out_of_range&) {
     throw usage_error(where + "a number is out of range (not finite)");
   }
-  if (repeated) throw usage_error(where + "gives " + cli::quoted(*repeated) + " twice");
+  if (repeated) throw usage_error(where + "gives " + quoted_text(*repeated) + " twice");
   return j;
 }
 

@@ -57,17 +57,17 @@ std::string_view price_list::known_id(std::string_view id, const std::string& wh
   std::vector<std::string_view> ids(extra_ids_);
   for (const device_spec& c : devices::catalogue) ids.push_back(c.id);
   const std::string near = did_you_mean(id, ids);
-  throw usage_error(where + "unknown device " + cli::quoted(id) + (near.empty() ? "" : " (" + near + ")"));
+  throw usage_error(where + "unknown device " + quoted_text(id) + (near.empty() ? "" : " (" + near + ")"));
 }
 
 void price_list::add(std::string_view id, std::optional<double> usd, price_source source, const std::string& where) {
   const auto same = [&](const entry& e) { return e.id == id && e.source == source; };
-  if (std::any_of(entries_.begin(), entries_.end(), same)) throw usage_error(where + "gives " + cli::quoted(id) + " twice");
+  if (std::any_of(entries_.begin(), entries_.end(), same)) throw usage_error(where + "gives " + quoted_text(id) + " twice");
   entries_.push_back({id, usd, source});
 }
 
 void price_list::read_file(std::string_view path) {
-  const std::string file = quoted(path);
+  const std::string file = quoted_text(path);
   const std::string text = read_text_file("prices", path, max_price_file_bytes);
   const std::size_t first = text.find_first_not_of(" \t\r\n");
   if (first != std::string::npos && (text[first] == '{' || text[first] == '[')) {
@@ -79,9 +79,9 @@ void price_list::read_file(std::string_view path) {
       if (value.is_null()) {
         add(id, std::nullopt, price_source::file, where);
       } else if (value.is_number()) {
-        add(id, checked_price(value.get<double>(), where + cli::quoted(key) + ": "), price_source::file, where);
+        add(id, checked_price(value.get<double>(), where + quoted_text(key) + ": "), price_source::file, where);
       } else {
-        throw usage_error(where + cli::quoted(key) + ": the price must be a number or null");
+        throw usage_error(where + quoted_text(key) + ": the price must be a number or null");
       }
     }
     return;
@@ -94,7 +94,7 @@ void price_list::read_file(std::string_view path) {
     if (content.empty()) continue;
     const std::size_t comma = content.find(',');
     if (comma == std::string::npos || content.find(',', comma + 1) != std::string::npos) {
-      throw usage_error(where + "expected `id,usd_per_hour`, got " + cli::quoted(content));
+      throw usage_error(where + "expected `id,usd_per_hour`, got " + quoted_text(content));
     }
     const std::string id = trimmed(std::string_view(content).substr(0, comma));
     const std::string usd = trimmed(std::string_view(content).substr(comma + 1));
@@ -108,7 +108,7 @@ void price_list::read_file(std::string_view path) {
     try {
       v = parse_decimal("prices", usd, 0, max_usd_per_hour);
     } catch (const usage_error&) {
-      throw usage_error(where + "the price must be a number between 0 and 10000, got " + cli::quoted(usd));
+      throw usage_error(where + "the price must be a number between 0 and 10000, got " + quoted_text(usd));
     }
     add(known, v, price_source::file, where);
   }
@@ -117,7 +117,7 @@ void price_list::read_file(std::string_view path) {
 void price_list::read_flag(std::string_view list) {
   for (const std::string_view item : split_list("price", list)) {
     const std::size_t eq = item.find('=');
-    if (eq == std::string_view::npos) throw usage_error("--price expects id=usd items, got " + cli::quoted(item));
+    if (eq == std::string_view::npos) throw usage_error("--price expects id=usd items, got " + quoted_text(item));
     const std::string_view id = known_id(item.substr(0, eq), "--price ");
     add(id, parse_decimal("price", item.substr(eq + 1), 0, max_usd_per_hour), price_source::flag, "--price ");
   }

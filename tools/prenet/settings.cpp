@@ -11,6 +11,7 @@
 
 #include <prenet/devices.hpp>
 #include <prenet/errors.hpp>
+#include <prenet/printable_text.hpp>
 
 namespace prenet::cli {
 
@@ -40,7 +41,7 @@ T read_choice(std::string_view flag, std::string_view text, const std::array<T, 
     ids.push_back(name(c));
   }
   const std::string near = did_you_mean(text, ids);
-  throw usage_error("--" + std::string(flag) + " must be one of " + names + ", got " + quoted(text) +
+  throw usage_error("--" + std::string(flag) + " must be one of " + names + ", got " + quoted_text(text) +
                     (near.empty() ? "" : " (" + near + ")"));
 }
 
@@ -88,7 +89,7 @@ std::vector<precision> read_precisions(const arguments& args, bool many) {
     if (std::find(out.begin(), out.end(), p) == out.end()) out.push_back(p);
   }
   if (!many && out.size() > 1) {
-    throw usage_error("--precision takes one value here, got " + quoted(*pr) + " (compare takes a list)");
+    throw usage_error("--precision takes one value here, got " + quoted_text(*pr) + " (compare takes a list)");
   }
   return out;
 }
@@ -138,7 +139,7 @@ model_settings read_model_settings_as(const arguments& args, precision prec) {
       std::vector<std::string_view> names;
       for (const models::zoo_entry& e : models::zoo()) names.push_back(e.name);
       const std::string near = did_you_mean(model, names);
-      throw usage_error("unknown model " + quoted(model) +
+      throw usage_error("unknown model " + quoted_text(model) +
                         " (" + (near.empty() ? "" : near + " ") + "see `prenet models`)");
     }
   }
@@ -158,7 +159,7 @@ model_settings read_model_settings_as(const arguments& args, precision prec) {
     } else if (*m == "inference") {
       s.mode = run_mode::inference;
     } else {
-      throw usage_error("--mode must be train or inference, got " + quoted(*m));
+      throw usage_error("--mode must be train or inference, got " + quoted_text(*m));
     }
   }
   if (const std::optional<std::string_view> o = args.value("optimizer")) {
@@ -286,7 +287,7 @@ const device_spec& read_device(std::string_view id) {
     std::vector<std::string_view> ids;
     for (const device_spec& c : devices::catalogue) ids.push_back(c.id);
     const std::string near = did_you_mean(id, ids);
-    throw usage_error("unknown device " + quoted(id) +
+    throw usage_error("unknown device " + quoted_text(id) +
                       " (" + (near.empty() ? "" : near + " ") + "see `prenet devices`)");
   }
   return *d;

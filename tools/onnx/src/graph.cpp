@@ -119,7 +119,7 @@ bool unused(const uses_map& uses, const std::string& name) {
 std::string name_list(const std::vector<std::string>& names) {
   std::string out;
   for (std::size_t i = 0; i < names.size() && i < 4; ++i) {
-    out += (i == 0 ? "" : i + 1 == names.size() ? " and " : ", ") + printable(names[i]);
+    out += (i == 0 ? "" : i + 1 == names.size() ? " and " : ", ") + quoted_text(names[i]);
   }
   return out + (names.size() > 4 ? ", ..." : "");
 }
@@ -336,13 +336,13 @@ void check_window_attributes(const ::onnx::NodeProto& n) {
     if (positive || a.name() == "pads" || a.name() == "output_padding") {
       for (const std::int64_t v : a.ints()) {
         if (positive ? v <= 0 : v < 0) {
-          throw onnx_error("node " + printable(n.name()) + " (" + printable(n.op_type()) + "): " + printable(a.name()) +
+          throw onnx_error("node " + quoted_text(n.name()) + " (" + quoted_text(n.op_type()) + "): " + quoted_text(a.name()) +
                            (positive ? " must be positive, got " : " must not be negative, got ") + std::to_string(v));
         }
       }
     }
     if (a.name() == "group" && a.i() <= 0) {
-      throw onnx_error("node " + printable(n.name()) + " (" + printable(n.op_type()) + "): group must be positive, got " +
+      throw onnx_error("node " + quoted_text(n.name()) + " (" + quoted_text(n.op_type()) + "): group must be positive, got " +
                        std::to_string(a.i()));
     }
   }
@@ -353,7 +353,7 @@ void check_window_attributes(const ::onnx::NodeProto& n) {
 /// cannot cost anyway, so they are refused before inference.
 void check_control_flow(const ::onnx::NodeProto& n) {
   if (n.domain().empty() && (n.op_type() == "Scan" || n.op_type() == "Loop" || n.op_type() == "If")) {
-    throw onnx_error("node " + printable(n.name()) + " (" + n.op_type() + "): control-flow operators (If, Loop, Scan) " +
+    throw onnx_error("node " + quoted_text(n.name()) + " (" + n.op_type() + "): control-flow operators (If, Loop, Scan) " +
                      "are not supported");
   }
 }
@@ -363,7 +363,7 @@ void check_control_flow(const ::onnx::NodeProto& n) {
 /// here for every operator at once (the fuzzer found an Add without its second operand reading tensor -1).
 void check_required_operands(const ::onnx::NodeProto& n, const ::onnx::OpSchema& schema) {
   const auto refuse = [&n](const std::string& what) {
-    throw onnx_error("node " + printable(n.name()) + " (" + printable(n.op_type()) + ") " + what);
+    throw onnx_error("node " + quoted_text(n.name()) + " (" + quoted_text(n.op_type()) + ") " + what);
   };
   if (n.input_size() < schema.min_input()) {
     refuse("has " + std::to_string(n.input_size()) + " inputs; its schema requires at least " +
@@ -374,7 +374,7 @@ void check_required_operands(const ::onnx::NodeProto& n, const ::onnx::OpSchema&
     if (formal[i].GetOption() != ::onnx::OpSchema::Single) continue;  // optional and variadic operands may be absent
     const int at = static_cast<int>(i);
     if (at >= n.input_size() || n.input(at).empty()) {
-      refuse("leaves out its required input " + std::to_string(i) + " (" + printable(formal[i].GetName()) + ")");
+      refuse("leaves out its required input " + std::to_string(i) + " (" + quoted_text(formal[i].GetName()) + ")");
     }
   }
 }
@@ -418,8 +418,8 @@ void check_shape_operands(const ::onnx::GraphProto& g) {
         const bool shape_operand = ((op == "Expand" || op == "Reshape" || op == "Tile") && i == 1) ||
                                    (op == "ConstantOfShape" && i == 0);
         if (shape_operand) {
-          throw onnx_error("node " + printable(reader->name()) + " (" + printable(op) + ") reads a shape of " +
-                           std::to_string(count) + " dimensions from " + printable(n.name()) +
+          throw onnx_error("node " + quoted_text(reader->name()) + " (" + quoted_text(op) + ") reads a shape of " +
+                           std::to_string(count) + " dimensions from " + quoted_text(n.name()) +
                            " (ConstantOfShape), beyond the limit of " + std::to_string(max_shape_rank));
         }
         if (carries.count(op) == 0) continue;
@@ -491,7 +491,7 @@ void order_for_inference(::onnx::GraphProto& g) {
     for (const std::string& out : g.node(i).output()) {
       if (out.empty()) continue;
       if (defined.count(out) != 0 || !producer.emplace(out, i).second) {
-        throw onnx_error("tensor " + printable(out) + " is produced twice");
+        throw onnx_error("tensor " + quoted_text(out) + " is produced twice");
       }
     }
   }
@@ -506,7 +506,7 @@ void order_for_inference(::onnx::GraphProto& g) {
       if (in.empty() || defined.count(in) != 0) continue;
       const auto p = producer.find(in);
       if (p == producer.end()) {
-        throw onnx_error("node " + printable(n.name()) + " (" + printable(n.op_type()) + ") reads " + printable(in) +
+        throw onnx_error("node " + quoted_text(n.name()) + " (" + quoted_text(n.op_type()) + ") reads " + quoted_text(in) +
                          ", which nothing defines");
       }
       ++waiting[static_cast<std::size_t>(i)];
@@ -530,8 +530,8 @@ void order_for_inference(::onnx::GraphProto& g) {
   if (order.size() != static_cast<std::size_t>(g.node_size())) {
     for (int i = 0; i < g.node_size(); ++i) {
       if (waiting[static_cast<std::size_t>(i)] > 0) {
-        throw onnx_error("the ONNX graph has a cycle through node " + printable(g.node(i).name()) + " (" +
-                         printable(g.node(i).op_type()) + ")");
+        throw onnx_error("the ONNX graph has a cycle through node " + quoted_text(g.node(i).name()) + " (" +
+                         quoted_text(g.node(i).op_type()) + ")");
       }
     }
   }
@@ -581,10 +581,10 @@ graph::graph(std::string_view bytes, const onnx_options& options) {
   for (::onnx::ValueInfoProto& in : *g.mutable_input()) {
     if (initializers.count(in.name()) != 0 || unused(uses, in.name()) || only_weight_uses(uses, in.name(), 0)) continue;
     if (!in.type().has_tensor_type() || !in.type().tensor_type().has_shape()) {
-      throw onnx_error("data input " + printable(in.name()) + " has no shape");
+      throw onnx_error("data input " + quoted_text(in.name()) + " has no shape");
     }
     auto& shape = *in.mutable_type()->mutable_tensor_type()->mutable_shape();
-    if (shape.dim_size() == 0) throw onnx_error("data input " + printable(in.name()) + " is a scalar: no batch dimension");
+    if (shape.dim_size() == 0) throw onnx_error("data input " + quoted_text(in.name()) + " is a scalar: no batch dimension");
     const int batch_axis = first && shape.dim_size() == 3 ? recurrent_batch_axis(g, in.name()) : 0;
     if (first) input_batch_axis_ = batch_axis;
     if (first) input_shape_from_file_ = true;
@@ -593,14 +593,14 @@ graph::graph(std::string_view bytes, const onnx_options& options) {
       // A free size is a symbolic name, no value, or -1 (as some exporters write it); 0 or another negative value is
       // a size, and not one a data input can have (an empty batch would be predicted as a batch of 1).
       if (dim.has_dim_value() && dim.dim_value() <= 0 && dim.dim_value() != -1) {
-        throw onnx_error("data input " + printable(in.name()) + " dimension " + std::to_string(d) + " has size " +
+        throw onnx_error("data input " + quoted_text(in.name()) + " dimension " + std::to_string(d) + " has size " +
                          std::to_string(dim.dim_value()) +
                          ": sizes must be positive (a symbolic name, or -1, for a free size)");
       }
       const bool known = dim.has_dim_value() && dim.dim_value() > 0;
       if (first && !known) input_shape_from_file_ = false;
       if (known && dim.dim_value() > max_dimension) {
-        throw onnx_error("data input " + printable(in.name()) + " dimension " + std::to_string(d) + " is " +
+        throw onnx_error("data input " + quoted_text(in.name()) + " dimension " + std::to_string(d) + " is " +
                          std::to_string(dim.dim_value()) + ", beyond the limit of 2^32");
       }
       if (d == batch_axis) {
@@ -613,9 +613,9 @@ graph::graph(std::string_view bytes, const onnx_options& options) {
         if (!options.symbolic_dim) {
           // The CLI's flag for the kind of input this rank is (both set symbolic_dim): (N, C, H, W) is an image.
           const std::string what = dim.has_dim_param() && !dim.dim_param().empty()
-                                       ? "is symbolic (" + printable(dim.dim_param()) + ")"
+                                       ? "is symbolic (" + quoted_text(dim.dim_param()) + ")"
                                        : "has no fixed size";
-          throw onnx_error("data input " + printable(in.name()) + " dimension " + std::to_string(d) + " " + what +
+          throw onnx_error("data input " + quoted_text(in.name()) + " dimension " + std::to_string(d) + " " + what +
                            ": give its size (" + (shape.dim_size() >= 4 ? "--image N" : "--seq N") + ")");
         }
         dim.set_dim_value(*options.symbolic_dim);
@@ -663,7 +663,7 @@ graph::graph(std::string_view bytes, const onnx_options& options) {
       ::onnx::shape_inference::InferShapes(model_, ::onnx::OpSchemaRegistry::Instance(),
                                            ::onnx::ShapeInferenceOptions(false, 0, true));
     } catch (const std::exception& e) {
-      notes_.push_back("ONNX shape inference stopped (" + cut(printable_text(e.what()), 80) +
+      notes_.push_back("ONNX shape inference stopped (" + cut_text(printable_text(e.what()), 80) +
                        "); shapes come from the file where it gave none");
       break;
     }
@@ -871,7 +871,7 @@ void graph::sort_topologically(const ::onnx::GraphProto& g) {
     for (const int out : nodes_[i].outputs) {
       if (out < 0) continue;
       if (producer[static_cast<std::size_t>(out)] >= 0 || tensors_[static_cast<std::size_t>(out)].value != nullptr) {
-        throw onnx_error("tensor " + printable(tensors_[static_cast<std::size_t>(out)].name) + " is produced twice");
+        throw onnx_error("tensor " + quoted_text(tensors_[static_cast<std::size_t>(out)].name) + " is produced twice");
       }
       producer[static_cast<std::size_t>(out)] = static_cast<int>(i);
     }
@@ -890,8 +890,8 @@ void graph::sort_topologically(const ::onnx::GraphProto& g) {
         after[static_cast<std::size_t>(p)].push_back(static_cast<int>(i));
       } else if (tensors_[static_cast<std::size_t>(in)].value == nullptr &&
                  inputs.count(tensors_[static_cast<std::size_t>(in)].name) == 0) {
-        throw onnx_error("node " + printable(nodes_[i].proto->name()) + " (" + printable(nodes_[i].op) +
-                         ") reads " + printable(tensors_[static_cast<std::size_t>(in)].name) +
+        throw onnx_error("node " + quoted_text(nodes_[i].proto->name()) + " (" + quoted_text(nodes_[i].op) +
+                         ") reads " + quoted_text(tensors_[static_cast<std::size_t>(in)].name) +
                          ", which nothing defines");
       }
     }
@@ -913,8 +913,8 @@ void graph::sort_topologically(const ::onnx::GraphProto& g) {
   if (sorted.size() != nodes_.size()) {
     for (std::size_t i = 0; i < nodes_.size(); ++i) {
       if (waiting[i] > 0) {
-        throw onnx_error("the ONNX graph has a cycle through node " + printable(nodes_[i].proto->name()) + " (" +
-                         printable(nodes_[i].op) + ")");
+        throw onnx_error("the ONNX graph has a cycle through node " + quoted_text(nodes_[i].proto->name()) + " (" +
+                         quoted_text(nodes_[i].op) + ")");
       }
     }
   }
@@ -967,11 +967,11 @@ void graph::read_shapes(const ::onnx::GraphProto& g) {
     std::int64_t n = 1;
     for (const std::int64_t d : t.dims) {
       if (d > max_dimension) {
-        throw onnx_error("tensor " + printable(t.name) + " has dimension " + std::to_string(d) +
+        throw onnx_error("tensor " + quoted_text(t.name) + " has dimension " + std::to_string(d) +
                          ", beyond the limit of 2^32");
       }
       if (d > 0 && n > max_tensor_elements / d) {
-        throw onnx_error("tensor " + printable(t.name) + " has more than 2^36 elements");
+        throw onnx_error("tensor " + quoted_text(t.name) + " has more than 2^36 elements");
       }
       n *= d;
     }
@@ -996,7 +996,7 @@ void graph::classify(const ::onnx::GraphProto& g, const onnx_options& options) {
     if (main_input_ < 0) {
       main_input_ = ids_.at(v.name());
       t.kind = role::main;
-      if (!t.has_shape) throw onnx_error("data input " + printable(v.name()) + " has no usable shape");
+      if (!t.has_shape) throw onnx_error("data input " + quoted_text(v.name()) + " has no usable shape");
     } else {
       t.kind = role::side;
     }
@@ -1028,7 +1028,7 @@ void graph::classify(const ::onnx::GraphProto& g, const onnx_options& options) {
     if (main_output_ < 0 || p > tensors_[static_cast<std::size_t>(main_output_)].producer) main_output_ = it->second;
   }
   if (main_output_ < 0) throw onnx_error("no graph output is computed from the data input " +
-                                         printable(tensors_[static_cast<std::size_t>(main_input_)].name));
+                                         quoted_text(tensors_[static_cast<std::size_t>(main_input_)].name));
 }
 
 void graph::track_batch_axes() {

@@ -22,13 +22,6 @@ inline constexpr std::int64_t max_tensor_elements = std::int64_t{1} << 36;
 /// Most nodes in a graph (BERT-large exports ~2,800; GPT-3 175B ~9,000).
 inline constexpr int max_nodes = 200'000;
 
-/// A name fit for a one-line message: printable_text, quoted, cut to 60 bytes (printable.cpp).
-[[nodiscard]] std::string printable(std::string_view s);
-/// Where printable_text would first change `s`, or npos: `s` is printable text already.
-[[nodiscard]] std::size_t first_unprintable(std::string_view s) noexcept;
-/// The first `max_bytes` of `s`, or fewer: never a part of a UTF-8 character.
-[[nodiscard]] std::string cut(std::string_view s, std::size_t max_bytes);
-
 enum class role : std::uint8_t {
   constant,  ///< an initializer, a weight passed as a graph input, a Constant, or computed from those and shapes
   main,      ///< computed from the main data input: the stream prenet's layers follow

@@ -77,7 +77,7 @@ class placer {
         if (t == g_.main_input()) continue;
         const int p = made_by_[static_cast<std::size_t>(t)];
         if (p < 0) {
-          throw onnx_error("tensor " + printable(g_.at(t).name) + " is not computed from the data input by any " +
+          throw onnx_error("tensor " + quoted_text(g_.at(t).name) + " is not computed from the data input by any " +
                            "mapped node");
         }
         ++waiting[i];
@@ -108,7 +108,7 @@ class placer {
   std::size_t source(int t) {
     const auto ti = static_cast<std::size_t>(t);
     const std::size_t src = node_of_[ti];
-    if (src == none) throw onnx_error("internal: tensor " + printable(g_.at(t).name) + " read before it is made");
+    if (src == none) throw onnx_error("internal: tensor " + quoted_text(g_.at(t).name) + " read before it is made");
     if (!g_.at(t).has_shape) return src;
     const shape want = g_.sample_shape(t);
     const shape have = net_.nodes()[src].output;
@@ -165,7 +165,7 @@ class placer {
     for (std::size_t i = before; i < net_.size(); ++i) placed += net_.nodes()[i].cost().forward_flops;
     if (static_cast<double>(placed) < 0.999 * static_cast<double>(u.matmul_flops)) {
       const node& first = g_.nodes()[static_cast<std::size_t>(u.nodes.front())];
-      throw onnx_error("node " + printable(first.proto->name()) + " (" + u.op + "): its layers count " +
+      throw onnx_error("node " + quoted_text(first.proto->name()) + " (" + u.op + "): its layers count " +
                        std::to_string(placed) + " FLOPs per sample, fewer than the " +
                        std::to_string(u.matmul_flops) + " of its matrix products and convolutions");
     }
@@ -178,7 +178,7 @@ class placer {
 
   [[noreturn]] void throw_parameters(const unit& u, std::int64_t placed) const {
     const node& first = g_.nodes()[static_cast<std::size_t>(u.nodes.front())];
-    throw onnx_error("node " + printable(first.proto->name()) + " (" + u.op + "): its layers count " +
+    throw onnx_error("node " + quoted_text(first.proto->name()) + " (" + u.op + "): its layers count " +
                      std::to_string(placed) + " parameters, but the weights it reads hold " +
                      std::to_string(u.params) + " (parameter invariant)");
   }
@@ -192,8 +192,8 @@ class placer {
       }
       return true;
     } catch (const shape_error& e) {
-      if (u.unmapped) throw onnx_error("cannot place " + u.op + ": " + cut(e.what(), 160));
-      notes_.push_back("node " + u.op + ": " + cut(e.what(), 120) + "; predicted by the roofline");
+      if (u.unmapped) throw onnx_error("cannot place " + u.op + ": " + cut_text(e.what(), 160));
+      notes_.push_back("node " + u.op + ": " + cut_text(e.what(), 120) + "; predicted by the roofline");
       return false;
     }
   }
@@ -228,7 +228,7 @@ class placer {
     try {
       net_.append(s, inputs);
     } catch (const shape_error& e) {
-      throw onnx_error("cannot place " + op + ": " + cut(e.what(), 160));
+      throw onnx_error("cannot place " + op + ": " + cut_text(e.what(), 160));
     }
   }
 

@@ -47,8 +47,8 @@ onnx_import load_onnx_bytes(std::string_view bytes, const onnx_options& options)
   for (const auto& [root, reader] : reference.roots) {
     if (held[static_cast<std::size_t>(root)]) continue;
     const node& n = g.nodes()[static_cast<std::size_t>(reader)];
-    throw onnx_error("node " + printable(n.proto->name()) + " (" + printable(n.op) + ") reads weight " +
-                     printable(g.at(root).name) + " (" + std::to_string(g.parameter_elements(root)) +
+    throw onnx_error("node " + quoted_text(n.proto->name()) + " (" + quoted_text(n.op) + ") reads weight " +
+                     quoted_text(g.at(root).name) + " (" + std::to_string(g.parameter_elements(root)) +
                      " parameters), which no predicted layer counts (parameter invariant)");
   }
   if (net->params() != reference.total) {
@@ -74,7 +74,7 @@ onnx_import load_onnx_bytes(std::string_view bytes, const onnx_options& options)
       total += n;
     }
     notes.push_back(std::to_string(total) + " nodes are not on the path from the data input to output " +
-                    printable(g.at(g.main_output()).name) + " and are not predicted: " + list);
+                    quoted_text(g.at(g.main_output()).name) + " and are not predicted: " + list);
   }
   onnx_import r{.network = std::move(*net),
                 .batch = options.batch.value_or(g.batch()),

@@ -10,6 +10,7 @@
 #include <string_view>
 #include <vector>
 
+#include <prenet/printable_text.hpp>
 #include <prenet/runtime_network.hpp>
 
 namespace prenet {
@@ -51,15 +52,10 @@ struct onnx_import {
   std::string producer;                     ///< "pytorch 2.0.0"
 };
 
-/// A string from an ONNX file, or the file's name, as prenet reports it: valid UTF-8 without control characters, so
-/// that text, JSON and SVG output all carry the same safe string. Each byte that is not part of a printable UTF-8
-/// character (invalid UTF-8: a stray or missing continuation byte, an overlong form, a surrogate; a control character:
-/// C0 including tab and newline, DEL, C1) is written as the four characters `\xNN` (lower-case hex); every other
-/// character, non-ASCII ones included ("модель.onnx"), is kept. Not reversible: a name holding a literal `\xff`
-/// reads the same as one holding the byte. load_onnx applies it to every string field of a file as it parses it
-/// (names, operator types, domains, symbolic dimensions, the producer), so its notes, unmapped operators and errors
-/// are made of such text; the CLI applies it to the file name it shows as the model's name.
-[[nodiscard]] std::string printable_text(std::string_view bytes);
+// Text from the file: load_onnx applies printable_text (prenet/printable_text.hpp) to every string field of a file as
+// it parses it (names, operator types, domains, symbolic dimensions, the producer), so its notes, unmapped operators
+// and errors are valid UTF-8 without control characters; the CLI applies it to the file name it shows as the model's
+// name.
 
 /// Largest model file read (a protobuf message cannot exceed 2 GiB).
 inline constexpr std::int64_t max_onnx_file_bytes = std::int64_t{2} << 30;
