@@ -12,8 +12,8 @@ Five parts, in order of value, each written row by row so a run cut short keeps 
            per kernel and per op (with its input shapes), the longest first (scripts/trace-diff.py compares two).
   kernels  NeuSight's per-op forward kernels (linear, bmm, conv, ln, softmax, elementwise) at the shapes of its
            train/collect and test splits, FP32 with TF32 off (as NeuSight measured), under torch.no_grad().
-  sdpa     scaled_dot_product_attention (the kernel PyTorch picks: flash for half tensors on sm80+) in bf16 and fp16,
-           forward and forward + backward, head dim 64 and 128, sequences 512-8192, with and without a causal mask.
+  sdpa     scaled_dot_product_attention with the flash kernel forced (op sdpa...) and cuDNN's (sdpa_cudnn...) in bf16
+           and fp16, forward and forward + backward, head dim 64 and 128, sequences 512-8192, causal mask or none.
   tc       linear, bmm and conv on a sample of those shapes in TF32, fp16 and bf16.
 
 Kernel times are taken two ways: `latency_ms`, CUDA events around each single call (NeuSight's per-op method, which
@@ -26,6 +26,7 @@ SHAPES.csv comes from scripts/gpu-shapes.py (the shapes only, no measurement of 
 DIR/env.txt, DIR/e2e.csv, DIR/trace.csv, DIR/kernels.csv; scripts/gpu-import.py turns them into data/<device>/.
 """
 import argparse
+import contextlib
 import csv
 import functools
 import math
@@ -267,15 +268,34 @@ def run_kernels(rows, part, precisions, writer, out_file, dev, deadline, reserve
 
 
 # ---------------------------------------------------------------------------------------------------- fused attention
-# scaled_dot_product_attention as PyTorch picks its kernel (flash for half tensors on sm80+): prenet times that kernel
-# at a share of the GPU's GEMM rate read from FlashAttention-2's paper (docs/attention.md); these rows check it.
-# (head dim, heads) x sequence, 16,384 tokens a configuration (batch = 16384 / seq), with and without a causal mask.
+# scaled_dot_product_attention with each fused kernel prenet models: flash (op sdpa...: FlashAttention-2, sm80's
+# mma.sync) and cuDNN's (op sdpa_cudnn...: the device's own tensor instructions, which recent PyTorch prefers on
+# sm90/sm100). prenet times them at a share of the GPU's GEMM rate read from FlashAttention-2's paper, flash at most at
+# sm80's tensor rate a clock (docs/attention.md); these rows check both. (head dim, heads) x sequence, 16,384 tokens a
+# configuration (batch = 16384 / seq), with and without a causal mask.
 SDPA_PLAN = [(d, h, s, 16384 // s, causal) for (d, h) in ((64, 16), (128, 16)) for s in (512, 1024, 2048, 4096, 8192)
              for causal in (False, True)]
+# (op prefix, torch.nn.attention.SDPBackend member): each backend forced, so that a row times the kernel its op names
+# whatever this PyTorch's priority order is. A CPU (the smoke run) forces none and runs the op `sdpa` only.
+SDPA_BACKENDS = (("sdpa", "FLASH_ATTENTION"), ("sdpa_cudnn", "CUDNN_ATTENTION"))
 
 
-def sdpa_fn(batch, heads, seq, head_dim, causal, backward, dev, dtype, smoke):
-    """One forward (or forward and backward: torch.autograd.grad, which accumulates nothing) of the fused core."""
+def sdpa_backend(member, dev):
+    """A context manager factory forcing scaled_dot_product_attention onto backend `member`, None on a CPU, or False
+    where this PyTorch cannot force it (no torch.nn.attention.sdpa_kernel before 2.3, or no such backend)."""
+    if dev.type != "cuda":
+        return None
+    try:
+        from torch.nn.attention import SDPBackend, sdpa_kernel
+        backend = getattr(SDPBackend, member)
+    except (ImportError, AttributeError):
+        return False
+    return lambda: sdpa_kernel(backend)
+
+
+def sdpa_fn(batch, heads, seq, head_dim, causal, backward, dev, dtype, smoke, forced=None):
+    """One forward (or forward and backward: torch.autograd.grad, which accumulates nothing) of the fused core, inside
+    the context `forced()` makes when given (sdpa_backend)."""
     sdpa = getattr(F, "scaled_dot_product_attention", None)
     if sdpa is None:  # PyTorch < 2.0: only a smoke run goes on, through the eager formula, to check the harness
         if not smoke:
@@ -288,35 +308,51 @@ def sdpa_fn(batch, heads, seq, head_dim, causal, backward, dev, dtype, smoke):
             return torch.softmax(scores, dim=-1) @ v
     q, k, v = (torch.randn(batch, heads, seq, head_dim, device=dev, dtype=dtype, requires_grad=backward)
                for _ in range(3))
+    context = forced or contextlib.nullcontext
     if not backward:
-        return lambda: sdpa(q, k, v, is_causal=causal)
+        def forward():
+            with context():
+                return sdpa(q, k, v, is_causal=causal)
+        return forward
     grad = torch.randn(batch, heads, seq, head_dim, device=dev, dtype=dtype)
 
     def forward_backward():
-        with torch.enable_grad():
+        with torch.enable_grad(), context():
             torch.autograd.grad(sdpa(q, k, v, is_causal=causal), (q, k, v), grad)
     return forward_backward
 
 
 def run_sdpa(precisions, writer, out_file, dev, deadline, reserve_s, smoke):
-    """Rows of kernels.csv, part `sdpa`: op sdpa or sdpa_causal (forward), with _fwbw (forward and backward; the
-    backward is the difference); B = batch, H = heads, M = sequence (queries and keys), K = head dim."""
+    """Rows of kernels.csv, part `sdpa`: op sdpa (flash) or sdpa_cudnn, then _causal, then _fwbw (forward and
+    backward; the backward is the difference); B = batch, H = heads, M = sequence (queries and keys), K = head dim. A
+    backend this PyTorch cannot force is left out (logged); one the device cannot run is a row with its error."""
     timer = Timer(dev)
     plan = [(16, 2, 64, 2, c) for c in (False, True)] if smoke else SDPA_PLAN
+    backends = []
+    for prefix, member in SDPA_BACKENDS:
+        forced = sdpa_backend(member, dev)
+        if forced is False and prefix == "sdpa":
+            log("sdpa: this PyTorch cannot force a backend; op sdpa times the kernel it picks")
+            forced = None
+        elif forced is False or (forced is None and prefix != "sdpa"):
+            log(f"sdpa: {prefix} left out (this PyTorch or device cannot force SDPBackend.{member})")
+            continue
+        backends.append((prefix, forced))
     done = 0
     for precision in precisions:
         for (head_dim, heads, seq, batch, causal) in plan:
-            for backward in (False, True):
-                if deadline.left() < reserve_s:
-                    log(f"sdpa/{precision}: budget reached after {done} rows")
-                    return done
-                op = "sdpa" + ("_causal" if causal else "") + ("_fwbw" if backward else "")
-                rec = dict(part="sdpa", precision=precision, split="train", op=op, B=batch, H=heads, M=seq,
-                           K=head_dim, reps=5)
-                make = functools.partial(sdpa_fn, batch, heads, seq, head_dim, causal, backward, dev,
-                                         DTYPES[precision], smoke)
-                writer.writerow(timed(rec, make, timer, dev, 5, long_kernel=False))
-                done += 1
+            for prefix, forced in backends:
+                for backward in (False, True):
+                    if deadline.left() < reserve_s:
+                        log(f"sdpa/{precision}: budget reached after {done} rows")
+                        return done
+                    op = prefix + ("_causal" if causal else "") + ("_fwbw" if backward else "")
+                    rec = dict(part="sdpa", precision=precision, split="train", op=op, B=batch, H=heads, M=seq,
+                               K=head_dim, reps=5)
+                    make = functools.partial(sdpa_fn, batch, heads, seq, head_dim, causal, backward, dev,
+                                             DTYPES[precision], smoke, forced)
+                    writer.writerow(timed(rec, make, timer, dev, 5, long_kernel=False))
+                    done += 1
     out_file.flush()
     return done
 

@@ -33,19 +33,23 @@ struct attention_plan {
 };
 
 /// Which kernel PyTorch's scaled_dot_product_attention picks for `a` on `d` under precision `p`. Flash attention
-/// (FlashAttention-2 in PyTorch >= 2.2) needs an sm80+ GPU and fp16/bf16 tensors; the data sheet tells sm80+ by its
-/// BF16 tensor cores, which arrived with the same architecture (Ampere). Without either, sdpa runs the
-/// memory-efficient kernel, which takes fp32 too and runs on every CUDA GPU prenet catalogues. A CPU runs PyTorch's
-/// fused CPU kernel for both. Time and saved memory of the two fused kernels are modelled alike (docs/attention.md),
-/// so the plan changes the report's note, not its numbers.
+/// (FlashAttention-2 in PyTorch >= 2.2) and cuDNN's attention need an sm80+ GPU and fp16/bf16 tensors; the data sheet
+/// tells sm80+ by its BF16 tensor cores, which arrived with the same architecture (Ampere). Without either, sdpa runs
+/// the memory-efficient kernel, which takes fp32 too and runs on every CUDA GPU prenet catalogues. A CPU runs
+/// PyTorch's fused CPU kernel for all three. Saved memory is modelled alike for every fused kernel, and time too
+/// but for the tensor instruction each issues (docs/attention.md): flash and memory-efficient sm80's mma.sync, cuDNN
+/// the device's own.
 [[nodiscard]] constexpr attention_plan plan(attention_impl a, const device_spec& d, precision p) noexcept {
-  if (a != attention_impl::sdpa_flash || d.is_cpu) return {a, {}};
+  if ((a != attention_impl::sdpa_flash && a != attention_impl::sdpa_cudnn) || d.is_cpu) return {a, {}};
+  const bool flash = a == attention_impl::sdpa_flash;
   if (d.peak_bf16_tensor_flops_per_s <= 0)
     return {attention_impl::sdpa_mem_efficient,
-            "flash attention needs sm80+ (BF16 tensor cores): sdpa runs the memory-efficient kernel"};
+            flash ? "flash attention needs sm80+ (BF16 tensor cores): sdpa runs the memory-efficient kernel"
+                  : "cuDNN attention needs sm80+ (BF16 tensor cores): sdpa runs the memory-efficient kernel"};
   if (activation_dtype(p) == dtype::fp32)
     return {attention_impl::sdpa_mem_efficient,
-            "flash attention takes fp16/bf16 tensors only: sdpa runs the memory-efficient kernel on fp32"};
+            flash ? "flash attention takes fp16/bf16 tensors only: sdpa runs the memory-efficient kernel on fp32"
+                  : "cuDNN attention takes fp16/bf16 tensors only: sdpa runs the memory-efficient kernel on fp32"};
   return {a, {}};
 }
 

@@ -251,14 +251,20 @@ std::optional<tensor_core_row> tensor_core_row_of(const csv_table& t, std::size_
                       .time_ms = t.number_or_nan(row, t.column("latency_ms")), .where = t.where(row)};
   const std::int64_t element_bytes = input_element_bytes(math);
   if (out.op.starts_with("sdpa")) {
-    const std::string_view op = out.op;
-    const bool causal = op.starts_with("sdpa_causal"), both = op.ends_with("_fwbw");
-    if (op != (std::string("sdpa") + (causal ? "_causal" : "") + (both ? "_fwbw" : ""))) return std::nullopt;
+    std::string_view rest = std::string_view(out.op).substr(4);  // sdpa[_cudnn][_causal][_fwbw]
+    const auto take = [&](std::string_view part) {
+      if (!rest.starts_with(part)) return false;
+      rest.remove_prefix(part.size());
+      return true;
+    };
+    const bool cudnn = take("_cudnn"), causal = take("_causal"), both = take("_fwbw");
+    if (!rest.empty()) return std::nullopt;
     const auto num = [&](std::string_view col) { return static_cast<std::int64_t>(t.number(row, t.column(col))); };
     const std::int64_t batch = num("B"), heads = num("H"), seq = num("M"), head_dim = num("K");
     if (batch <= 0 || heads <= 0 || seq <= 0 || head_dim <= 0) return std::nullopt;
     const auto pass_of = [&](predictors::pass ps) {
-      kernel k = predictors::fused_attention_pass(batch, heads, seq, seq, head_dim, causal, element_bytes, ps);
+      kernel k =
+          predictors::fused_attention_pass(batch, heads, seq, seq, head_dim, causal, element_bytes, ps, cudnn);
       k.math = math;
       return k;
     };

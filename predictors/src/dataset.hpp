@@ -117,9 +117,10 @@ void ingest_bench_ops(const std::filesystem::path& data, dataset& out, std::int6
 bool kernel_of_op_row(const csv_table& t, std::size_t row, const std::string& op, kernel& kn);
 
 /// One data/<id>/ops.csv row timed on tensor cores (precision tf32, fp16 or bf16, spelled as the math_mode
-/// enumerators) on `device`: kernel_of_op_row's kernel on that math mode at its input element size, or for op `sdpa`,
-/// `sdpa_causal` and their `_fwbw` (B batch, H heads, M sequence, K head dim) the fused attention pass
-/// (predictors::fused_attention_pass), with its backward for `_fwbw`. Nothing for FP32 rows and ops we do not model;
+/// enumerators) on `device`: kernel_of_op_row's kernel on that math mode at its input element size, or for op `sdpa`
+/// (the flash kernel), `sdpa_cudnn` (cuDNN's), each then `_causal` and `_fwbw` (B batch, H heads, M sequence, K head
+/// dim) the fused attention pass (predictors::fused_attention_pass, native_mma for cuDNN's), with its backward for
+/// `_fwbw`. Nothing for FP32 rows and ops we do not model;
 /// an unknown precision is a data_error. validate's kernel table and the precision trainer's alignment fit read our
 /// tensor-core rows through it.
 std::optional<tensor_core_row> tensor_core_row_of(const csv_table& t, std::size_t row, const device_spec* device);

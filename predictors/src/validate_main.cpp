@@ -181,7 +181,10 @@ std::string tensor_core_section(const trainer::dataset& kernels) {
     }
     if (!(measured > 0) || !std::isfinite(predicted) || predicted <= 0)
       throw trainer::data_error(k.where + ": bad measured or predicted time");
-    const std::string kind = gemm ? "gemm" : !attention ? "conv" : k.backward ? "sdpa fw+bw" : "sdpa fw";
+    const std::string kind = gemm        ? "gemm"
+                             : !attention ? "conv"
+                                          : std::string(kn.native_mma ? "sdpa-cudnn" : "sdpa-flash") +
+                                                (k.backward ? " fw+bw" : " fw");
     any_attention = any_attention || attention;
     sums& s = by[std::string(k.device->id) + " | " + boost::describe::enum_to_string(kn.math, "?") + " | " + kind +
                  " | " + (!gemm ? "—" : tensor_core_aligned(kn) ? "yes" : "no")];
@@ -205,9 +208,11 @@ std::string tensor_core_section(const trainer::dataset& kernels) {
         "random sizes, so most are not aligned. Real models mostly are, except for unpadded vocabularies (BERT's "
         "30,522, GPT-2's 50,257). Convolutions are not split by alignment. ";
   if (any_attention) {
-    md << "*sdpa*: scaled_dot_product_attention as PyTorch picks its kernel (the bench's `sdpa` part), forward alone "
-          "and forward + backward, predicted at the fused-attention shares of the GEMM rate, read from "
-          "FlashAttention-2's paper and fitted on nothing (docs/attention.md). ";
+    md << "*sdpa-flash*, *sdpa-cudnn*: scaled_dot_product_attention with the flash kernel or cuDNN's forced (the "
+          "bench's `sdpa` part; before the bench forced them, `sdpa-flash` rows are the kernel PyTorch picked), "
+          "forward alone and forward + backward, predicted at the fused-attention shares of the GEMM rate, read "
+          "from FlashAttention-2's paper and fitted on nothing, flash's at most at sm80's tensor rate a clock "
+          "(docs/attention.md). ";
   }
   md << "Error = predicted / measured - 1.\n\n"
         "| GPU | precision | kernels | aligned | rows | mean abs. error | bias (geo. mean) | predicted / measured "

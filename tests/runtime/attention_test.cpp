@@ -149,6 +149,47 @@ TEST(Attention, FusedCoreRunsAtAShareOfTheDevicesGemmRate) {
   EXPECT_EQ(estimate(bf16_core(4, 512, false), devices::cpu).predictor, roofline_name);
 }
 
+/// FlashAttention-2 and the memory-efficient kernel issue sm80's mma.sync, 2,048 FP16/BF16 FLOPs an SM a clock: the
+/// whole peak of an A100, an Ada or a GeForce Blackwell, about half a Hopper's (FlashAttention-2 at 35% of the H100's
+/// peak, FlashAttention-3's paper) and a quarter of a B200's. cuDNN's kernel issues the device's own instructions.
+TEST(Attention, FusedCoreIssuesSm80sInstructionUnlessItIsCudnns) {
+  using namespace prenet::predictors;
+  EXPECT_DOUBLE_EQ(fused_attention_issue_share(math_mode::bf16, devices::a100_80gb), 1.0);
+  EXPECT_DOUBLE_EQ(fused_attention_issue_share(math_mode::fp16, devices::rtx4090), 1.0);
+  EXPECT_DOUBLE_EQ(fused_attention_issue_share(math_mode::bf16, devices::l40s), 1.0);
+  EXPECT_DOUBLE_EQ(fused_attention_issue_share(math_mode::fp16, devices::rtx_pro_6000), 1.0);
+  const double h100 = fused_attention_issue_share(math_mode::bf16, devices::h100);
+  EXPECT_NEAR(h100, 2048.0 * 132 * 1980e6 / 989.5e12, 1e-12);
+  EXPECT_NEAR(fused_attention_issue_share(math_mode::tf32, devices::h100), 1024.0 * 132 * 1980e6 / 494.5e12, 1e-12);
+  EXPECT_NEAR(fused_attention_issue_share(math_mode::bf16, devices::b200), 2048.0 * 148 * 1980e6 / 2250e12, 1e-12);
+  EXPECT_DOUBLE_EQ(fused_attention_issue_share(math_mode::fp32, devices::h100), 1.0);  // CUDA cores: no such bound
+  // On the H100 the flash kernel's compute runs at that share of cuDNN's; on the A100 the two are the same.
+  for (const bool backward : {false, true}) {
+    const kernel flash = bf16_core(devices::h100.sm_count, 16384, backward);
+    kernel cudnn = flash;
+    cudnn.native_mma = true;
+    const double flash_ms = estimate(flash, devices::h100).time_ms - fallback_launch_ms;
+    const double cudnn_ms = estimate(cudnn, devices::h100).time_ms - fallback_launch_ms;
+    EXPECT_NEAR(cudnn_ms / flash_ms, h100, 1e-9);
+    EXPECT_EQ(estimate(flash, devices::a100_80gb).time_ms, estimate(cudnn, devices::a100_80gb).time_ms);
+  }
+  // Forward and backward together near FlashAttention-2's H100 figure (up to 335 TFLOP/s, Dao 2023), where the
+  // A100's shares alone would put them at twice it.
+  const kernel fw = bf16_core(devices::h100.sm_count, 16384, false), bw = bf16_core(devices::h100.sm_count, 16384, true);
+  const double tflops = static_cast<double>(fw.flops() + bw.flops()) /
+                        ((estimate(fw, devices::h100).time_ms + estimate(bw, devices::h100).time_ms) * 1e-3) / 1e12;
+  EXPECT_GT(tflops, 280);
+  EXPECT_LT(tflops, 380);
+  // Through a model: Llama-3.2-1B at 2 x 4096 under amp-bf16 steps faster with cuDNN's kernel on the H100 only.
+  const runtime_network llama = models::find_model("llama-3.2-1b")->build(4096);
+  const train_config cfg{.batch = 2, .optimizer = optimizer::adamw, .precision = precision::amp_bf16};
+  const auto step = [&](attention_impl a, const device_spec& d) {
+    return predict(with_attention(llama, a).nodes(), d, cfg).iteration.count();
+  };
+  EXPECT_LT(step(attention_impl::sdpa_cudnn, devices::h100), step(attention_impl::sdpa_flash, devices::h100));
+  EXPECT_EQ(step(attention_impl::sdpa_cudnn, devices::a100_80gb), step(attention_impl::sdpa_flash, devices::a100_80gb));
+}
+
 TEST(Attention, FlashFallsBackByTheDataSheet) {
   // sm80+ (BF16 tensor cores) and half tensors: flash runs.
   EXPECT_EQ(plan(attention_impl::sdpa_flash, devices::a100_80gb, precision::amp_bf16).runs, attention_impl::sdpa_flash);
@@ -165,6 +206,18 @@ TEST(Attention, FlashFallsBackByTheDataSheet) {
   EXPECT_EQ(plan(attention_impl::sdpa_mem_efficient, devices::v100, precision::fp32).runs,
             attention_impl::sdpa_mem_efficient);
   EXPECT_EQ(plan(attention_impl::eager, devices::v100, precision::fp32).runs, attention_impl::eager);
+  // cuDNN's kernel has flash's needs (sm80+, half tensors) and the same fallback.
+  EXPECT_EQ(plan(attention_impl::sdpa_cudnn, devices::h100, precision::amp_bf16).runs, attention_impl::sdpa_cudnn);
+  const attention_plan v100 = plan(attention_impl::sdpa_cudnn, devices::v100, precision::amp_fp16);
+  EXPECT_EQ(v100.runs, attention_impl::sdpa_mem_efficient);
+  EXPECT_NE(std::string(v100.note).find("cuDNN attention needs sm80+"), std::string::npos);
+  EXPECT_EQ(plan(attention_impl::sdpa_cudnn, devices::h100, precision::tf32).runs, attention_impl::sdpa_mem_efficient);
+  // A fallback changes the note, not the time: asking for cuDNN's kernel under TF32 on the H100 times the
+  // memory-efficient kernel on fp32 tensors, as asking for flash does.
+  const runtime_network gpt2 = models::find_model("gpt2")->build(1024);
+  const train_config tf32{.batch = 4, .optimizer = optimizer::adamw, .precision = precision::tf32};
+  EXPECT_EQ(predict(with_attention(gpt2, attention_impl::sdpa_cudnn).nodes(), devices::h100, tf32).iteration,
+            predict(with_attention(gpt2, attention_impl::sdpa_flash).nodes(), devices::h100, tf32).iteration);
 }
 
 TEST(Attention, FlashOnALongContextSavesMemoryAndTime) {
@@ -192,7 +245,7 @@ TEST(Attention, FlashOnALongContextSavesMemoryAndTime) {
 
 TEST(Attention, BadImplementationIsAShapeError) {
   layer_spec s = attention_spec(64, 4);
-  s.kernel = 3;
+  s.kernel = 4;
   runtime_network net(sequence_shape(16, 64));
   try {
     net.append(s);

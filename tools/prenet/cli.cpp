@@ -62,7 +62,10 @@ attention A, how every attention layer's core runs (docs/attention.md):
   eager               matmul, softmax, dropout, matmul: the S x S probabilities saved for backward (HF "eager")
   sdpa-flash          scaled_dot_product_attention's flash kernel: one fused kernel a pass, no S x S tensors; on a
                       GPU before sm80 (no BF16 tensor cores) or on fp32 tensors it runs sdpa-mem-efficient instead
-  sdpa-mem-efficient  the memory-efficient fused kernel; fused kernels run at a share of the GPU's GEMM rate
+  sdpa-mem-efficient  the memory-efficient fused kernel; fused kernels run at a share of the GPU's GEMM rate, flash
+                      and this one at most at sm80's tensor rate a clock (on Hopper about half the GEMMs' peak)
+  sdpa-cudnn          cuDNN's fused kernel (recent PyTorch with cuDNN newer than 9.15 prefers it on sm90/sm100): the
+                      device's own tensor instructions; before sm80 or on fp32 it runs sdpa-mem-efficient instead
   default: the model's own (`prenet models`): sdpa-flash for the LLaMA family, Mistral, Qwen2 and ViT, which call
   scaled_dot_product_attention; eager for the rest, ONNX graphs, and with --checkpoint selective
 

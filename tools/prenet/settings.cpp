@@ -23,7 +23,7 @@ constexpr std::array optimizers{optimizer::none,    optimizer::sgd,        optim
 constexpr std::array precisions{precision::pytorch_default, precision::fp32, precision::tf32, precision::amp_fp16,
                                 precision::amp_bf16, precision::fp16, precision::bf16};
 constexpr std::array attention_impls{attention_impl::eager, attention_impl::sdpa_flash,
-                                     attention_impl::sdpa_mem_efficient};
+                                     attention_impl::sdpa_mem_efficient, attention_impl::sdpa_cudnn};
 constexpr std::array checkpointings{checkpointing::none, checkpointing::blocks, checkpointing::selective};
 constexpr std::array lora_target_sets{lora_targets::q_v, lora_targets::qkvo, lora_targets::all_linear};
 constexpr std::array freezings{freezing::none, freezing::embeddings, freezing::all_but_head};

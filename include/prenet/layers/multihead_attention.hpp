@@ -21,15 +21,17 @@ enum class attention_impl : std::uint8_t {
   eager,               ///< "eager": matmul, softmax, dropout, matmul; the S x S scores and probabilities saved (HF eager)
   sdpa_flash,          ///< "sdpa-flash": one fused kernel per pass (FlashAttention); saves output and logsumexp only
   sdpa_mem_efficient,  ///< "sdpa-mem-efficient": the fused memory-efficient kernel (xFormers); saves the same
+  sdpa_cudnn,          ///< "sdpa-cudnn": cuDNN's fused attention (sdpa's cuDNN backend); saves the same
 };
-BOOST_DESCRIBE_ENUM(attention_impl, eager, sdpa_flash, sdpa_mem_efficient)
+BOOST_DESCRIBE_ENUM(attention_impl, eager, sdpa_flash, sdpa_mem_efficient, sdpa_cudnn)
 
-/// The CLI's spelling: "eager", "sdpa-flash", "sdpa-mem-efficient".
+/// The CLI's spelling: "eager", "sdpa-flash", "sdpa-mem-efficient", "sdpa-cudnn".
 [[nodiscard]] constexpr std::string_view name(attention_impl a) noexcept {
   switch (a) {
     case attention_impl::eager: return "eager";
     case attention_impl::sdpa_flash: return "sdpa-flash";
     case attention_impl::sdpa_mem_efficient: return "sdpa-mem-efficient";
+    case attention_impl::sdpa_cudnn: return "sdpa-cudnn";
   }
   return "?";
 }
@@ -102,8 +104,12 @@ using GroupedQueryAttention =
 
 /// The attention_impl an attention spec carries (in layer_spec::kernel; see attention_spec).
 [[nodiscard]] constexpr attention_impl impl_of(const layer_spec& s) noexcept {
-  return s.kernel == 1 ? attention_impl::sdpa_flash
-                       : s.kernel == 2 ? attention_impl::sdpa_mem_efficient : attention_impl::eager;
+  switch (s.kernel) {
+    case 1: return attention_impl::sdpa_flash;
+    case 2: return attention_impl::sdpa_mem_efficient;
+    case 3: return attention_impl::sdpa_cudnn;
+    default: return attention_impl::eager;
+  }
 }
 
 /// Makes `s` run its core with `a` when it is an attention layer (any other layer is left as it is).
@@ -130,8 +136,9 @@ constexpr void validate_attention(const layer_spec& s) {
   require(s.positional == 0 || (s.in_features / s.heads) % 2 == 0,
           "MultiheadAttention: head_dim must be even for rotary embedding");
   require(s.inplace == 0 || s.inplace == 1, "MultiheadAttention: dropout must be 0 (none) or 1 (on the probabilities)");
-  require(s.kernel >= 0 && s.kernel <= 2,
-          "MultiheadAttention: implementation must be 0 (eager), 1 (sdpa-flash) or 2 (sdpa-mem-efficient)");
+  require(s.kernel >= 0 && s.kernel <= 3,
+          "MultiheadAttention: implementation must be 0 (eager), 1 (sdpa-flash), 2 (sdpa-mem-efficient) or 3 "
+          "(sdpa-cudnn)");
 }
 
 /// Width of the K and V projections: num_kv_heads x head_dim (embed_dim without grouped-query attention).

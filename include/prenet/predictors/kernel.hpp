@@ -139,6 +139,9 @@ struct kernel {
   /// and dK): its stored matrices' leading dimensions are m and n; every other GEMM's are k and n (tensor_core_aligned).
   bool reduces_rows = false;
   bool backward = false;  ///< attention only: the backward pass's kernel
+  /// Attention only: the kernel issues the device's own widest tensor-core instructions (cuDNN's attention: wgmma on
+  /// Hopper), not sm80's mma.sync (FlashAttention-2, the memory-efficient kernel): fused_attention_issue_share.
+  bool native_mma = false;
 };
 
 /// Whether a tensor-core GEMM `kn` has every stored matrix's leading dimension a multiple of 16 bytes (k and n, or m
@@ -179,12 +182,13 @@ struct kernel {
   return memory_kernel(0, elements * (from_bytes + to_bytes));
 }
 /// One fused attention kernel (a pass of scaled_dot_product_attention) with its FLOPs and the bytes it streams, over
-/// `heads` (batch x heads) of `queries` rows, each attending to `keys` keys (the mean), of `head_dim` each.
+/// `heads` (batch x heads) of `queries` rows, each attending to `keys` keys (the mean), of `head_dim` each;
+/// `native_mma` for cuDNN's kernel (kernel::native_mma).
 [[nodiscard]] constexpr kernel fused_attention_kernel(std::int64_t flops, std::int64_t bytes, std::int64_t heads,
                                                       std::int64_t queries, std::int64_t keys, std::int64_t head_dim,
-                                                      bool backward) noexcept {
+                                                      bool backward, bool native_mma = false) noexcept {
   return kernel{.family = kernel_family::attention, .b = heads, .m = queries, .n = keys, .k = head_dim,
-                .flops_ = flops, .bytes_ = bytes, .backward = backward};
+                .flops_ = flops, .bytes_ = bytes, .backward = backward, .native_mma = native_mma};
 }
 
 }  // namespace prenet

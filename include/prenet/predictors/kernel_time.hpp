@@ -328,6 +328,36 @@ inline constexpr std::int64_t fused_attention_query_block = 128;
 /// The name of fused attention estimates (see fused_attention_estimate).
 inline constexpr std::string_view fused_attention_name = "fused_attention.gemm_share";
 
+/// Dense tensor-core FLOPs one SM issues per clock with the instruction PyTorch's fused attention kernels are built
+/// on: FlashAttention-2 and the memory-efficient kernel issue sm80's warp-level mma.sync, 1,024 multiply-adds a clock
+/// in FP16/BF16 and 512 in TF32 — an Ampere SM's full rate (the A100: 312 TFLOP/s = 108 SMs x 2,048 x 1,410 MHz).
+/// 0 for CUDA-core math, which has no such bound.
+[[nodiscard]] constexpr double fused_attention_flops_per_sm_clock(math_mode m) noexcept {
+  switch (m) {
+    case math_mode::fp16:
+    case math_mode::bf16: return 2048;
+    case math_mode::tf32: return 1024;
+    default: return 0;
+  }
+}
+
+/// The share of `d`'s data-sheet peak in math mode `m` that mma.sync can issue (fused_attention_flops_per_sm_clock
+/// x SMs x boost clock over the peak), at most 1. 1 on Volta to Ada, on GeForce and workstation Blackwell, where
+/// mma.sync is the tensor cores' own instruction; 0.54 on Hopper (the H100 SXM: 535 of 989.5 TFLOP/s) and 0.27
+/// on a B200, whose peaks need wgmma or tcgen05, which neither FlashAttention-2 nor the memory-efficient kernel
+/// issues (cuDNN's attention does: kernel::native_mma). That FlashAttention-2 runs at 35% of the H100's FP16 peak
+/// (FlashAttention-3's paper, Shah et al. 2024; up to 335 TFLOP/s forward and backward in FlashAttention-2's own, Dao
+/// 2023), against 50-73% of the A100's, is this bound. Read from the data sheet (SMs, clock, peak), never from a
+/// device's name.
+[[nodiscard]] constexpr double fused_attention_issue_share(math_mode m, const device_spec& d) noexcept {
+  const double per_sm_clock = fused_attention_flops_per_sm_clock(m);
+  const double peak = peak_flops_per_s(m, d);
+  if (per_sm_clock <= 0 || d.sm_count <= 0 || d.boost_clock_mhz <= 0 || !(peak > 0)) return 1.0;
+  const double issue = per_sm_clock * static_cast<double>(d.sm_count) * d.boost_clock_mhz * 1e6;
+  // Within 1% the peak is the bound: data sheets round (the A100's 312 TFLOP/s is 311.9 at its clock).
+  return issue < 0.99 * peak ? issue / peak : 1.0;
+}
+
 [[nodiscard]] constexpr kernel_estimate fused_attention_estimate(const kernel& kn, const device_spec& d,
                                                                  const kernel_predictors& p) noexcept;
 
@@ -395,9 +425,11 @@ inline constexpr std::string_view fused_attention_name = "fused_attention.gemm_s
 /// Time of a fused attention kernel (a pass of scaled_dot_product_attention, kn.family attention) on `d`. No model
 /// here was trained on one, and it has no FP32 twin to scale; its products are tensor-core GEMMs on tiles held on
 /// chip, so it runs at a share of the rate `d` reaches on a large GEMM in the same math mode (the learned GEMM model
-/// through the precision calibration: an 8192 x 8192 x 8192 product), that share shrunk by each query row's fixed
-/// work (fused_attention_fixed_keys) and by the last wave of thread blocks the device is not full for, never faster
-/// than its roofline (FLOPs at the math mode's peak, bytes at the memory bandwidth). Plus a launch. A CPU, which runs
+/// through the precision calibration: an 8192 x 8192 x 8192 product) times the share of the peak its instruction can
+/// issue (fused_attention_issue_share: below 1 on Hopper and data-centre Blackwell, 1 for cuDNN's kernel, which
+/// issues the device's own: kernel::native_mma), that share shrunk by each query row's fixed work
+/// (fused_attention_fixed_keys) and by the last wave of thread blocks the device is not full for, never faster than
+/// its roofline (FLOPs at the math mode's peak, bytes at the memory bandwidth). Plus a launch. A CPU, which runs
 /// PyTorch's fused CPU kernel and has no GEMM model, gets the roofline.
 [[nodiscard]] constexpr kernel_estimate fused_attention_estimate(const kernel& kn, const device_spec& d,
                                                                  const kernel_predictors& p) noexcept {
@@ -410,7 +442,11 @@ inline constexpr std::string_view fused_attention_name = "fused_attention.gemm_s
   kernel gemm = gemm_kernel(1, 8192, 8192, 8192, own.element_bytes);
   gemm.math = own.math;
   const kernel_estimate g = estimate(gemm, d, p);
-  const double gemm_flops_per_s = static_cast<double>(gemm.flops()) / (g.time_ms * 1e-3);
+  // cuDNN's kernel takes half tensors on sm80+ only; elsewhere sdpa runs the memory-efficient one (attention.hpp's
+  // plan), whose instruction bound applies.
+  const bool native = own.native_mma && own.element_bytes == 2 && supports(d, math_mode::bf16);
+  const double gemm_flops_per_s = static_cast<double>(gemm.flops()) / (g.time_ms * 1e-3) *
+                                  (native ? 1.0 : fused_attention_issue_share(own.math, d));
   const double keys = static_cast<double>(own.n > 0 ? own.n : 1);
   const std::int64_t blocks = own.b * ((own.m + fused_attention_query_block - 1) / fused_attention_query_block);
   const std::int64_t sms = d.sm_count > 0 ? d.sm_count : 1;

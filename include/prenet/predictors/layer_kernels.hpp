@@ -136,20 +136,22 @@ constexpr void lora_adapters(kernel_list& out, const layer_node& n, pass p, cons
 /// backward recomputes Q K^T and the softmax from the saved logsumexp and runs dV, dP, dQ, dK (10 d), softmax backward
 /// (4) and the recomputed softmax (6). Bytes: forward reads q, k, v and writes the output and the fp32 logsumexp;
 /// backward reads q, k, v, the output, its gradient, the logsumexp and the row sums D = rowsum(dO * O) it first
-/// computes, and writes dq, dk, dv. Dropout is fused (Philox in the kernel): no extra pass.
+/// computes, and writes dq, dk, dv. Dropout is fused (Philox in the kernel): no extra pass. `native_mma` for
+/// cuDNN's kernel, which issues the device's own tensor instructions (kernel::native_mma).
 [[nodiscard]] constexpr kernel fused_attention_pass(std::int64_t batch, std::int64_t heads, std::int64_t seq,
                                                     std::int64_t kv, std::int64_t head_dim, bool causal_self,
-                                                    std::int64_t element_bytes, pass p) noexcept {
+                                                    std::int64_t element_bytes, pass p,
+                                                    bool native_mma = false) noexcept {
   const std::int64_t b = batch, h = heads > 0 ? heads : 1, d = head_dim, e = h * d, eb = element_bytes;
   const std::int64_t pairs = b * h * fused_pairs(seq, kv, causal_self);
   const std::int64_t q_bytes = b * seq * e * eb, kv_bytes = 2 * b * kv * e * eb, row_bytes = 4 * b * h * seq;
   const std::int64_t keys = seq > 0 && b > 0 ? (pairs / (b * h) + seq - 1) / seq : 0;  // a row's, mean, rounded up
   kernel k = p == pass::forward
                  ? fused_attention_kernel(pairs * (4 * d + 6), q_bytes + kv_bytes + q_bytes + row_bytes, b * h, seq,
-                                          keys, d, false)
+                                          keys, d, false, native_mma)
                  : fused_attention_kernel(pairs * (10 * d + 10),
                                           3 * q_bytes + kv_bytes + 2 * row_bytes + q_bytes + kv_bytes, b * h, seq,
-                                          keys, d, true);
+                                          keys, d, true, native_mma);
   k.element_bytes = eb;
   return k;
 }
@@ -160,7 +162,8 @@ constexpr void fused_attention(kernel_list& out, const layer_node& n, pass p, co
   const layer_spec& s = n.spec;
   const std::int64_t seq = n.input[0], h = s.heads > 0 ? s.heads : 1;
   out.push(fused_attention_pass(c.batch, h, seq, s.kv_seq == 0 ? seq : s.kv_seq, s.in_features / h,
-                                s.causal != 0 && s.kv_seq == 0, c.element_bytes, p));
+                                s.causal != 0 && s.kv_seq == 0, c.element_bytes, p,
+                                impl_of(s) == attention_impl::sdpa_cudnn));
 }
 
 /// The eager attention core's forward: Q K^T, scaling, softmax, dropout (in training, when the layer has attention
