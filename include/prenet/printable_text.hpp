@@ -77,6 +77,10 @@ namespace printable_detail {
   return std::string(s.substr(0, n));
 }
 
+/// The bytes of a file's path an error shows (quoted_text's max_bytes for paths): enough for a deep path, not a
+/// screenful of a pathological one.
+inline constexpr std::size_t path_bytes_shown = 200;
+
 /// A name fit for a one-line message: printable_text in single quotes, cut to `max_bytes` with "..." inside the
 /// closing quote when longer ('resnet5...').
 [[nodiscard]] inline std::string quoted_text(std::string_view s, std::size_t max_bytes = 60) {

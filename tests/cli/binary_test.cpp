@@ -173,6 +173,36 @@ TEST(Cli, UnknownIdsSuggestTheClosest) {
             std::string::npos);
 }
 
+/// A precision PyTorch refuses on a device (autocast to bf16 before Ampere) has no memory either: `memory` and
+/// `--max-batch` refuse it as `predict` does (they answered 70 for BERT-base on a V100), and the smallest GPU a run
+/// fits on is one that can run it (an M60 was named for amp-bf16).
+TEST(Cli, MemoryRefusesWhatPredictRefuses) {
+  for (const std::string command : {"predict", "memory"}) {
+    const process_result r = run({command, "--model", "bert-base", "--device", "v100", "--precision", "amp-bf16"});
+    EXPECT_EQ(r.exit_code, 2) << command;
+    EXPECT_NE(r.err.find("v100 cannot run --precision amp-bf16: no BF16 support"), std::string::npos) << r.err;
+  }
+  EXPECT_EQ(run({"memory", "--model", "bert-base", "--device", "v100", "--precision", "amp-bf16", "--max-batch"})
+                .exit_code,
+            2);
+  const json j = parsed(run({"memory", "--model", "bert-base", "--device", "h100", "--precision", "amp-bf16",
+                             "--batch", "10", "--json"}));
+  const std::string smallest = j["smallest_fitting_device"].get<std::string>();
+  const prenet::device_spec* d = prenet::devices::find(smallest);
+  ASSERT_NE(d, nullptr) << smallest;
+  EXPECT_GT(d->peak_bf16_tensor_flops_per_s, 0) << smallest;
+}
+
+/// A pathological path is cut in the error (path_bytes_shown), not printed whole twice (200,050 bytes for a
+/// 100,000-byte path).
+TEST(Cli, ALongPathIsCutInTheError) {
+  const process_result r = run({"predict", "--onnx", "/nonexistent/" + std::string(5000, 'x') + ".onnx", "--device",
+                                "t4"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_LT(r.err.size(), 1000U) << r.err.size();
+  EXPECT_NE(r.err.find("/nonexistent/xxx"), std::string::npos) << r.err;
+}
+
 /// A word from the command line reaches the error as the ONNX importer's names do (printable_text): a terminal escape
 /// or a byte that is not UTF-8 as \xNN, never raw (it was '?' for control bytes and raw for the rest), and a long
 /// word cut between characters.

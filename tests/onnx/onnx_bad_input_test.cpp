@@ -305,7 +305,7 @@ TEST(OnnxBadInput, MissingFile) {
     (void)prenet::load_onnx("/nonexistent/model.onnx");
     FAIL();
   } catch (const onnx_error& e) {
-    EXPECT_THAT(e.what(), HasSubstr("cannot read /nonexistent/model.onnx"));
+    EXPECT_THAT(e.what(), HasSubstr("cannot read '/nonexistent/model.onnx'"));
   }
 }
 

@@ -51,8 +51,17 @@ std::int64_t largest_countable_batch(const runtime_network& net, const model_set
   return largest >= static_cast<double>(max_batch) ? max_batch : static_cast<std::int64_t>(largest);
 }
 
+bool runs_precision(const device_spec& device, const model_settings& s) noexcept {
+  return plan(s.precision, device, s.keep_batchnorm_fp32).runnable;
+}
+
 memory_estimate estimate_memory(const runtime_network& net, const device_spec& device, const model_settings& s,
                                 std::int64_t batch) {
+  // What PyTorch refuses has no time and no memory: predict, memory and --max-batch all refuse it here.
+  if (const precision_plan how = plan(s.precision, device, s.keep_batchnorm_fp32); !how.runnable) {
+    throw usage_error(std::string(device.id) + " cannot run --precision " + std::string(name(s.precision)) + ": " +
+                      std::string(how.note));
+  }
   if (batch > largest_countable_batch(net, s)) {
     throw usage_error("--batch " + std::to_string(batch) +
                       (s.mode == run_mode::train && s.grad_accum > 1
@@ -79,14 +88,12 @@ memory_estimate estimate_memory(const runtime_network& net, const device_spec& d
 
 run_estimate estimate(const runtime_network& net, const device_spec& device, const model_settings& s,
                       std::int64_t batch, bool with_layers) {
-  const memory_estimate m = estimate_memory(net, device, s, batch);  // first: it also refuses an overflowing batch
+  // First: it refuses a precision the device cannot run and an overflowing batch.
+  const memory_estimate m = estimate_memory(net, device, s, batch);
   const bool train = s.mode == run_mode::train;
   const train_config cfg = config_of(s, batch);
   const prediction p = predict(net.nodes(), device, cfg, s.mode);
-  if (!p.runnable) {
-    throw usage_error(std::string(device.id) + " cannot run --precision " + std::string(name(s.precision)) + ": " +
-                      std::string(p.precision_note));
-  }
+  if (!p.runnable) throw std::logic_error("estimate_memory let through a precision the device cannot run");
 
   run_estimate r;
   r.batch = batch;

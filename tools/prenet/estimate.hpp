@@ -72,8 +72,12 @@ inline constexpr double countable_limit = 1e18;
 /// FLOP and byte counts under countable_limit; 0 if not even batch 1 does.
 [[nodiscard]] std::int64_t largest_countable_batch(const runtime_network& net, const model_settings& s);
 
-/// Memory of `net` on `device` at `batch` in the settings' mode; throws usage_error for a batch over
-/// largest_countable_batch.
+/// Whether PyTorch runs the settings' precision on `device` (autocast to bf16 raises before Ampere: precision.hpp's
+/// plan).
+[[nodiscard]] bool runs_precision(const device_spec& device, const model_settings& s) noexcept;
+
+/// Memory of `net` on `device` at `batch` in the settings' mode; throws usage_error for a precision the device
+/// cannot run (runs_precision) and for a batch over largest_countable_batch.
 [[nodiscard]] memory_estimate estimate_memory(const runtime_network& net, const device_spec& device,
                                               const model_settings& s, std::int64_t batch);
 

@@ -53,7 +53,7 @@ memory_report measure(const runtime_network& net, const device_spec& d, const mo
     const device_spec* g = &gpu;
     if (g->id == devices::cpu.id) continue;
     if (r.largest_device == nullptr || g->memory > r.largest_device->memory) r.largest_device = g;
-    if (r.memory_bytes <= g->memory.value &&
+    if (r.memory_bytes <= g->memory.value && runs_precision(*g, s) &&
         (r.smallest_fitting_device == nullptr || g->memory < r.smallest_fitting_device->memory))
       r.smallest_fitting_device = g;
   }

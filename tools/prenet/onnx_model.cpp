@@ -35,7 +35,7 @@ std::shared_ptr<const onnx_model> read_onnx_model(std::string_view path, std::op
                                  .attention = attention_impl::eager};
     return m;
   } catch (const onnx_error& e) {
-    throw usage_error("cannot import '" + printable_text(path) + "': " + e.what());
+    throw usage_error("cannot import " + quoted_text(path, path_bytes_shown) + ": " + e.what());
   }
 }
 

@@ -89,7 +89,7 @@ onnx_import load_onnx_bytes(std::string_view bytes, const onnx_options& options)
 }
 
 onnx_import load_onnx(const std::filesystem::path& path, const onnx_options& options) {
-  const std::string shown = printable_text(path.string());  // the path is text from outside too
+  const std::string shown = quoted_text(path.string(), path_bytes_shown);  // the path is text from outside too
   std::error_code ec;
   const std::uintmax_t size = std::filesystem::file_size(path, ec);
   if (ec) throw onnx_error("cannot read " + shown + ": " + ec.message());
@@ -104,7 +104,7 @@ onnx_import load_onnx(const std::filesystem::path& path, const onnx_options& opt
   try {
     return load_onnx_bytes(bytes, options);
   } catch (const onnx_error& e) {
-    throw onnx_error(printable_text(path.filename().string()) + ": " + e.what());
+    throw onnx_error(cut_text(printable_text(path.filename().string()), path_bytes_shown) + ": " + e.what());
   }
 }
 
