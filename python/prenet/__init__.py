@@ -4,16 +4,21 @@
 Each function runs the same code as the ``prenet`` command line (its ``--json`` report, parsed), so the numbers are
 the CLI's, bit for bit. Keyword arguments are the CLI's flags with ``_`` for ``-``: ``max_batch=True`` is
 ``--max-batch``, ``batch=[8, 16]`` is ``--batch 8,16``, ``price={"a100-40gb": 2.5}`` is ``--price a100-40gb=2.5``.
-A flag the CLI gains is accepted here without any change to this package. Bad input raises ValueError with the
-CLI's one-line message. See docs/python.md.
+A flag the CLI gains is accepted here without any change to this package. ``None`` and ``False`` leave a flag out.
+Bad input raises ValueError with the CLI's one-line message. See docs/python.md.
 """
 
 from __future__ import annotations
 
+import copy
+import decimal
 import json
+import numbers
 import operator
 import os
-from typing import Any, Dict, Iterator, List, Mapping, Optional
+import re
+import threading
+from typing import Any, Dict, Iterator, List, Mapping, Optional, Sequence
 
 from . import _core
 
@@ -23,6 +28,11 @@ __all__ = ["predict", "memory", "max_batch", "compare", "devices", "models", "fr
 
 #: Whether this build can read ONNX (``onnx=`` and ``from_torch``); prenet built with PRENET_BUILD_ONNX=OFF cannot.
 has_onnx_importer: bool = _core.has_onnx_importer
+
+
+#: Flags the CLI takes more than once (one file each): a list of them becomes the flag repeated, not a comma list.
+_REPEATED_FLAGS = frozenset({"device_file"})
+_KEYWORD = re.compile(r"[a-z][a-z0-9_]*")
 
 
 def _flag_value(name: str, value: Any) -> Optional[str]:
@@ -35,18 +45,31 @@ def _flag_value(name: str, value: Any) -> Optional[str]:
         return os.fsdecode(value)
     if isinstance(value, Mapping):
         return ",".join(f"{k}={_scalar(name, v)}" for k, v in value.items())
-    if isinstance(value, (list, tuple)):
-        return ",".join(_scalar(name, v) for v in value)
-    return _scalar(name, value)
+    return ",".join(_scalar(name, v) for v in _items(name, value)) if _is_list(value) else _scalar(name, value)
+
+
+def _is_list(value: Any) -> bool:
+    return (isinstance(value, Sequence) and not isinstance(value, (str, bytes))) or hasattr(value, "tolist")
+
+
+def _items(name: str, value: Any) -> List[Any]:
+    """A list's items: a list, tuple, range or numpy array (numpy scalars have tolist() too: one item)."""
+    items = value.tolist() if hasattr(value, "tolist") else list(value)
+    return items if isinstance(items, list) else [items]
 
 
 def _scalar(name: str, value: Any) -> str:
-    if isinstance(value, float):
-        return repr(value)  # the shortest text that parses back to the same double, as the CLI reads it
-    if isinstance(value, str):
-        return value
-    if not isinstance(value, bool) and hasattr(value, "__index__"):
+    if isinstance(value, bool) or type(value).__name__ == "bool_":
+        raise ValueError(f"--{name.replace('_', '-')} expects a number or a name, got {value!r}")
+    if isinstance(value, (str, os.PathLike)):
+        return os.fsdecode(value)
+    if hasattr(value, "__index__"):
         return str(operator.index(value))  # int, numpy.int64, ...
+    if isinstance(value, (numbers.Real, decimal.Decimal)):
+        # Positional notation (the CLI reads no exponent) of the shortest text that parses back to the same double:
+        # 1e-05 is "0.00001". NaN and infinities pass as their names, which the CLI refuses.
+        shortest = decimal.Decimal(value if isinstance(value, decimal.Decimal) else repr(float(value)))
+        return format(shortest, "f") if shortest.is_finite() else str(shortest).lower()
     # Caught here because the CLI never sees the Python object: in the form of its own messages.
     raise ValueError(f"--{name.replace('_', '-')} expects a number, a name or a list of them, "
                      f"got {type(value).__name__}")
@@ -58,16 +81,33 @@ def _args(options: Mapping[str, Any]) -> List[str]:
     for key, value in options.items():
         if key == "json":
             raise ValueError("json: the Python API always reads the CLI's JSON report; leave it out")
+        if not _KEYWORD.fullmatch(key):
+            raise ValueError(f"unknown option {key!r} (keywords are the CLI's flags with _ for -)")
+        flag = "--" + key.replace("_", "-")
+        if type(value).__name__ == "bool_":  # numpy.bool_: a switch, as bool is
+            value = bool(value)
+        if key in _REPEATED_FLAGS and _is_list(value):
+            args += [f"{flag}={_scalar(key, v)}" for v in _items(key, value)]
+            continue
         text = _flag_value(key, value)
         if text is None:
             continue
-        flag = "--" + key.replace("_", "-")
         args.append(flag if text == "" and value is True else f"{flag}={text}")
     return args
 
 
+def _bytes(text: str) -> bytes:
+    """`text` as the command line would pass it: a str from os.fsdecode (a file name that is not UTF-8) goes back to
+    its bytes."""
+    try:
+        return os.fsencode(text)
+    except UnicodeEncodeError:
+        raise ValueError(f"{text!r} is not text a command line can hold (a lone surrogate)") from None
+
+
 def _run(command: str, options: Mapping[str, Any], onnx_name: str = "", onnx_bytes: Optional[bytes] = None) -> Any:
-    text = _core.run(command, _args(options) + ["--json"], onnx_name, onnx_bytes)
+    args = [_bytes(a) for a in _args(options) + ["--json"]]
+    text = _core.run(_bytes(command), args, _bytes(onnx_name), onnx_bytes)
     return json.loads(text)
 
 
@@ -78,8 +118,10 @@ class Report:
         object.__setattr__(self, "_fields", fields)
 
     def __getattr__(self, name: str) -> Any:
+        if name.startswith("_"):  # not a field: also what pickle and copy ask for before _fields exists
+            raise AttributeError(name)
         try:
-            return self._fields[name]
+            return copy.deepcopy(self._fields[name])  # a copy: the report stays as the CLI wrote it
         except KeyError:
             raise AttributeError(f"{type(self).__name__} has no field {name!r} "
                                  f"(fields: {', '.join(self._fields)})") from None
@@ -88,7 +130,10 @@ class Report:
         raise AttributeError(f"{type(self).__name__} is read-only")
 
     def __getitem__(self, name: str) -> Any:
-        return self._fields[name]
+        return copy.deepcopy(self._fields[name])
+
+    def __reduce__(self) -> Any:
+        return (type(self), (self.to_dict(),))
 
     def __contains__(self, name: object) -> bool:
         return name in self._fields
@@ -212,6 +257,8 @@ def _with_model(model: Optional[str], options: Mapping[str, Any]) -> Dict[str, A
 
 
 _COMMANDS = {"predict": Prediction, "memory": MemoryReport, "compare": Comparison}
+#: torch.onnx.export is not re-entrant (torch 1.13 asserts on its global export state): one export at a time.
+_EXPORT_LOCK = threading.Lock()
 
 
 def from_torch(module: Any, example_inputs: Any, *, command: str = "predict", name: Optional[str] = None,
@@ -236,20 +283,27 @@ def from_torch(module: Any, example_inputs: Any, *, command: str = "predict", na
         raise ImportError("prenet.from_torch needs PyTorch (Debian: apt install python3-torch)") from e
     import io
 
+    if not isinstance(module, torch.nn.Module):
+        raise ValueError(f"from_torch predicts a torch.nn.Module, got {type(module).__name__}")
+    if name is not None and not isinstance(name, str):
+        raise ValueError(f"name must be a str, got {type(name).__name__}")
     label = name if name is not None else type(module).__name__
     if not label or "/" in label or "\0" in label:
         raise ValueError(f"name must be a non-empty file-name-like label, got {label!r}")
     buffer = io.BytesIO()
     inputs = example_inputs if isinstance(example_inputs, tuple) else (example_inputs,)
-    was_training = getattr(module, "training", False)
+    modes = [(m, m.training) for m in module.modules()]  # each submodule's own: a frozen BatchNorm stays in eval
     try:
         # Eval mode: a train-mode export of BatchNorm/Dropout adds training-only outputs; prenet predicts training
-        # from the eval graph (it restores BatchNorm folded into Conv, see docs/onnx.md).
+        # from the eval graph (it restores BatchNorm folded into Conv, see docs/onnx.md). Gradients stay on: under
+        # torch.no_grad() nn.TransformerEncoderLayer and nn.MultiheadAttention take PyTorch's fused fast path, whose
+        # operators ONNX cannot export.
         module.eval()
-        with torch.no_grad():
+        with _EXPORT_LOCK:
             torch.onnx.export(module, inputs, buffer, opset_version=opset_version, do_constant_folding=True,
                               input_names=[f"input{i}" for i in range(len(inputs))])
     finally:
-        module.train(was_training)
+        for m, training in modes:
+            m.training = training
     fields = _run(command, {"onnx": label, **options}, onnx_name=label, onnx_bytes=buffer.getvalue())
     return _COMMANDS[command](fields)

@@ -102,3 +102,31 @@ def test_without_the_importer_the_error_says_so(monkeypatch):
     monkeypatch.setattr(prenet, "has_onnx_importer", False)
     with pytest.raises(RuntimeError, match="needs the ONNX importer.*PRENET_BUILD_ONNX=OFF"):
         prenet.from_torch(SmallNet(), torch.randn(1, 3, 8, 8), device="t4")
+
+
+def test_attention_modules_export_and_modes_come_back():
+    # Under torch.no_grad() these take PyTorch's fused fast path, which ONNX cannot export.
+    layer = torch.nn.TransformerEncoderLayer(32, 4, dim_feedforward=64, batch_first=True)
+    r = prenet.from_torch(layer, torch.randn(2, 16, 32), device="t4")
+    assert r.iteration_ms > 0 and r.batch == 2
+    # Each submodule's own mode comes back: a frozen BatchNorm stays in eval inside a module in training.
+    net = torch.nn.Sequential(torch.nn.Linear(4, 4), torch.nn.BatchNorm1d(4))
+    net[1].eval()
+    prenet.from_torch(net, torch.randn(2, 4), device="t4")
+    assert net.training and net[0].training and not net[1].training
+
+
+def test_bad_arguments_are_value_errors():
+    with pytest.raises(ValueError, match="torch.nn.Module"):
+        prenet.from_torch(object(), torch.randn(2, 4), device="t4")
+    with pytest.raises(ValueError, match="name must be a str"):
+        prenet.from_torch(torch.nn.Linear(4, 4), torch.randn(2, 4), name=5, device="t4")
+
+
+def test_threads_export_one_at_a_time():
+    import concurrent.futures
+    net = torch.nn.Sequential(torch.nn.Linear(8, 8), torch.nn.ReLU(), torch.nn.Linear(8, 2))
+    with concurrent.futures.ThreadPoolExecutor(4) as pool:
+        times = list(pool.map(lambda _: prenet.from_torch(net, torch.randn(4, 8), device="t4").iteration_ms,
+                              range(8)))
+    assert len(set(times)) == 1

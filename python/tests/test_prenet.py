@@ -226,3 +226,57 @@ def test_from_torch_stub_keywords_are_cli_flags():
     own = {"command", "name", "opset_version"}
     flags = set(_stub_keywords("predict")) | set(_stub_keywords("compare")) | set(_stub_keywords("memory"))
     assert set(_stub_keywords("from_torch")) - own <= flags
+
+
+def test_reports_pickle_and_copy():
+    import copy
+    import pickle
+    r = prenet.predict("resnet18", device="t4", batch=8)
+    for c in (pickle.loads(pickle.dumps(r)), copy.copy(r), copy.deepcopy(r)):
+        assert type(c) is type(r) and c == r and c.iteration_ms == r.iteration_ms
+    m = prenet.memory("gpt2", device="t4", batch=2)
+    assert pickle.loads(pickle.dumps(m)).breakdown == m.breakdown
+    # A report stays as the CLI wrote it: what an attribute or item gives is a copy.
+    r.layers.clear()
+    r["layers"].clear()
+    assert r.layers and r.to_dict()["layers"]
+
+
+def test_keyword_values_as_python_writes_them(tmp_path):
+    np = pytest.importorskip("numpy")
+    import decimal
+    # A price below 1e-4 (repr 1e-05) reaches the CLI without an exponent, which it does not read.
+    assert prenet._args({"price": {"t4": 1e-05}}) == ["--price=t4=0.00001"]
+    for price in (np.float32(0.5), np.float16(0.5), decimal.Decimal("0.5"), 0.5):
+        assert prenet._args({"price": {"t4": price}}) == ["--price=t4=0.5"]
+    assert prenet._args({"batch": range(8, 25, 8)}) == ["--batch=8,16,24"]
+    assert prenet._args({"batch": np.array([8, 16])}) == ["--batch=8,16"]
+    assert prenet._args({"max_batch": np.bool_(True), "all": np.bool_(False)}) == ["--max-batch"]
+    c = prenet.compare("resnet18", devices=["t4"], batch=np.array([8]), price={"t4": 1e-05})
+    assert len(c) == 1
+    for bad in ({"batch": True}, {"batch": np.bool_(True)}, {"batch": {1, 2}}, {"batch": object()},
+                {"batch=64": True}, {"Batch": 8}):
+        with pytest.raises(ValueError):
+            prenet.predict("resnet18", device="t4", **bad)
+
+
+def test_device_files_repeat_and_any_file_name(tmp_path):
+    t4 = next(d for d in prenet.devices() if d["id"] == "t4")
+    paths = []
+    for i, raw in enumerate((b"plain.json", b"not-utf8-\xff.json")):
+        path = pathlib.Path(os.fsdecode(bytes(tmp_path) + b"/" + raw))
+        path.write_text(json.dumps({**t4, "id": f"my-gpu-{i}", "name": f"My GPU {i}", "predictors_trained_on": False}))
+        paths.append(path)
+    c = prenet.compare("resnet18", batch=8, devices=["t4"], device_file=paths)
+    assert {row["device"] for row in c.rows} == {"t4", "my-gpu-0", "my-gpu-1"}
+    assert prenet.predict("resnet18", device_file=paths[1], batch=8).device == "my-gpu-1"
+    with pytest.raises(ValueError, match="lone surrogate"):
+        prenet.predict("resnet18", device="t4\ud800")
+
+
+def test_memory_refuses_a_precision_the_device_cannot_run():
+    for call in (prenet.predict, prenet.memory, prenet.max_batch):
+        with pytest.raises(ValueError, match="v100 cannot run --precision amp-bf16"):
+            call("bert-base", device="v100", precision="amp-bf16")
+    smallest = prenet.memory("bert-base", device="h100", precision="amp-bf16", batch=10).smallest_fitting_device
+    assert next(d for d in prenet.devices() if d["id"] == smallest)["peak_bf16_tensor_tflops"] > 0
