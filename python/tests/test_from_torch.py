@@ -121,6 +121,9 @@ def test_bad_arguments_are_value_errors():
         prenet.from_torch(object(), torch.randn(2, 4), device="t4")
     with pytest.raises(ValueError, match="name must be a str"):
         prenet.from_torch(torch.nn.Linear(4, 4), torch.randn(2, 4), name=5, device="t4")
+    # An example input without a batch dimension: said so, not as a broken parameter invariant.
+    with pytest.raises(ValueError, match=r"is one vector \(rank 1, no batch dimension\)"):
+        prenet.from_torch(torch.nn.Linear(4, 3), torch.randn(4), device="t4")
 
 
 def test_threads_export_one_at_a_time():

@@ -364,8 +364,13 @@ class mapper {
       const std::int64_t out = graph::attr_int(n, "transB", 0) != 0 ? (*wd)[0] : (*wd)[1];
       return layer(ni, dense_spec(out, {.bias = n.input(2) >= 0}), x, n.output(0));
     }
-    unit u = layer(ni, dense_spec((*wd)[1], {.bias = false}), x, n.output(0));
     const shape in = g_.sample_shape(x);
+    if (g_.at(x).dims.size() == 1) {  // one vector: its only dimension, taken for the batch, is the inner one
+      throw onnx_error("node " + quoted_text(n.proto->name()) + " (MatMul): its data operand " +
+                       quoted_text(g_.at(x).name) + " is one vector (rank 1, no batch dimension); export with one "
+                       "(torch: x.unsqueeze(0))");
+    }
+    unit u = layer(ni, dense_spec((*wd)[1], {.bias = false}), x, n.output(0));
     if (in.rank == 3) {
       // A Linear over a channels-last map or a batch of sequences (ConvNeXt, Swin, ViT's [B, S, E] after a merge):
       // the same product over rows, as PyTorch's addmm runs it.
