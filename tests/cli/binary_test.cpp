@@ -193,6 +193,19 @@ TEST(Cli, MemoryRefusesWhatPredictRefuses) {
   EXPECT_GT(d->peak_bf16_tensor_flops_per_s, 0) << smallest;
 }
 
+/// On a GPU where flash reaches only part of the peak (Hopper), the text says which flag models cuDNN's kernel; on an
+/// A100, or when cuDNN's is asked, it says nothing.
+TEST(Cli, PredictTextNamesCudnnAttentionWhereFlashFallsShort) {
+  const auto text = [](const std::string& device, const std::string& attention) {
+    return run({"predict", "--model", "llama-3.2-1b", "--device", device, "--precision", "amp-bf16", "--batch", "1",
+                "--seq", "1024", "--attention", attention})
+        .out;
+  };
+  EXPECT_NE(text("h100", "sdpa-flash").find("flash reaches 0.54 of this GPU's peak"), std::string::npos);
+  EXPECT_EQ(text("a100-80gb", "sdpa-flash").find("--attention sdpa-cudnn"), std::string::npos);
+  EXPECT_EQ(text("h100", "sdpa-cudnn").find("--attention sdpa-cudnn"), std::string::npos);
+}
+
 /// A pathological path is cut in the error (path_bytes_shown), not printed whole twice (200,050 bytes for a
 /// 100,000-byte path).
 TEST(Cli, ALongPathIsCutInTheError) {

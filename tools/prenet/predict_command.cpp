@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 #include <prenet/predictors/host_dispatch.hpp>
+#include <prenet/predictors/kernel_time.hpp>
 
 #include "arguments.hpp"
 #include "commands.hpp"
@@ -83,11 +84,20 @@ std::string as_text(const model_settings& s, const device_spec& d, const run_est
                               name(s.mode), r.batch, size_flag(*s.model), s.size, name(s.precision), name(s.optimizer),
                               setup_text(s));
   if (!r.precision_note.empty()) t += fmt::format("  precision: {} ({} asked)\n", r.precision_note, name(s.precision));
-  if (const std::string_view note = plan(s.attention, d, s.precision).note; !note.empty()) {
+  const attention_plan attention = plan(s.attention, d, s.precision);
+  if (!attention.note.empty()) {
     if (s.attention_asked)
-      t += fmt::format("  attention: {} ({} asked)\n", note, name(s.attention));
+      t += fmt::format("  attention: {} ({} asked)\n", attention.note, name(s.attention));
     else
-      t += fmt::format("  attention: {} (the model's {})\n", note, name(s.attention));
+      t += fmt::format("  attention: {} (the model's {})\n", attention.note, name(s.attention));
+  }
+  // Where flash reaches only part of the peak (Hopper, B200), the stack decides which kernel runs: say so.
+  const math_mode half = activation_dtype(s.precision) == dtype::bf16 ? math_mode::bf16 : math_mode::fp16;
+  if (const double share = predictors::fused_attention_issue_share(half, d);
+      attention.runs == attention_impl::sdpa_flash && share < 1) {
+    t += fmt::format("  attention: flash reaches {:.2f} of this GPU's peak (sm80's instruction); where PyTorch prefers "
+                     "cuDNN's kernel (cuDNN > 9.15): --attention sdpa-cudnn\n",
+                     share);
   }
   const bool accum = r.grad_accum > 1;
   t += fmt::format("  forward          {:12.3f} ms{}\n", r.forward_ms, accum ? "   (one micro-batch)" : "");
