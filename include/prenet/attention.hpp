@@ -41,15 +41,16 @@ struct attention_plan {
 /// the device's own.
 [[nodiscard]] constexpr attention_plan plan(attention_impl a, const device_spec& d, precision p) noexcept {
   if ((a != attention_impl::sdpa_flash && a != attention_impl::sdpa_cudnn) || d.is_cpu) return {a, {}};
-  const bool flash = a == attention_impl::sdpa_flash;
-  if (d.peak_bf16_tensor_flops_per_s <= 0)
-    return {attention_impl::sdpa_mem_efficient,
-            flash ? "flash attention needs sm80+ (BF16 tensor cores): sdpa runs the memory-efficient kernel"
-                  : "cuDNN attention needs sm80+ (BF16 tensor cores): sdpa runs the memory-efficient kernel"};
-  if (activation_dtype(p) == dtype::fp32)
-    return {attention_impl::sdpa_mem_efficient,
-            flash ? "flash attention takes fp16/bf16 tensors only: sdpa runs the memory-efficient kernel on fp32"
-                  : "cuDNN attention takes fp16/bf16 tensors only: sdpa runs the memory-efficient kernel on fp32"};
+  struct reasons {
+    std::string_view before_sm80, fp32;
+  };
+  constexpr reasons flash{"flash attention needs sm80+ (BF16 tensor cores): sdpa runs the memory-efficient kernel",
+                          "flash attention takes fp16/bf16 tensors only: sdpa runs the memory-efficient kernel on fp32"};
+  constexpr reasons cudnn{"cuDNN attention needs sm80+ (BF16 tensor cores): sdpa runs the memory-efficient kernel",
+                          "cuDNN attention takes fp16/bf16 tensors only: sdpa runs the memory-efficient kernel on fp32"};
+  const reasons& why = a == attention_impl::sdpa_flash ? flash : cudnn;
+  if (d.peak_bf16_tensor_flops_per_s <= 0) return {attention_impl::sdpa_mem_efficient, why.before_sm80};
+  if (activation_dtype(p) == dtype::fp32) return {attention_impl::sdpa_mem_efficient, why.fp32};
   return {a, {}};
 }
 

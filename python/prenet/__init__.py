@@ -45,21 +45,26 @@ def _flag_value(name: str, value: Any) -> Optional[str]:
         return os.fsdecode(value)
     if isinstance(value, Mapping):
         return ",".join(f"{k}={_scalar(name, v)}" for k, v in value.items())
-    return ",".join(_scalar(name, v) for v in _items(name, value)) if _is_list(value) else _scalar(name, value)
+    return ",".join(_scalar(name, v) for v in _items(value)) if _is_list(value) else _scalar(name, value)
+
+
+def _is_bool(value: Any) -> bool:
+    """bool or numpy.bool_ (which is not a bool subclass)."""
+    return isinstance(value, bool) or type(value).__name__ == "bool_"
 
 
 def _is_list(value: Any) -> bool:
     return (isinstance(value, Sequence) and not isinstance(value, (str, bytes))) or hasattr(value, "tolist")
 
 
-def _items(name: str, value: Any) -> List[Any]:
+def _items(value: Any) -> List[Any]:
     """A list's items: a list, tuple, range or numpy array (numpy scalars have tolist() too: one item)."""
     items = value.tolist() if hasattr(value, "tolist") else list(value)
     return items if isinstance(items, list) else [items]
 
 
 def _scalar(name: str, value: Any) -> str:
-    if isinstance(value, bool) or type(value).__name__ == "bool_":
+    if _is_bool(value):
         raise ValueError(f"--{name.replace('_', '-')} expects a number or a name, got {value!r}")
     if isinstance(value, (str, os.PathLike)):
         return os.fsdecode(value)
@@ -84,10 +89,10 @@ def _args(options: Mapping[str, Any]) -> List[str]:
         if not _KEYWORD.fullmatch(key):
             raise ValueError(f"unknown option {key!r} (keywords are the CLI's flags with _ for -)")
         flag = "--" + key.replace("_", "-")
-        if type(value).__name__ == "bool_":  # numpy.bool_: a switch, as bool is
+        if _is_bool(value):  # numpy.bool_ too: a switch, as bool is
             value = bool(value)
         if key in _REPEATED_FLAGS and _is_list(value):
-            args += [f"{flag}={_scalar(key, v)}" for v in _items(key, value)]
+            args += [f"{flag}={_scalar(key, v)}" for v in _items(value)]
             continue
         text = _flag_value(key, value)
         if text is None:

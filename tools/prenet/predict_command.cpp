@@ -92,8 +92,9 @@ std::string as_text(const model_settings& s, const device_spec& d, const run_est
       t += fmt::format("  attention: {} (the model's {})\n", attention.note, name(s.attention));
   }
   // Where flash reaches only part of the peak (Hopper, B200), the stack decides which kernel runs: say so.
-  const math_mode half = activation_dtype(s.precision) == dtype::bf16 ? math_mode::bf16 : math_mode::fp16;
-  if (const double share = predictors::fused_attention_issue_share(half, d);
+  // The fused kernel runs its products in the precision's matmul mode (layer_kernels.hpp).
+  const math_mode matmul = plan(s.precision, d, s.keep_batchnorm_fp32).matmul;
+  if (const double share = predictors::fused_attention_issue_share(matmul, d);
       attention.runs == attention_impl::sdpa_flash && share < 1) {
     t += fmt::format("  attention: flash reaches {:.2f} of this GPU's peak (sm80's instruction); where PyTorch prefers "
                      "cuDNN's kernel (cuDNN > 9.15): --attention sdpa-cudnn\n",
