@@ -33,8 +33,8 @@ struct attention_plan {
 };
 
 /// Which kernel PyTorch's scaled_dot_product_attention picks for `a` on `d` under precision `p`. Flash attention
-/// (FlashAttention-2 in PyTorch >= 2.2) and cuDNN's attention need an sm80+ GPU and fp16/bf16 tensors; the data sheet
-/// tells sm80+ by its BF16 tensor cores, which arrived with the same architecture (Ampere). Without either, sdpa runs
+/// (FlashAttention-2 in PyTorch >= 2.2) and cuDNN's attention need an sm80+ GPU and fp16/bf16 tensors
+/// (sm80_attention_on, precision.hpp). Without either, sdpa runs
 /// the memory-efficient kernel, which takes fp32 too and runs on every CUDA GPU prenet catalogues. A CPU runs
 /// PyTorch's fused CPU kernel for all three. Saved memory is modelled alike for every fused kernel, and time too
 /// but for the tensor instruction each issues (docs/attention.md): flash and memory-efficient sm80's mma.sync, cuDNN
@@ -49,8 +49,11 @@ struct attention_plan {
   constexpr reasons cudnn{"cuDNN attention needs sm80+ (BF16 tensor cores): sdpa runs the memory-efficient kernel",
                           "cuDNN attention takes fp16/bf16 tensors only: sdpa runs the memory-efficient kernel on fp32"};
   const reasons& why = a == attention_impl::sdpa_flash ? flash : cudnn;
-  if (d.peak_bf16_tensor_flops_per_s <= 0) return {attention_impl::sdpa_mem_efficient, why.before_sm80};
-  if (activation_dtype(p) == dtype::fp32) return {attention_impl::sdpa_mem_efficient, why.fp32};
+  switch (sm80_attention_on(d, element_bytes(activation_dtype(p)))) {
+    case sm80_attention::before_sm80: return {attention_impl::sdpa_mem_efficient, why.before_sm80};
+    case sm80_attention::fp32_tensors: return {attention_impl::sdpa_mem_efficient, why.fp32};
+    case sm80_attention::runs: break;
+  }
   return {a, {}};
 }
 

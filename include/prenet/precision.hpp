@@ -79,6 +79,17 @@ inline constexpr std::size_t math_mode_count =
   return !d.is_cpu && peak_flops_per_s(m, d) > 0;
 }
 
+/// Whether PyTorch's scaled_dot_product_attention can run a kernel built for sm80+ and half tensors
+/// (FlashAttention-2, cuDNN's attention) on `d` over tensors of `tensor_element_bytes`, and if not, why. The data sheet
+/// tells sm80+ by its BF16 tensor cores, which arrived with the same architecture (Ampere). The one rule for what
+/// attention's plan() says runs and for the instruction bound its kernel time applies (kernel_time.hpp).
+enum class sm80_attention : std::uint8_t { runs, before_sm80, fp32_tensors };
+[[nodiscard]] constexpr sm80_attention sm80_attention_on(const device_spec& d,
+                                                         std::int64_t tensor_element_bytes) noexcept {
+  if (!supports(d, math_mode::bf16)) return sm80_attention::before_sm80;
+  return tensor_element_bytes == 2 ? sm80_attention::runs : sm80_attention::fp32_tensors;
+}
+
 /// The element type of parameters (weights, gradients, optimizer state) under `p`.
 [[nodiscard]] constexpr dtype parameter_dtype(precision p) noexcept {
   return p == precision::fp16 ? dtype::fp16 : p == precision::bf16 ? dtype::bf16 : dtype::fp32;

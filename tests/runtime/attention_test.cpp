@@ -191,6 +191,11 @@ TEST(Attention, FusedCoreIssuesSm80sInstructionUnlessItIsCudnns) {
 }
 
 TEST(Attention, FlashFallsBackByTheDataSheet) {
+  // The one rule plan() and the fused kernel's time both read: BF16 tensor cores (sm80+) first, then half tensors.
+  EXPECT_EQ(sm80_attention_on(devices::a100_80gb, 2), sm80_attention::runs);
+  EXPECT_EQ(sm80_attention_on(devices::a100_80gb, 4), sm80_attention::fp32_tensors);
+  EXPECT_EQ(sm80_attention_on(devices::v100, 2), sm80_attention::before_sm80);
+  EXPECT_EQ(sm80_attention_on(devices::v100, 4), sm80_attention::before_sm80);
   // sm80+ (BF16 tensor cores) and half tensors: flash runs.
   EXPECT_EQ(plan(attention_impl::sdpa_flash, devices::a100_80gb, precision::amp_bf16).runs, attention_impl::sdpa_flash);
   EXPECT_TRUE(plan(attention_impl::sdpa_flash, devices::h100, precision::fp16).note.empty());

@@ -442,9 +442,9 @@ inline constexpr std::string_view fused_attention_name = "fused_attention.gemm_s
   kernel gemm = gemm_kernel(1, 8192, 8192, 8192, own.element_bytes);
   gemm.math = own.math;
   const kernel_estimate g = estimate(gemm, d, p);
-  // cuDNN's kernel takes half tensors on sm80+ only; elsewhere sdpa runs the memory-efficient one (attention.hpp's
-  // plan), whose instruction bound applies.
-  const bool native = own.native_mma && own.element_bytes == 2 && supports(d, math_mode::bf16);
+  // cuDNN's kernel takes half tensors on sm80+ only; elsewhere sdpa runs the memory-efficient one (the rule
+  // attention.hpp's plan() applies too), whose instruction bound applies.
+  const bool native = own.native_mma && sm80_attention_on(d, own.element_bytes) == sm80_attention::runs;
   const double gemm_flops_per_s = static_cast<double>(gemm.flops()) / (g.time_ms * 1e-3) *
                                   (native ? 1.0 : fused_attention_issue_share(own.math, d));
   const double keys = static_cast<double>(own.n > 0 ? own.n : 1);
