@@ -35,5 +35,30 @@ run() {
   run memory $setup --device a100-80gb --batch 32
 } >"$section"
 
+# The prose around the block quotes the step's numbers too: each phrase must read as the CLI says today, in both
+# modes (prose is not rewritten; a stale phrase is named, exit 1).
+# shellcheck disable=SC2086
+fused=$("$cli" predict $setup --device h100 --batch 8 | awk '/^  iteration /{printf "%.2f", $2 / 1000}')
+# shellcheck disable=SC2086
+eager=$("$cli" predict $setup --device h100 --batch 8 --attention eager | awk '/^  iteration /{printf "%.2f", $2 / 1000}')
+# shellcheck disable=SC2086
+loss=$("$cli" predict $setup --device h100 --batch 8 | awk '/^  loss /{printf "%.0f", $2}')
+# shellcheck disable=SC2086
+most=$("$cli" predict $setup --device h100 --batch 8 --max-batch | awk '/^  max batch /{print $3}')
+# shellcheck disable=SC2086
+most_no_loss=$("$cli" predict $setup --device h100 --batch 8 --max-batch --loss none | awk '/^  max batch /{print $3}')
+stale=0
+for phrase in "takes $eager s on the H100, against $fused s fused" "take $loss ms of the H100's $fused s step" \
+  "The largest batch is $most;" "(\`--loss none\`) it is $most_no_loss."; do
+  # Line breaks in the prose are spaces here.
+  if ! tr '\n' ' ' <"$doc" | grep -qF -- "$phrase"; then
+    echo "regen-llm-doc: docs/llm.md's prose no longer says what the CLI does: expected \"$phrase\"" >&2
+    stale=1
+  fi
+done
+
+# --check prints "identical" (what the ctest looks for) only when the prose is current too.
+[ "$stale" = 1 ] && [ "$check" = 1 ] && exit 1
 . "$root/scripts/splice-generated.sh"
 splice_generated regen-llm-doc "$doc" "$begin" "$end" "$section" "$check"
+[ "$stale" = 0 ] || exit 1
