@@ -5,7 +5,7 @@
     check-readme-numbers.py REPO
 
 Each claim reads its number from a generated report in docs/ (precision-calibration.md, validation.md,
-monotonicity.md, memory.md), formats it the way the README writes it and looks for that phrase in README.md
+monotonicity.md, memory.md, predictors-budget.md), formats it the way the README writes it and looks for that phrase in README.md
 (whitespace collapsed, so line breaks do not matter). A report regenerated without updating the README fails here
 with the phrase it expected; the ctest docs.readme_numbers_current runs it. Prints "README numbers current" and exits
 0 when every claim holds; exits 1 naming each stale one, 2 when a report lacks the row a claim reads."""
@@ -62,6 +62,7 @@ def claims(docs):
     val = (docs / "validation.md").read_text(encoding="utf-8")
     mono = (docs / "monotonicity.md").read_text(encoding="utf-8")
     mem = (docs / "memory.md").read_text(encoding="utf-8")
+    budget = (docs / "predictors-budget.md").read_text(encoding="utf-8")
 
     # Precision: held-out and data-sheet-only error per precision (report, "By precision": columns 4 and 7).
     held, before = {}, {}
@@ -74,7 +75,7 @@ def claims(docs):
     hopper = [pct(r[3]) for gpu in ("h100", "h200") for p in ("fp32", "tf32", "amp-fp16", "amp-bf16")
               for r in table_rows(cal, f"{p} {gpu}")]
     yield ("precision, held out", f"the mean error is {held['amp-fp16']:.1f}% under AMP fp16, {held['amp-bf16']:.1f}% "
-           f"under AMP bf16 (our Hopper steps only), {held['tf32']:.1f}% in TF32, {held['fp32']:.1f}% in FP32 and "
+           f"under AMP bf16 (validation only: our Hopper steps and one published RTX 3090 Ti step), {held['tf32']:.1f}% in TF32, {held['fp32']:.1f}% in FP32 and "
            f"{held['fp16']:.1f}% in pure fp16")
     yield ("precision, before calibration", f"({before['amp-fp16']:.1f}%, {before['amp-bf16']:.1f}%, "
            f"{before['tf32']:.1f}%, {before['fp32']:.1f}% and {before['fp16']:.1f}% from the data sheet alone")
@@ -95,6 +96,14 @@ def claims(docs):
     yield ("Hopper held out", f"the H100 is predicted within {h100:.1f}% and the H200 within {h200:.1f}%")
     yield ("seen GPUs", f"on the GPUs the models trained on the error is {seen:.1f}%")
     yield ("interval coverage", f"({inside.group(1)}% of held-out runs fall inside it")
+    cpu_mape, cpu_worst = search(val, r"\n[0-9]+ runs: MAPE ([0-9.]+)%, worst ([0-9.]+)%").groups()
+    yield ("CPU bench", f"come within {cpu_mape}% of measured on average, {cpu_worst}% at worst")
+
+    # Prediction cost (predictors-budget.md, scripts/bench-predictors.sh).
+    library_us = float(search(budget, r"BERT-large \([0-9]+ layers\), forward \+ backward: ([0-9.]+) us").group(1))
+    cli_ms = float(search(budget, r"\| `prenet predict --model bert-large [^|]*\| ([0-9.]+) \|").group(1))
+    yield ("prediction cost", f"under a millisecond in the library ({library_us / 1e3:.2f} ms on the 2-core VMs we "
+           f"measure on) and about {cli_ms:.0f} ms through the CLI")
 
     # Monotonicity (monotonicity.md).
     sizes, _, stronger = mono.partition("## A stronger GPU")

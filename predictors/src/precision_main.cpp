@@ -63,13 +63,28 @@ struct source_rule {
   /// Its language-model steps reduce the logits to a scalar (their sum or mean) where a script would compute a loss:
   /// predicted without one (loss_function::none). Our bench's; every published source trains with its loss.
   bool language_models_reduce_logits = false;
+  /// Its language models train with Hugging Face's Trainer: the optimizer its notes name (`adamw_apex_fused`, else
+  /// the Trainer's default AdamW), and `grad_accum=N` micro-batches per step where its notes say so.
+  bool hf_trainer = false;
 };
 constexpr source_rule sources[] = {
     {"lambdal/deeplearning-benchmark", "Lambda (NGC, DLE scripts)", true, true, true},
     {"huggingface/pytorch-image-models", "timm (RTX 3090, AMP)", true, true},
     {"ryujaehun/pytorch-gpu-benchmark", "ryujaehun (batch 12, validation only)", false, false},
     {"u39kun/deep-learning-benchmark", "u39kun (batch 16, validation only)", false, false},
+    // Two steps timed through the Trainer with its data loader, so host work the library does not model is in them:
+    // validation only, and the one published AMP bf16 step on a GPU before Hopper.
+    {"mli/transformers-benchmarks", "mli (HF Trainer, RTX 3090 Ti, validation only)", true, false, false, false, true},
 };
+/// The sources of ../shared/datasets/external the calibration does not read, and why: the report's ingestion table
+/// names them with their training rows, so that no row goes unaccounted for.
+constexpr std::array<std::pair<std::string_view, std::string_view>, 3> unread_sources{{
+    {"NVIDIA/DeepLearningExamples",
+     "not read: NVIDIA's README tables, epoch averages with the real data pipeline; the zoo's models among them "
+     "(RN50 v1.5, BERT) have no batch or an accumulated one, and ConvNets AMP runs NHWC"},
+    {"lambdal/lambda-tensorflow-benchmark", "not read: TensorFlow (tf_cnn_benchmarks, mostly XLA), not PyTorch"},
+    {"jcjohnson/cnn-benchmarks", "not read: Torch7 (Lua) with cuDNN 4-5, not PyTorch"},
+}};
 /// Our own training steps on a GPU we were lent (data/<id>/e2e.csv, bench/gpu_measure.py): validation only, the
 /// first Hopper rows, never fitted. An fp16 autocast row is compared without the optimizer unless its
 /// `skipped_steps` says GradScaler ran every timed step: on the runs before that column the loss was the sum of the
@@ -82,7 +97,7 @@ constexpr source_rule our_steps_no_optimizer{"data/*/e2e.csv", "ours (data/<id>,
 /// and vit_large_patch16_224 are torchvision's ViT-B/16 and ViT-L/16 (86,567,656 and 304,326,632 parameters, the
 /// counts timm's table gives as 86.57M and 304.33M), vit_base_patch16_384 the same ViT-B/16 built for 384 x 384
 /// (86.86M: 577 position embeddings).
-constexpr std::array<std::pair<std::string_view, std::string_view>, 13> model_names{{
+constexpr std::array<std::pair<std::string_view, std::string_view>, 14> model_names{{
     {"resnet18", "resnet18"},
     {"resnet50", "resnet50"},
     {"tv_resnet50", "resnet50"},
@@ -96,6 +111,12 @@ constexpr std::array<std::pair<std::string_view, std::string_view>, 13> model_na
     {"vit_large_patch16_224", "vit-l-16"},
     {"bert_base_squad", "bert-base"},
     {"bert_large_squad", "bert-large"},
+    {"gpt2-medium (HF run_clm)", "gpt2-medium"},
+}};
+/// Dataset models that train a head the zoo's model lacks, and the name of their twin (trainer::twin_of): Hugging
+/// Face's run_mlm trains BertForMaskedLM, the encoder with the masked-LM head over the vocabulary.
+constexpr std::array<std::pair<std::string_view, std::string_view>, 1> twin_names{{
+    {"bert-large-uncased (HF run_mlm)", "bert_large"},
 }};
 
 constexpr std::array<std::pair<std::string_view, precision>, 5> precision_names{{
@@ -114,6 +135,7 @@ struct run_row {
   const device_spec* device = nullptr;
   precision prec = precision::fp32;
   std::int64_t batch = 0, size = 0;
+  std::int64_t grad_accum = 1;  ///< micro-batches of `batch` per optimizer step
   optimizer opt = optimizer::none;
   double measured_ms = 0;
   std::int64_t measured_peak_bytes = 0;  ///< our steps: torch.cuda.max_memory_allocated over the run (0: not measured)
@@ -129,6 +151,17 @@ struct ingest_count {
   std::size_t superseded = 0;  ///< kept for validation only (mark_superseded)
   std::map<std::string, std::size_t> dropped;  ///< why -> rows
 };
+
+/// The N of "grad_accum=N" in a row's notes; 1 where they name none, 0 where N is not a positive number.
+std::int64_t grad_accum_of(std::string_view notes) {
+  constexpr std::string_view key = "grad_accum=";
+  const std::size_t at = notes.find(key);
+  if (at == std::string_view::npos) return 1;
+  std::int64_t n = 0;
+  const char* first = notes.data() + at + key.size();
+  const auto [end, ec] = std::from_chars(first, notes.data() + notes.size(), n);
+  return ec == std::errc{} && end != first && n >= 1 ? n : 0;
+}
 
 /// "224x224 ..." -> 224, "seq_len=384 ..." -> 384, else 0.
 std::int64_t input_size(const std::string& input) {
@@ -220,12 +253,26 @@ std::vector<run_row> load_runs(const fs::path& datasets, std::map<std::string, i
   for (std::size_t i = 0; i < t.rows(); ++i) {
     const source_rule* src = nullptr;
     for (const source_rule& s : sources) src = t.at(i, c_source) == s.source ? &s : src;
-    if (src == nullptr || t.at(i, c_mode) != "train") continue;
+    if (src == nullptr) {
+      const auto unread = std::find_if(unread_sources.begin(), unread_sources.end(),
+                                       [&](const auto& u) { return u.first == t.at(i, c_source); });
+      if (unread == unread_sources.end())
+        throw data_error(t.where(i) + ": source '" + t.at(i, c_source) +
+                         "' is neither read nor listed as unread (precision_main.cpp: sources, unread_sources)");
+      if (t.at(i, c_mode) == "train") {
+        ingest_count& n = counts[std::string(unread->first)];
+        ++n.read, ++n.dropped[std::string(unread->second)];
+      }
+      continue;
+    }
+    if (t.at(i, c_mode) != "train") continue;
     ingest_count& n = counts[std::string(src->source)];
     ++n.read;
     const auto drop = [&n](const std::string& why) { ++n.dropped[why]; };
     run_row r{.source = src, .where = t.where(i), .dataset_model = t.at(i, c_model)};
     for (const auto& [name, zoo] : model_names) r.model = t.at(i, c_model) == name ? models::find_model(zoo) : r.model;
+    for (const auto& [name, twin] : twin_names)
+      r.model = t.at(i, c_model) == name ? trainer::twin_of(twin, "train") : r.model;
     if (r.model == nullptr) { drop("model not in the zoo"); continue; }
     if (t.at(i, c_framework).rfind("PyTorch", 0) != 0) { drop("not PyTorch"); continue; }
     if (t.at(i, c_count) != "1") { drop("more than one GPU"); continue; }
@@ -245,19 +292,23 @@ std::vector<run_row> load_runs(const fs::path& datasets, std::map<std::string, i
     r.size = input_size(t.at(i, c_input));
     if (!(batch >= 1) || !(value > 0) || r.size <= 0) { drop("unparsable batch, value or input"); continue; }
     r.batch = static_cast<std::int64_t>(batch);
+    if (src->hf_trainer) r.grad_accum = grad_accum_of(t.at(i, c_notes));
+    if (r.grad_accum < 1) { drop("unparsable grad_accum"); continue; }
     const std::string& metric = t.at(i, c_metric);
     if (metric == "ms_per_iter") {
       r.measured_ms = value;
-    } else if (metric == "samples_per_s") {
-      r.measured_ms = 1e3 * batch / value;
+    } else if (metric == "samples_per_s") {  // every micro-batch's samples: one step is grad_accum batches
+      r.measured_ms = 1e3 * batch * static_cast<double>(r.grad_accum) / value;
     } else {
       drop("metric " + metric);
       continue;
     }
     if (!plan(r.prec, *r.device).runnable) { drop("precision the GPU cannot run"); continue; }
     r.opt = !src->with_optimizer ? optimizer::none
-            : r.model->input == models::input_kind::tokens ? optimizer::adam_fused  // DLE's run_squad.py: apex FusedAdam
-                                                             : optimizer::momentum;  // SGD with momentum
+            : r.model->input != models::input_kind::tokens ? optimizer::momentum  // SGD with momentum
+            : !src->hf_trainer ? optimizer::adam_fused                            // DLE's run_squad.py: apex FusedAdam
+            : t.at(i, c_notes).find("adamw_apex_fused") != std::string::npos ? optimizer::adamw_fused
+                                                                              : optimizer::adamw;
     r.group = chip_key(*r.device);
     r.framework_version = pytorch_version(t.at(i, c_framework));
     // One measurement published twice (ryujaehun's RTX 2080 Ti files sit in two folders) counts once. The PyTorch
@@ -513,7 +564,7 @@ double kernel_ms(const calibrated_kernel& k, const device_spec& d, double ln_str
 train_config step_config(const run_row& r) {
   const bool reduces_logits =
       r.source->language_models_reduce_logits && r.model->input != models::input_kind::image;
-  return {.batch = r.batch, .optimizer = r.opt, .precision = r.prec,
+  return {.batch = r.batch, .optimizer = r.opt, .precision = r.prec, .grad_accum = r.grad_accum,
           .loss = reduces_logits ? loss_function::none : loss_function::cross_entropy,
           .keep_batchnorm_fp32 = r.source->half_keeps_batchnorm_fp32};
 }
@@ -542,18 +593,21 @@ prepared_run prepare(const run_row& r, const tree_shape& shape, const predictors
     lc.input_grad = input_grad;
     predictors::for_each_kernel(n, lc, backward, [&](predictors::pass, const kernel& run) {
       if (run.math == math_mode::fp32 && run.element_bytes == 4) return;
-      touched_ms += predictors::estimate(run, d, kp).time_ms;
+      // Each micro-batch runs the passes' kernels once.
+      const double runs = static_cast<double>(r.grad_accum);
+      touched_ms += runs * predictors::estimate(run, d, kp).time_ms;
       const kernel own = predictors::as_run_on(run, d);
       // Identical kernels (BERT repeats its layers) are merged.
       const auto same = std::find_if(out.kernels.begin(), out.kernels.end(),
                                      [&own](const calibrated_kernel& k) { return k.own == own; });
       if (same != out.kernels.end()) {
-        same->count += 1;
+        same->count += runs;
         return;
       }
       out.kernels.push_back({.own = own,
                              .fp32_ms = predictors::estimate_fp32(predictors::as_fp32(own), d, kp).time_ms,
                              .leaf = shape.leaf_of(predictors::precision_features(own, d)),
+                             .count = runs,
                              .alignment = predictors::alignment_factor(own, slowdown),
                              .power = predictors::fp32_power_law(own.family, kp)});
     });
