@@ -776,13 +776,13 @@ std::string source_label(const run_row& r) {
 /// Every run with its predictions, one CSV line each (`--rows`): what the report's tables aggregate, for looking
 /// behind a mean.
 std::string rows_csv(const std::vector<scored_run>& scored) {
-  std::string out = "where,source,pytorch,model,device,precision,batch,size,measured_ms,before_ms,held_out_ms,"
-                    "in_sample_ms,die_held_out_ms\n";
+  std::string out = "where,source,pytorch,model,device,precision,batch,grad_accum,size,measured_ms,before_ms,"
+                    "held_out_ms,in_sample_ms,die_held_out_ms\n";
   for (const scored_run& s : scored) {
     const run_row& r = *s.run->row;
-    out += "\"" + r.where + "\",\"" + source_label(r) + "\"," + std::to_string(r.framework_version) + "," +
-           r.dataset_model + "," + std::string(r.device->id) + "," +
-           std::string(name(r.prec)) + "," + std::to_string(r.batch) + "," +
+    out += "\"" + r.where + "\",\"" + source_label(r) + "\"," + std::to_string(r.framework_version) + ",\"" +
+           r.dataset_model + "\"," + std::string(r.device->id) + "," + std::string(name(r.prec)) + "," +
+           std::to_string(r.batch) + "," + std::to_string(r.grad_accum) + "," +
            std::to_string(r.size) + "," + fixed(r.measured_ms, 3) + "," + fixed(s.today_ms, 3) + "," +
            fixed(s.held_out_ms, 3) + "," + fixed(s.fitted_ms, 3) + "," + fixed(s.die_held_out_ms, 3) + "\n";
   }
