@@ -30,13 +30,25 @@ struct device_spec {
   double base_clock_mhz = 0;     ///< the data sheet's base clock; 0 = not published
   double tdp_watts = 0;          ///< board power limit (TDP / TGP); 0 = not published
   bytes l2{};                    ///< last-level cache (GPU L2; CPU L3)
+  /// GDDR memory whose ECC the part ships with on (NVIDIA's data-centre GDDR parts, K40 to L40S): its check bits take
+  /// 1/16 of `memory`, which CUDA then does not offer (usable_memory). False for HBM, which keeps its check bits
+  /// beside the data, and for GeForce, TITAN and workstation parts, whose ECC is off or absent.
+  bool gddr_ecc_on_by_default = false;
 
   friend constexpr bool operator==(const device_spec&, const device_spec&) = default;
 };
 BOOST_DESCRIBE_STRUCT(device_spec, (),
                       (id, name, is_cpu, peak_fp32_flops_per_s, peak_tf32_tensor_flops_per_s, peak_fp16_tensor_flops_per_s,
                        peak_bf16_tensor_flops_per_s, peak_fp8_tensor_flops_per_s, memory_bandwidth_bytes_per_s, memory,
-                       sm_count, cores_per_sm, boost_clock_mhz, base_clock_mhz, tdp_watts, l2))
+                       sm_count, cores_per_sm, boost_clock_mhz, base_clock_mhz, tdp_watts, l2, gddr_ecc_on_by_default))
+
+/// The memory CUDA offers on `d`, what nvidia-smi shows as its total and what a training step must fit in: `memory`
+/// less the 1/16 that ECC takes on GDDR shipped with it on (a T4 shows 15,360 of its 16,384 MiB, an L4 or A10G about
+/// 23,040 of 24,576). The driver may keep a few hundred MiB more on some parts (an H100 80GB HBM3 shows 81,559 of
+/// 81,920 MiB), which no data sheet gives; that is left to the memory estimate's margin (docs/memory.md).
+[[nodiscard]] constexpr bytes usable_memory(const device_spec& d) noexcept {
+  return d.gddr_ecc_on_by_default ? bytes{d.memory.value - d.memory.value / 16} : d.memory;
+}
 
 /// What makes catalogue entries one chip for the predictors: the SM count and the FP32 and FP16 tensor-core peaks, to
 /// the TFLOPS. The A100 40 GB and 80 GB PCIe cards differ only in memory: leave-one-GPU-out (prenet-train) leaves such

@@ -30,7 +30,8 @@ inline constexpr device_spec k40{.id = "k40",
                                  .boost_clock_mhz = 875,
                                  .base_clock_mhz = 745,
                                  .tdp_watts = 235,
-                                 .l2 = 1536_KiB};
+                                 .l2 = 1536_KiB,
+                                 .gddr_ecc_on_by_default = true};
 
 /// One GK210 of the dual-GPU Tesla K80 board (data sheet: 4992 cores, 8.73 TFLOPS with boost, 24 GB,
 /// 480 GB/s per board): 13 SMX x 192, 560 MHz base, 875 MHz boost, 12 GB and 240 GB/s each; half the board's 300 W.
@@ -44,7 +45,8 @@ inline constexpr device_spec k80{.id = "k80",
                                  .boost_clock_mhz = 875,
                                  .base_clock_mhz = 560,
                                  .tdp_watts = 150,
-                                 .l2 = 1536_KiB};
+                                 .l2 = 1536_KiB,
+                                 .gddr_ecc_on_by_default = true};
 
 /// One GM204 of the dual-GPU Tesla M60 board (data sheet: 4096 cores, 16 GB, 1178 MHz boost): 16 SMM x 128,
 /// 8 GB and 160 GB/s each, 899 MHz base; half the board's 300 W maximum. The data sheet gives no FLOP rate:
@@ -59,7 +61,8 @@ inline constexpr device_spec m60{.id = "m60",
                                  .boost_clock_mhz = 1178,
                                  .base_clock_mhz = 899,
                                  .tdp_watts = 150,
-                                 .l2 = 2_MiB};
+                                 .l2 = 2_MiB,
+                                 .gddr_ecc_on_by_default = true};
 
 /// GeForce GTX TITAN X (GM200, Maxwell), NVIDIA's specifications: 3072 cores = 24 SMM x 128, 1000 MHz base, 1075 MHz
 /// boost, 12 GB GDDR5 at 7 Gbps on 384 bits (336.5 GB/s), 250 W, 3 MB L2. NVIDIA quotes no FLOP rate: 3072 x 2 x 1075
@@ -88,7 +91,8 @@ inline constexpr device_spec p4{.id = "p4",
                                 .boost_clock_mhz = 1063,
                                 .base_clock_mhz = 810,
                                 .tdp_watts = 75,
-                                .l2 = 2_MiB};
+                                .l2 = 2_MiB,
+                                .gddr_ecc_on_by_default = true};
 
 /// Tesla P100 PCIe 16 GB (GP100), product brief: 56 SMs x 64, 1126 MHz base, 1303 MHz boost, 9.3 TFLOPS FP32, 250 W.
 /// Its 18.7 TFLOPS of packed (non-tensor) FP16 is not modelled: the tensor fields are 0.
@@ -264,7 +268,8 @@ inline constexpr device_spec t4{.id = "t4",
                                 .boost_clock_mhz = 1590,
                                 .base_clock_mhz = 585,
                                 .tdp_watts = 70,
-                                .l2 = 4_MiB};
+                                .l2 = 4_MiB,
+                                .gddr_ecc_on_by_default = true};
 
 /// GeForce RTX 2080 Ti (TU102), NVIDIA Turing architecture whitepaper (reference card): 4352 cores = 68 SMs x 64, 1350
 /// MHz base, 1545 MHz boost, 13.4 TFLOPS FP32, 53.8 TFLOPS FP16 tensor with FP32 accumulate (GeForce: half the 107.6
@@ -495,7 +500,8 @@ inline constexpr device_spec a10{.id = "a10",
                                  .boost_clock_mhz = 1695,
                                  .base_clock_mhz = 885,
                                  .tdp_watts = 150,
-                                 .l2 = 6_MiB};
+                                 .l2 = 6_MiB,
+                                 .gddr_ecc_on_by_default = true};
 
 /// NVIDIA A10G (GA102), the GPU of AWS EC2 G5. Neither NVIDIA nor AWS publishes a data sheet; AWS gives 24 GB. The
 /// numbers are the card's as reported by nvidia-smi and in Baseten's A10-vs-A10G spec comparison: 80 SMs x 128 at 1710
@@ -513,7 +519,8 @@ inline constexpr device_spec a10g{.id = "a10g",
                                   .cores_per_sm = 128,
                                   .boost_clock_mhz = 1710,
                                   .tdp_watts = 300,
-                                  .l2 = 6_MiB};
+                                  .l2 = 6_MiB,
+                                  .gddr_ecc_on_by_default = true};
 
 /// NVIDIA A40 (GA102), data sheet: 10752 cores = 84 SMs x 128, 37.4 TFLOPS FP32, 74.8 TF32 and 149.7 FP16/BF16 dense
 /// tensor TFLOPS (149.6 / 299.4 with sparsity; full rate), 48 GB GDDR6 at 696 GB/s, 300 W; product brief: 1305 MHz
@@ -531,7 +538,8 @@ inline constexpr device_spec a40{.id = "a40",
                                  .boost_clock_mhz = 1740,
                                  .base_clock_mhz = 1305,
                                  .tdp_watts = 300,
-                                 .l2 = 6_MiB};
+                                 .l2 = 6_MiB,
+                                 .gddr_ecc_on_by_default = true};
 
 /// One of the four GA107 GPUs of the NVIDIA A16 board, as CUDA sees it (data sheet, per GPU: 1280 cores = 10 SMs x 128,
 /// 4.5 TFLOPS FP32, 9 TF32 and 17.9 FP16/BF16 dense tensor TFLOPS (18 / 35.9 with sparsity; full rate), 16 GB GDDR6 at
@@ -549,7 +557,8 @@ inline constexpr device_spec a16{.id = "a16",
                                  .boost_clock_mhz = 1755,
                                  .base_clock_mhz = 885,
                                  .tdp_watts = 62.5,
-                                 .l2 = 2_MiB};
+                                 .l2 = 2_MiB,
+                                 .gddr_ecc_on_by_default = true};
 
 /// NVIDIA A2 (GA107), data sheet: 1280 cores = 10 SMs x 128, 4.5 TFLOPS FP32, 9 TF32 and 18 FP16/BF16 dense tensor
 /// TFLOPS (18 / 36 with sparsity; full rate), 16 GB GDDR6 at 200 GB/s, 60 W (configurable 40-60 W); product brief: 1440
@@ -567,7 +576,8 @@ inline constexpr device_spec a2{.id = "a2",
                                 .boost_clock_mhz = 1770,
                                 .base_clock_mhz = 1440,
                                 .tdp_watts = 60,
-                                .l2 = 2_MiB};
+                                .l2 = 2_MiB,
+                                .gddr_ecc_on_by_default = true};
 
 /// GeForce RTX 3070 (GA104), NVIDIA Ampere GA102 whitepaper appendix: 5888 cores = 46 SMs x 128, 1500 MHz base, 1725
 /// MHz boost, 20.3 TFLOPS FP32; tensor dense with FP32 accumulate (GeForce: half rate): 20.3 TF32, 40.6 FP16/BF16 (81.3
@@ -799,7 +809,8 @@ inline constexpr device_spec l4{.id = "l4",
                                 .boost_clock_mhz = 2040,
                                 .base_clock_mhz = 795,
                                 .tdp_watts = 72,
-                                .l2 = 48_MiB};
+                                .l2 = 48_MiB,
+                                .gddr_ecc_on_by_default = true};
 
 /// NVIDIA L40 (AD102), data sheet: 18176 cores = 142 SMs x 128, 90.5 TFLOPS FP32; dense tensor 90.5 TF32, 181.05
 /// FP16/BF16, 362 FP8 TFLOPS (181 / 362.1 / 724 with sparsity: the L40's data sheet gives FP32-accumulate tensor math
@@ -819,7 +830,8 @@ inline constexpr device_spec l40{.id = "l40",
                                  .boost_clock_mhz = 2490,
                                  .base_clock_mhz = 735,
                                  .tdp_watts = 300,
-                                 .l2 = 96_MiB};
+                                 .l2 = 96_MiB,
+                                 .gddr_ecc_on_by_default = true};
 
 /// NVIDIA L40S (AD102), data sheet: 18176 cores = 142 SMs x 128, 91.6 TFLOPS FP32; dense tensor 183 TF32, 362.05
 /// FP16/BF16, 733 FP8 TFLOPS (366 / 733 / 1466 with sparsity; full rate), 48 GB GDDR6 at 864 GB/s, 350 W; product
@@ -838,7 +850,8 @@ inline constexpr device_spec l40s{.id = "l40s",
                                   .boost_clock_mhz = 2520,
                                   .base_clock_mhz = 1110,
                                   .tdp_watts = 350,
-                                  .l2 = 96_MiB};
+                                  .l2 = 96_MiB,
+                                  .gddr_ecc_on_by_default = true};
 
 /// GeForce RTX 4080 16 GB (AD103), NVIDIA Ada whitepaper: 9728 cores = 76 SMs x 128, 2205 MHz base, 2505 MHz boost,
 /// 48.7 TFLOPS FP32; tensor dense with FP32 accumulate (GeForce: half rate): 48.7 TF32, 97.5 FP16/BF16 (194.9 with FP16

@@ -12,18 +12,20 @@
 
 namespace prenet {
 
-/// True when the predicted peak training memory is at most the device's memory:
+/// True when the predicted peak training memory is at most the memory the device offers (usable_memory: a T4's
+/// 15 GiB, not its 16):
 /// `static_assert(fits(models::bert_large, devices::a100_40gb, {.batch = 8, .optimizer = optimizer::adam}));`
 template <class Net>
 [[nodiscard]] constexpr bool fits(const Net& net, const device_spec& d, const train_config& cfg) {
-  return training_memory(net, cfg).total() <= d.memory;
+  return training_memory(net, cfg).total() <= usable_memory(d);
 }
 
-/// How much the predicted peak exceeds the device's memory (0 when it fits).
+/// How much the predicted peak exceeds the memory the device offers (0 when it fits).
 template <class Net>
 [[nodiscard]] constexpr bytes memory_shortfall(const Net& net, const device_spec& d, const train_config& cfg) {
   const bytes need = training_memory(net, cfg).total();
-  return need > d.memory ? need - d.memory : bytes{0};
+  const bytes has = usable_memory(d);
+  return need > has ? need - has : bytes{0};
 }
 
 namespace detail {
@@ -92,13 +94,13 @@ template <class Net>
 [[nodiscard]] constexpr std::int64_t max_batch(const Net& net, const device_spec& d, train_config cfg,
                                                std::int64_t limit = std::int64_t{1} << 40) {
   auto memory = detail::memory_by_batch(net, cfg);  // what does not depend on the batch, once
-  return detail::largest_batch(limit, d.memory.value, [&](std::int64_t b) { return memory(b).total().value; });
+  return detail::largest_batch(limit, usable_memory(d).value, [&](std::int64_t b) { return memory(b).total().value; });
 }
 
 /// The same for inference (no autograd state, see inference_memory).
 [[nodiscard]] constexpr std::int64_t max_inference_batch(std::span<const layer_node> nodes, const device_spec& d,
                                                          train_config cfg, std::int64_t limit = std::int64_t{1} << 40) {
-  return detail::largest_batch(limit, d.memory.value, [&](std::int64_t b) {
+  return detail::largest_batch(limit, usable_memory(d).value, [&](std::int64_t b) {
     cfg.batch = b;
     return inference_memory(nodes, cfg).value;
   });

@@ -41,12 +41,16 @@ class Prediction(Report):
     samples: int
     iterations_per_epoch: int
     device_memory_bytes: int
+    device_usable_memory_bytes: int
     fits_in_memory: bool
     memory_out_of_domain: bool
+    max_batch: int  # with max_batch=True only
     roofline_share: float
     unseen_device: bool
     extrapolated_share: float
     out_of_domain: bool
+    precision_note: str
+    attention_note: str
     def to_pandas(self) -> Any: ...
 
 class MemoryReport(Report):
@@ -59,6 +63,7 @@ class MemoryReport(Report):
     dtype: str
     memory_bytes: int
     device_memory_bytes: int
+    device_usable_memory_bytes: int
     fits_in_memory: bool
     shortfall_bytes: int
     breakdown: Dict[str, int]
@@ -82,6 +87,7 @@ class Comparison(Report):
     rows: List[Dict[str, Any]]
     cheapest: Optional[Dict[str, Any]]
     fastest: Optional[Dict[str, Any]]
+    left_out: List[Dict[str, str]]
     def to_pandas(self) -> Any: ...
     def __len__(self) -> int: ...
 

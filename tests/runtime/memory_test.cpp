@@ -56,8 +56,30 @@ TEST(Fits, AgreesWithTheEstimateAndTheDevice) {
   EXPECT_TRUE(fits(bert, devices::a100_80gb, b8));
   const train_config b16{.batch = 16, .optimizer = optimizer::adam};
   EXPECT_FALSE(fits(bert, devices::t4, b16));
-  EXPECT_EQ(memory_shortfall(bert, devices::t4, b16), training_memory(bert, b16).total() - devices::t4.memory);
+  EXPECT_EQ(memory_shortfall(bert, devices::t4, b16), training_memory(bert, b16).total() - usable_memory(devices::t4));
   EXPECT_EQ(memory_shortfall(bert, devices::a100_80gb, b8), 0_B);
+}
+
+TEST(Fits, CountsOnlyTheMemoryCudaOffers) {
+  // GDDR shipped with ECC on keeps 1/16 for its check bits: a T4 offers 15 of its 16 GiB (nvidia-smi: 15,360 MiB).
+  EXPECT_EQ(usable_memory(devices::t4), 15_GiB);
+  EXPECT_EQ(usable_memory(devices::l40s), 45_GiB);
+  // HBM, GeForce and workstation parts: the data sheet's size.
+  for (const device_spec* d : {&devices::a100_40gb, &devices::h100, &devices::rtx4090, &devices::rtx_a6000})
+    EXPECT_EQ(usable_memory(*d), d->memory) << d->id;
+  // A step between 15 and 16 GiB does not fit a T4: BERT-base at sequence 128 under amp-fp16 with AdamW, at the
+  // largest batch whose estimate stays within the data sheet's 16 GiB.
+  const runtime_network bert = models::find_model("bert-base")->build(128);
+  train_config cfg{.optimizer = optimizer::adamw, .precision = precision::amp_fp16};
+  device_spec whole = devices::t4;
+  whole.gddr_ecc_on_by_default = false;
+  const std::int64_t on_16 = max_batch(bert, whole, cfg), on_15 = max_batch(bert, devices::t4, cfg);
+  ASSERT_GT(on_15, 0);
+  EXPECT_LT(on_15, on_16);
+  cfg.batch = on_16;
+  EXPECT_GT(training_memory(bert, cfg).total(), 15_GiB);
+  EXPECT_FALSE(fits(bert, devices::t4, cfg));
+  EXPECT_TRUE(fits(bert, whole, cfg));
 }
 
 TEST(MaxBatch, IsTheLargestBatchThatFits) {
@@ -83,7 +105,7 @@ TEST(MaxBatch, EqualsPlainBisectionOverFullEvaluationsOnTheZoo) {
   const auto reference = [](const runtime_network& net, const device_spec& d, train_config cfg) -> std::int64_t {
     const auto fits_at = [&](std::int64_t b) {
       cfg.batch = b;
-      return training_memory(net, cfg).total() <= d.memory;
+      return training_memory(net, cfg).total() <= usable_memory(d);
     };
     if (!fits_at(1)) return 0;
     std::int64_t lo = 1, hi = 2;

@@ -57,7 +57,7 @@ struct compare_row {
     if (!usd_per_hour) return std::nullopt;
     return *usd_per_hour * job_hours();
   }
-  [[nodiscard]] bool fits() const { return estimate.memory_bytes <= device->memory.value; }
+  [[nodiscard]] bool fits() const { return estimate.memory_bytes <= usable_memory(*device).value; }
 };
 
 /// A device left out under one precision: PyTorch refuses it there (autocast to bf16 before Ampere).

@@ -202,6 +202,8 @@ device_spec read_device_json(const nlohmann::json& j, const std::string& where, 
     const json_key k = key_of<T>(field);
     const std::string at = where + k.key + ": ";
     const auto it = j.find(k.key);
+    // A field added after device files were first written keeps its default when a file predates it.
+    if (it == j.end() && field == "gddr_ecc_on_by_default") return;
     if (it == j.end()) throw usage_error(where + "missing " + k.key + " (every field of `prenet devices --json` is needed)");
     const nlohmann::json& v = *it;
     if constexpr (std::is_same_v<T, std::string_view>) {

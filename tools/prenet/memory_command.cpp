@@ -52,9 +52,9 @@ memory_report measure(const runtime_network& net, const device_spec& d, const mo
   for (const device_spec& gpu : devices::catalogue) {
     const device_spec* g = &gpu;
     if (g->id == devices::cpu.id) continue;
-    if (r.largest_device == nullptr || g->memory > r.largest_device->memory) r.largest_device = g;
-    if (r.memory_bytes <= g->memory.value && runs_precision(*g, s) &&
-        (r.smallest_fitting_device == nullptr || g->memory < r.smallest_fitting_device->memory))
+    if (r.largest_device == nullptr || usable_memory(*g) > usable_memory(*r.largest_device)) r.largest_device = g;
+    if (r.memory_bytes <= usable_memory(*g).value && runs_precision(*g, s) &&
+        (r.smallest_fitting_device == nullptr || usable_memory(*g) < usable_memory(*r.smallest_fitting_device)))
       r.smallest_fitting_device = g;
   }
   return r;
@@ -73,9 +73,11 @@ std::string as_json(const model_settings& s, const device_spec& d, const memory_
   j["attention"] = name(s.attention);
   add_setup_json(j, s);
   j["memory_bytes"] = r.memory_bytes;
+  const std::int64_t usable = usable_memory(d).value;
   j["device_memory_bytes"] = d.memory.value;
-  j["fits_in_memory"] = r.memory_bytes <= d.memory.value;
-  j["shortfall_bytes"] = r.memory_bytes > d.memory.value ? r.memory_bytes - d.memory.value : 0;
+  j["device_usable_memory_bytes"] = usable;
+  j["fits_in_memory"] = r.memory_bytes <= usable;
+  j["shortfall_bytes"] = r.memory_bytes > usable ? r.memory_bytes - usable : 0;
   const memory_breakdown& m = r.parts;
   j["breakdown"] = {{"weights_bytes", m.weights.value},         {"gradients_bytes", m.gradients.value},
                     {"optimizer_state_bytes", m.optimizer_state.value}, {"activations_bytes", m.activations.value},
@@ -127,19 +129,20 @@ std::string as_text(const model_settings& s, const device_spec& d, const memory_
                                                                                        : "update");
   }
   t += fmt::format("  total            {:>12}   (as nvidia-smi would show it)\n", gib(r.memory_bytes));
-  if (r.memory_bytes <= d.memory.value) {
-    t += fmt::format("  device           {:>12}   fits, {} to spare\n", gib(d.memory.value),
-                     gib(d.memory.value - r.memory_bytes));
+  const std::int64_t usable = usable_memory(d).value;
+  const std::string ecc = ecc_note(d).empty() ? "" : " (" + ecc_note(d) + ")";
+  if (r.memory_bytes <= usable) {
+    t += fmt::format("  device           {:>12}   fits, {} to spare{}\n", gib(usable), gib(usable - r.memory_bytes), ecc);
   } else {
-    t += fmt::format("  device           {:>12}   DOES NOT FIT: {} over\n", gib(d.memory.value),
-                     gib(r.memory_bytes - d.memory.value));
+    t += fmt::format("  device           {:>12}   DOES NOT FIT: {} over{}\n", gib(usable), gib(r.memory_bytes - usable),
+                     ecc);
     if (r.smallest_fitting_device != nullptr) {
       t += fmt::format("  smallest GPU it fits on: {} ({})\n", r.smallest_fitting_device->id,
-                       gib(r.smallest_fitting_device->memory.value));
+                       gib(usable_memory(*r.smallest_fitting_device).value));
     } else if (r.largest_device != nullptr) {
+      const std::int64_t largest = usable_memory(*r.largest_device).value;
       t += fmt::format("  fits on no GPU in the catalogue: {} over the largest, {} ({})\n",
-                       gib(r.memory_bytes - r.largest_device->memory.value), r.largest_device->id,
-                       gib(r.largest_device->memory.value));
+                       gib(r.memory_bytes - largest), r.largest_device->id, gib(largest));
     }
   }
   if (r.max_batch) {

@@ -63,7 +63,8 @@ std::string as_json(const model_settings& s, const device_spec& d, const run_est
   j["samples"] = s.samples;
   j["iterations_per_epoch"] = r.iterations_per_epoch;
   j["device_memory_bytes"] = d.memory.value;
-  j["fits_in_memory"] = r.memory_bytes <= d.memory.value;
+  j["device_usable_memory_bytes"] = usable_memory(d).value;
+  j["fits_in_memory"] = r.memory_bytes <= usable_memory(d).value;
   j["memory_out_of_domain"] = r.memory_out_of_domain;
   if (max_batch) j["max_batch"] = *max_batch;
   j["roofline_share"] = r.roofline_share;
@@ -141,8 +142,9 @@ std::string as_text(const model_settings& s, const device_spec& d, const run_est
                        ? fmt::format("forward + backward{} of {} micro-batch{}", r.recompute_ms > 0 ? " + recompute" : "",
                                      r.grad_accum, r.grad_accum == 1 ? "" : "es")
                        : "forward + backward");
-  t += fmt::format("  memory           {:>15}   (device: {}; {})\n", gib(r.memory_bytes), gib(d.memory.value),
-                   r.memory_bytes <= d.memory.value ? "fits" : "DOES NOT FIT");
+  const std::string ecc = ecc_note(d);
+  t += fmt::format("  memory           {:>15}   (device: {}{}; {})\n", gib(r.memory_bytes), gib(usable_memory(d).value),
+                   ecc.empty() ? "" : " " + ecc, r.memory_bytes <= usable_memory(d).value ? "fits" : "DOES NOT FIT");
   if (max_batch) {
     t += fmt::format("  max batch        {:>15}   ({})\n", group_digits(*max_batch),
                      max_batch_bound.empty() ? "largest that fits; `prenet memory` shows the parts" : max_batch_bound);

@@ -7,6 +7,8 @@
 
 #include <fmt/format.h>
 
+#include <prenet/device_spec.hpp>
+
 namespace prenet::cli {
 
 /// 1315758080 -> "1,315,758,080".
@@ -23,6 +25,12 @@ namespace prenet::cli {
 /// Bytes in GiB with two decimals: "12.34 GiB".
 [[nodiscard]] inline std::string gib(std::int64_t bytes) {
   return fmt::format("{:.2f} GiB", static_cast<double>(bytes) / (1024.0 * 1024.0 * 1024.0));
+}
+
+/// What the device offers beside its data-sheet size where ECC keeps part of it (usable_memory), for a text line:
+/// "usable of 16.00 GiB, ECC on"; empty where the two are one.
+[[nodiscard]] inline std::string ecc_note(const device_spec& d) {
+  return usable_memory(d) == d.memory ? std::string() : "usable of " + gib(d.memory.value) + ", ECC on";
 }
 
 }  // namespace prenet::cli
