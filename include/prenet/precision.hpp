@@ -136,7 +136,9 @@ struct precision_plan {
 /// How PyTorch runs `p` on `d`. A device without the tensor cores a precision asks for runs what PyTorch runs
 /// there: TF32 requests run IEEE FP32 before Ampere (the flags are silently ignored); fp16 runs its GEMMs at the
 /// FP32 rate on GPUs without FP16 tensor cores (cuBLAS computes in FP32 there); autocast to bfloat16 raises on a GPU
-/// without BF16 support, and model.bfloat16() runs at the FP32 rate there.
+/// without BF16 support before PyTorch 2.3 and is refused here, and model.bfloat16() runs emulated at the FP32 rate
+/// there (cuDNN has no bfloat16 convolutions before sm80, which the note says). A CPU runs every precision; prenet
+/// predicts it at its FP32 rate.
 [[nodiscard]] constexpr precision_plan plan(precision p, const device_spec& d,
                                             bool keep_batchnorm_fp32 = false) noexcept {
   precision_plan out;
@@ -166,12 +168,17 @@ struct precision_plan {
           activation_dtype(p) == dtype::bf16 || (parameter_dtype(p) != dtype::fp32 && !keep_batchnorm_fp32);
       if (supports(d, half)) {
         out.matmul = out.conv = half;
+      } else if (d.is_cpu) {
+        out.note = "a CPU: predicted at its FP32 rate (prenet has no model of its half-precision units)";
       } else if (p == precision::amp_bf16) {
         out.runnable = false;
-        out.note = "no BF16 support: torch.autocast(dtype=torch.bfloat16) raises on this device";
+        out.note = "no BF16 support: torch.autocast(dtype=torch.bfloat16) raises on this device before PyTorch 2.3, "
+                   "later versions emulate bfloat16 without tensor cores and cuDNN has no bfloat16 convolutions "
+                   "before sm80";
       } else {
         out.note = half == math_mode::fp16 ? "no FP16 tensor cores: half-precision math at the FP32 rate"
-                                           : "no BF16 support: bfloat16 math at the FP32 rate";
+                                           : "no BF16 support: bfloat16 math emulated at the FP32 rate (cuDNN has no "
+                                             "bfloat16 convolutions before sm80: a network with them stops there)";
       }
       return out;
     }

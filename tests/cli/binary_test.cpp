@@ -724,6 +724,17 @@ TEST(CliTrainingSetup, KeepingBatchNormInFp32RunsItOnCudnn) {
   const process_result text = run({"predict", "--model", "resnet50", "--device", "a100-80gb", "--precision", "fp16",
                                    "--keep-batchnorm-fp32"});
   EXPECT_NE(text.out.find("batch norm in fp32"), std::string::npos) << text.out;
+  // In compare's list it applies to the precisions that put the whole model in half: apex-style fp16 against AMP
+  // in one table, each row what predict says for its precision.
+  const json c = parsed(run({"compare", "--model", "resnet50", "--devices", "a100-80gb", "--batch", "64", "--precision",
+                             "fp16,amp-fp16", "--keep-batchnorm-fp32", "--all", "--json"}));
+  ASSERT_EQ(c["rows"].size(), 2U) << c.dump();
+  for (const json& row : c["rows"]) {
+    const json& expected = row["precision"] == "fp16" ? kept : parsed(run({"predict", "--model", "resnet50", "--device",
+                                                                           "a100-80gb", "--batch", "64", "--precision",
+                                                                           "amp-fp16", "--json"}));
+    EXPECT_EQ(row["iteration_ms"], expected["iteration_ms"]) << row.dump();
+  }
 }
 
 TEST(Cli, CompareTakesSeveralPrecisionsAndNamesWhatItLeavesOut) {
@@ -883,8 +894,8 @@ TEST(CliTrainingSetup, BadInputIsOneLineAndExitTwo) {
       {"--model", "gpt2", "--mode", "inference", "--loss", "none"},
       {"--model", "resnet50", "--precision", "amp-fp16", "--keep-batchnorm-fp32"},  // autocast: fp32 weights already
       {"--model", "resnet50", "--keep-batchnorm-fp32"},
-      // A list (compare's): an unknown or empty item, or a precision the flag cannot apply to, is refused everywhere.
-      {"--model", "resnet50", "--precision", "fp16,amp-fp16", "--keep-batchnorm-fp32"},
+      // A list (compare's): an unknown or empty item, or a list the flag applies to no item of, is refused everywhere.
+      {"--model", "resnet50", "--precision", "amp-fp16,tf32", "--keep-batchnorm-fp32"},
       {"--model", "resnet50", "--precision", "amp-fp16,nosuch"},
       {"--model", "resnet50", "--precision", "amp-fp16,"},
       // A flag that cannot change this model's prediction, as --lora without projections.

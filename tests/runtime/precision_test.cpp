@@ -3,6 +3,7 @@
 // and the time and memory consequences that a user ranking GPUs relies on.
 #include <algorithm>
 #include <cmath>
+#include <string>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -37,6 +38,13 @@ TEST(Precision, PlansFollowTheHardware) {
   EXPECT_FALSE(plan(precision::amp_bf16, dev::v100).runnable);
   EXPECT_FALSE(plan(precision::amp_bf16, dev::t4).runnable);
   EXPECT_TRUE(plan(precision::amp_bf16, dev::a100_80gb).runnable);
+  // A CPU runs every precision (bfloat16 is CPU autocast's own type), predicted at its FP32 rate and said so.
+  for (const precision p : {precision::amp_bf16, precision::amp_fp16, precision::bf16, precision::fp16}) {
+    const precision_plan cpu = plan(p, dev::cpu);
+    EXPECT_TRUE(cpu.runnable) << name(p);
+    EXPECT_EQ(cpu.matmul, math_mode::fp32) << name(p);
+    EXPECT_NE(std::string(cpu.note).find("a CPU"), std::string::npos) << name(p);
+  }
   EXPECT_EQ(plan(precision::amp_fp16, dev::v100).matmul, math_mode::fp16);
   EXPECT_EQ(plan(precision::amp_fp16, dev::p100).matmul, math_mode::fp32);
   EXPECT_FALSE(plan(precision::amp_fp16, dev::p100).note.empty());

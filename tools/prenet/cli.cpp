@@ -56,7 +56,8 @@ precision P, as PyTorch runs it (docs/precision.md):
   amp-bf16 on a GPU without BF16 is refused (exit 2; compare leaves such GPUs out). --dtype fp32|fp16|bf16 is the
   older name of --precision fp32|fp16|bf16.
   --keep-batchnorm-fp32 (fp16, bf16): batch norm keeps fp32 weights, as apex's network_to_half and amp O2 leave it;
-  PyTorch then runs it on cuDNN with fp16 activations (half weights, or bf16 ones, get its own two-pass kernels)
+  PyTorch then runs it on cuDNN with fp16 activations (half weights, or bf16 ones, get its own two-pass kernels);
+  with compare's list it applies to the list's fp16 and bf16 (fp16 with it against amp-fp16 is one table)
 
 attention A, how every attention layer's core runs (docs/attention.md):
   eager               matmul, softmax, dropout, matmul: the S x S probabilities saved for backward (HF "eager")

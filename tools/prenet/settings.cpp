@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <array>
 #include <optional>
+#include <span>
 #include <string>
 #include <utility>
 #include <vector>
@@ -94,17 +95,21 @@ std::vector<precision> read_precisions(const arguments& args, bool many) {
   return out;
 }
 
-/// --keep-batchnorm-fp32, which only a model in half precision can keep.
-void read_keep_batchnorm_fp32(const arguments& args, model_settings& s) {
+/// --keep-batchnorm-fp32, which only a model in half precision can keep. Of a list of precisions (compare's) it applies
+/// to those that put the whole model in half, "model.half() with batch norm in fp32 against AMP" being one table; it
+/// is refused when none of the list does.
+void read_keep_batchnorm_fp32(const arguments& args, model_settings& s, std::span<const precision> list) {
   if (!args.has("keep-batchnorm-fp32")) return;
-  if (parameter_dtype(s.precision) == dtype::fp32)
+  const auto whole_half = [](precision p) { return parameter_dtype(p) != dtype::fp32; };
+  if (std::none_of(list.begin(), list.end(), whole_half)) {
     throw usage_error("--keep-batchnorm-fp32 applies to --precision fp16 or bf16 (the whole model in half); under " +
                       std::string(name(s.precision)) + " batch norm weights are fp32 already");
-  s.keep_batchnorm_fp32 = true;
+  }
+  s.keep_batchnorm_fp32 = whole_half(s.precision);
 }
 
-/// The settings with `prec` for the precision, every other flag read and checked.
-model_settings read_model_settings_as(const arguments& args, precision prec) {
+/// The settings with `prec` for the precision, every other flag read and checked; `list` is every precision asked for.
+model_settings read_model_settings_as(const arguments& args, precision prec, std::span<const precision> list) {
   model_settings s;
   if (const std::optional<std::string_view> file = args.value("onnx")) {
     if (args.has("model")) throw usage_error("--model and --onnx exclude each other");
@@ -207,7 +212,7 @@ model_settings read_model_settings_as(const arguments& args, precision prec) {
     if (!train) throw usage_error("--loss applies to training only (--mode inference computes no loss)");
   }
 
-  read_keep_batchnorm_fp32(args, s);
+  read_keep_batchnorm_fp32(args, s, list);
 
   if (const std::optional<std::string_view> n = args.value("samples")) {
     s.samples = parse_integer("samples", *n, 1, max_samples);
@@ -220,17 +225,18 @@ model_settings read_model_settings_as(const arguments& args, precision prec) {
 }  // namespace
 
 model_settings read_model_settings(const arguments& args) {
-  return read_model_settings_as(args, read_precisions(args, false).front());
+  const std::vector<precision> one = read_precisions(args, false);
+  return read_model_settings_as(args, one.front(), one);
 }
 
 std::vector<model_settings> read_model_settings_per_precision(const arguments& args) {
   const std::vector<precision> list = read_precisions(args, true);
-  std::vector<model_settings> out{read_model_settings_as(args, list.front())};
+  std::vector<model_settings> out{read_model_settings_as(args, list.front(), list)};
   for (std::size_t i = 1; i < list.size(); ++i) {
     model_settings s = out.front();  // the model (an ONNX file imported once), its size and setup; only the precision
     s.precision = list[i];
     s.keep_batchnorm_fp32 = false;
-    read_keep_batchnorm_fp32(args, s);
+    read_keep_batchnorm_fp32(args, s, list);
     out.push_back(std::move(s));
   }
   return out;
