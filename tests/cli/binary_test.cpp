@@ -798,6 +798,29 @@ TEST(Cli, CompareTakesSeveralPrecisionsAndNamesWhatItLeavesOut) {
   const process_result none = run({"compare", "--model", "bert-large", "--devices", "v100,t4", "--precision", "amp-bf16"});
   EXPECT_EQ(none.exit_code, 2);
   EXPECT_NE(none.err.find("v100, t4 (amp-bf16: no BF16 support"), std::string::npos) << none.err;
+  // Flash attention needs sm80+ and half tensors: the rows where sdpa runs the memory-efficient kernel instead say
+  // so (attention_note, the attention-fallback flag), as predict's attention_note does.
+  const std::vector<std::string> llama{"compare", "--model", "llama-3.2-1b", "--seq", "1024", "--batch", "1",
+                                       "--devices", "v100,a100-80gb", "--precision", "amp-fp16,fp32", "--all"};
+  std::vector<std::string> llama_json = llama;
+  llama_json.emplace_back("--json");
+  const json l = parsed(run(llama_json));
+  ASSERT_EQ(l["rows"].size(), 4u) << l.dump();
+  for (const json& r : l["rows"]) {
+    const bool flash = r["device"] == "a100-80gb" && r["precision"] == "amp-fp16";
+    EXPECT_EQ(r["attention_note"] == "", flash) << r;
+    const json p = parsed(run({"predict", "--model", "llama-3.2-1b", "--seq", "1024", "--device", r["device"],
+                               "--precision", r["precision"], "--json"}));
+    EXPECT_EQ(r["attention_note"], p["attention_note"]) << r;
+  }
+  const process_result llama_text = run(llama);
+  ASSERT_EQ(llama_text.exit_code, 0) << llama_text.err;
+  for (std::size_t at = 0; (at = llama_text.out.find('\n', at)) != std::string::npos; ++at) {
+    const std::string line = llama_text.out.substr(at + 1, llama_text.out.find('\n', at + 1) - at - 1);
+    if (line.rfind("v100", 0) != 0 && line.rfind("a100-80gb", 0) != 0) continue;
+    const bool flash = line.rfind("a100-80gb", 0) == 0 && line.find("amp-fp16") != std::string::npos;
+    EXPECT_EQ(line.find("attention-fallback") == std::string::npos, flash) << line;
+  }
 }
 
 TEST(CliTrainingSetup, AnIterationIsOneOptimizerStep) {
@@ -896,6 +919,7 @@ TEST(CliTrainingSetup, BadInputIsOneLineAndExitTwo) {
       {"--model", "resnet50", "--keep-batchnorm-fp32"},
       // A list (compare's): an unknown or empty item, or a list the flag applies to no item of, is refused everywhere.
       {"--model", "resnet50", "--precision", "amp-fp16,tf32", "--keep-batchnorm-fp32"},
+      {"--model", "resnet50", "--dtype", "fp16,bf16"},  // --dtype is one value; compare names --precision
       {"--model", "resnet50", "--precision", "amp-fp16,nosuch"},
       {"--model", "resnet50", "--precision", "amp-fp16,"},
       // A flag that cannot change this model's prediction, as --lora without projections.

@@ -11,6 +11,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include <prenet/attention.hpp>
 #include <prenet/devices.hpp>
 #include <prenet/precision.hpp>
 
@@ -58,6 +59,10 @@ struct compare_row {
     return *usd_per_hour * job_hours();
   }
   [[nodiscard]] bool fits() const { return estimate.memory_bytes <= usable_memory(*device).value; }
+  /// The kernel sdpa runs on this device instead of the one asked for (attention.hpp's plan); empty when as asked.
+  [[nodiscard]] std::string_view attention_note() const {
+    return plan(settings->attention, *device, settings->precision).note;
+  }
 };
 
 /// A device left out under one precision: PyTorch refuses it there (autocast to bf16 before Ampere).
@@ -248,6 +253,7 @@ std::string as_json(const std::vector<model_settings>& runs, std::int64_t epochs
                            {"batch", r.estimate.batch},
                            {"precision", name(r.settings->precision)},
                            {"precision_note", r.estimate.precision_note},
+                           {"attention_note", r.attention_note()},
                            {"iteration_ms", r.estimate.iteration_ms},
                            {"iteration_ms_low", r.estimate.iteration_ms_low},
                            {"iteration_ms_high", r.estimate.iteration_ms_high},
@@ -330,7 +336,8 @@ std::string as_text(const std::vector<model_settings>& runs, std::int64_t epochs
     std::string flags;  // "  " then the flags that are on, space-separated; nothing (no trailing blanks) when none
     for (const auto& [on, flag] : {std::pair{r.estimate.unseen_device, "unseen-device"},
                                    std::pair{r.estimate.out_of_domain, "out-of-domain"},
-                                   std::pair{!r.estimate.precision_note.empty(), "precision-fallback"}}) {
+                                   std::pair{!r.estimate.precision_note.empty(), "precision-fallback"},
+                                   std::pair{!r.attention_note().empty(), "attention-fallback"}}) {
       if (on) flags += (flags.empty() ? "  " : " ") + std::string(flag);
     }
     return fmt::format("{:<{}} {:>6}{} {:13.3f} {:11.1f} {:10.2f} {:>9} {:>10} {:11.2f} {:>5}{}{}\n", r.device->id,

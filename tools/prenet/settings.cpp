@@ -82,6 +82,9 @@ namespace {
 std::vector<precision> read_precisions(const arguments& args, bool many) {
   const std::optional<std::string_view> pr = args.value("precision"), dt = args.value("dtype");
   if (pr && dt) throw usage_error("--dtype is an older name for --precision: give one of them");
+  if (dt && many && dt->find(',') != std::string_view::npos)
+    throw usage_error("--dtype takes one value, got " + quoted_text(*dt) + ": compare several with --precision " +
+                      quoted_text(*dt));
   if (dt) return {read_choice("dtype", *dt, dtype_precisions)};
   if (!pr) return {precision::pytorch_default};
   std::vector<precision> out;
