@@ -50,6 +50,9 @@ BOOST_DESCRIBE_STRUCT(device_spec, (),
   return d.gddr_ecc_on_by_default ? bytes{d.memory.value - d.memory.value / 16} : d.memory;
 }
 
+/// Whether a peak of `need` (as nvidia-smi shows it) fits on `d`: the one test fits(), max_batch() and the CLI apply.
+[[nodiscard]] constexpr bool fits_in(bytes need, const device_spec& d) noexcept { return need <= usable_memory(d); }
+
 /// What makes catalogue entries one chip for the predictors: the SM count and the FP32 and FP16 tensor-core peaks, to
 /// the TFLOPS. The A100 40 GB and 80 GB PCIe cards differ only in memory: leave-one-GPU-out (prenet-train) leaves such
 /// entries out together, and a kernel model trained on one of them has seen the other.

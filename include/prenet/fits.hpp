@@ -17,7 +17,7 @@ namespace prenet {
 /// `static_assert(fits(models::bert_large, devices::a100_40gb, {.batch = 8, .optimizer = optimizer::adam}));`
 template <class Net>
 [[nodiscard]] constexpr bool fits(const Net& net, const device_spec& d, const train_config& cfg) {
-  return training_memory(net, cfg).total() <= usable_memory(d);
+  return fits_in(training_memory(net, cfg).total(), d);
 }
 
 /// How much the predicted peak exceeds the memory the device offers (0 when it fits).

@@ -58,7 +58,7 @@ struct compare_row {
     if (!usd_per_hour) return std::nullopt;
     return *usd_per_hour * job_hours();
   }
-  [[nodiscard]] bool fits() const { return estimate.memory_bytes <= usable_memory(*device).value; }
+  [[nodiscard]] bool fits() const { return fits_in(bytes{estimate.memory_bytes}, *device); }
   /// The kernel sdpa runs on this device instead of the one asked for (attention.hpp's plan); empty when as asked.
   [[nodiscard]] std::string_view attention_note() const {
     return plan(settings->attention, *device, settings->precision).note;

@@ -53,7 +53,7 @@ memory_report measure(const runtime_network& net, const device_spec& d, const mo
     const device_spec* g = &gpu;
     if (g->id == devices::cpu.id) continue;
     if (r.largest_device == nullptr || usable_memory(*g) > usable_memory(*r.largest_device)) r.largest_device = g;
-    if (r.memory_bytes <= usable_memory(*g).value && runs_precision(*g, s) &&
+    if (fits_in(bytes{r.memory_bytes}, *g) && runs_precision(*g, s) &&
         (r.smallest_fitting_device == nullptr || usable_memory(*g) < usable_memory(*r.smallest_fitting_device)))
       r.smallest_fitting_device = g;
   }
@@ -76,7 +76,7 @@ std::string as_json(const model_settings& s, const device_spec& d, const memory_
   const std::int64_t usable = usable_memory(d).value;
   j["device_memory_bytes"] = d.memory.value;
   j["device_usable_memory_bytes"] = usable;
-  j["fits_in_memory"] = r.memory_bytes <= usable;
+  j["fits_in_memory"] = fits_in(bytes{r.memory_bytes}, d);
   j["shortfall_bytes"] = r.memory_bytes > usable ? r.memory_bytes - usable : 0;
   const memory_breakdown& m = r.parts;
   j["breakdown"] = {{"weights_bytes", m.weights.value},         {"gradients_bytes", m.gradients.value},
@@ -131,7 +131,7 @@ std::string as_text(const model_settings& s, const device_spec& d, const memory_
   t += fmt::format("  total            {:>12}   (as nvidia-smi would show it)\n", gib(r.memory_bytes));
   const std::int64_t usable = usable_memory(d).value;
   const std::string ecc = ecc_note(d).empty() ? "" : " (" + ecc_note(d) + ")";
-  if (r.memory_bytes <= usable) {
+  if (fits_in(bytes{r.memory_bytes}, d)) {
     t += fmt::format("  device           {:>12}   fits, {} to spare{}\n", gib(usable), gib(usable - r.memory_bytes), ecc);
   } else {
     t += fmt::format("  device           {:>12}   DOES NOT FIT: {} over{}\n", gib(usable), gib(r.memory_bytes - usable),

@@ -64,7 +64,7 @@ std::string as_json(const model_settings& s, const device_spec& d, const run_est
   j["iterations_per_epoch"] = r.iterations_per_epoch;
   j["device_memory_bytes"] = d.memory.value;
   j["device_usable_memory_bytes"] = usable_memory(d).value;
-  j["fits_in_memory"] = r.memory_bytes <= usable_memory(d).value;
+  j["fits_in_memory"] = fits_in(bytes{r.memory_bytes}, d);
   j["memory_out_of_domain"] = r.memory_out_of_domain;
   if (max_batch) j["max_batch"] = *max_batch;
   j["roofline_share"] = r.roofline_share;
@@ -144,7 +144,7 @@ std::string as_text(const model_settings& s, const device_spec& d, const run_est
                        : "forward + backward");
   const std::string ecc = ecc_note(d);
   t += fmt::format("  memory           {:>15}   (device: {}{}; {})\n", gib(r.memory_bytes), gib(usable_memory(d).value),
-                   ecc.empty() ? "" : " " + ecc, r.memory_bytes <= usable_memory(d).value ? "fits" : "DOES NOT FIT");
+                   ecc.empty() ? "" : " " + ecc, fits_in(bytes{r.memory_bytes}, d) ? "fits" : "DOES NOT FIT");
   if (max_batch) {
     t += fmt::format("  max batch        {:>15}   ({})\n", group_digits(*max_batch),
                      max_batch_bound.empty() ? "largest that fits; `prenet memory` shows the parts" : max_batch_bound);
