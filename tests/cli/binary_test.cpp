@@ -467,6 +467,17 @@ TEST(Cli, MemorySaysByHowMuchItDoesNotFit) {
   EXPECT_NE(r.out.find("usable of 16.00 GiB, ECC on"), std::string::npos) << r.out;
 }
 
+TEST(Cli, MemoryOnTheCpuDoesNotClaimNvidiaSmi) {
+  // The estimate is a GPU's (CUDA context, GPUMemNet's A100 peaks): on the CPU the text says it stands in for host
+  // memory rather than naming nvidia-smi or a CUDA context as the CPU's.
+  const process_result r = run({"memory", "--model", "bert-base", "--device", "cpu", "--batch", "4", "--seq", "128"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.out.find("nvidia-smi"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("host memory is not modelled apart"), std::string::npos) << r.out;
+  const process_result gpu = run({"memory", "--model", "bert-base", "--device", "t4", "--batch", "4", "--seq", "128"});
+  EXPECT_NE(gpu.out.find("as nvidia-smi would show it"), std::string::npos) << gpu.out;
+}
+
 TEST(Cli, MaxBatchOnPredictAndCompare) {
   const json p = parsed(run({"predict", "--model", "resnet50", "--device", "v100", "--max-batch", "--json"}));
   const std::int64_t mb = p["max_batch"].get<std::int64_t>();

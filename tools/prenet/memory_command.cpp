@@ -101,6 +101,13 @@ std::string as_text(const model_settings& s, const device_spec& d, const memory_
                               name(s.mode), r.batch, size_flag(*s.model), s.size, name(s.precision), name(s.optimizer),
                               setup_text(s));
   const memory_breakdown& m = r.parts;
+  // The estimate is a GPU's (its CUDA context, GPUMemNet's A100 peaks); on a CPU it stands for the process's host
+  // memory, which prenet does not model apart, and the text says so instead of naming nvidia-smi.
+  const std::string_view framework_note =
+      d.is_cpu ? "   (a GPU's CUDA context and library handles; a CPU process holds less)"
+               : "   (CUDA context, library handles)";
+  const std::string_view total_note =
+      d.is_cpu ? "   (the GPU estimate: host memory is not modelled apart)" : "   (as nvidia-smi would show it)";
   const auto line = [](std::string_view what, bytes b, std::string_view note = "") {
     return fmt::format("  {:<17}{:>12}{}\n", what, gib(b.value), note);
   };
@@ -108,7 +115,7 @@ std::string as_text(const model_settings& s, const device_spec& d, const memory_
     t += line("weights", m.weights);
     t += line("activations", m.activations, "   (input + output of the layer whose pair is largest)");
     t += line("allocator", m.allocator, "   (caching-allocator rounding)");
-    t += line("framework", m.framework, "   (CUDA context, library handles)");
+    t += line("framework", m.framework, framework_note);
   } else {
     t += line("weights", m.weights);
     t += line("gradients", m.gradients,
@@ -120,7 +127,7 @@ std::string as_text(const model_settings& s, const device_spec& d, const memory_
               : m.phase == memory_phase::loss   ? "   (the loss's d(log-probs) + d(logits))"
                                                 : "   (update temporaries)");
     t += line("allocator", m.allocator, "   (caching-allocator rounding)");
-    t += line("framework", m.framework, "   (CUDA context, library handles)");
+    t += line("framework", m.framework, framework_note);
     t += line("calibration", m.calibration,
               m.calibration.value < 0 ? "   (learned correction, GPUMemNet A100 peaks: the parts above overcount)"
                                       : "   (learned correction, GPUMemNet A100 peaks)");
@@ -128,7 +135,7 @@ std::string as_text(const model_settings& s, const device_spec& d, const memory_
                                                      : m.phase == memory_phase::loss   ? "loss backward"
                                                                                        : "update");
   }
-  t += fmt::format("  total            {:>12}   (as nvidia-smi would show it)\n", gib(r.memory_bytes));
+  t += fmt::format("  total            {:>12}{}\n", gib(r.memory_bytes), total_note);
   const std::int64_t usable = usable_memory(d).value;
   const std::string ecc = ecc_note(d).empty() ? "" : " (" + ecc_note(d) + ")";
   if (fits_in(bytes{r.memory_bytes}, d)) {
