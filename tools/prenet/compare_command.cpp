@@ -229,8 +229,17 @@ std::string joined(const std::vector<model_settings>& runs, Text text, std::stri
 constexpr auto precision_name = [](precision p) { return name(p); };
 constexpr auto dtype_name = [](precision p) { return name(activation_dtype(p)); };
 
+/// The setup every run shares, for the header: the first run's, with --keep-batchnorm-fp32 as given (it applies to
+/// the list's fp16/bf16 runs only, which the first may not be).
+model_settings shared_setup(const std::vector<model_settings>& runs) {
+  model_settings s = runs.front();
+  s.keep_batchnorm_fp32 =
+      std::any_of(runs.begin(), runs.end(), [](const model_settings& r) { return r.keep_batchnorm_fp32; });
+  return s;
+}
+
 std::string as_json(const std::vector<model_settings>& runs, std::int64_t epochs, const comparison& c) {
-  const model_settings& s = runs.front();
+  const model_settings s = shared_setup(runs);
   nlohmann::ordered_json j;
   j["model"] = s.model->name;
   j["mode"] = name(s.mode);
@@ -312,7 +321,7 @@ std::string left_out_text(const std::vector<refusal>& left_out) {
 }
 
 std::string as_text(const std::vector<model_settings>& runs, std::int64_t epochs, const comparison& c) {
-  const model_settings& s = runs.front();
+  const model_settings s = shared_setup(runs);
   std::string t = fmt::format("{}: {}, {} {}, {}, optimizer {}{}; job: {} epoch{} of {} samples; sorted by {}\n",
                               s.model->name, name(s.mode), size_flag(*s.model), s.size,
                               joined(runs, precision_name, " | "),
@@ -368,7 +377,7 @@ std::string as_text(const std::vector<model_settings>& runs, std::int64_t epochs
 /// The chart of --svg: the listed rows in the text output's order, time per iteration (per job when --epochs or
 /// --samples sizes one) and the job's cost; the cheapest and the fastest that fit called out.
 bar_chart as_chart(const std::vector<model_settings>& runs, std::int64_t epochs, bool per_job, const comparison& c) {
-  const model_settings& s = runs.front();
+  const model_settings s = shared_setup(runs);
   bar_chart chart;
   std::vector<std::int64_t> batches;
   for (const std::vector<compare_row>* group : {&c.fitting, &c.not_fitting}) {
