@@ -137,8 +137,8 @@ struct precision_plan {
 /// there: TF32 requests run IEEE FP32 before Ampere (the flags are silently ignored); fp16 runs its GEMMs at the
 /// FP32 rate on GPUs without FP16 tensor cores (cuBLAS computes in FP32 there); autocast to bfloat16 raises on a GPU
 /// without BF16 support before PyTorch 2.3 and is refused here, and model.bfloat16() runs emulated at the FP32 rate
-/// there (cuDNN has no bfloat16 convolutions before sm80, which the note says). A CPU runs every precision; prenet
-/// predicts it at its FP32 rate.
+/// there (but not through a convolution: plan(nodes, ...) in predict.hpp refuses a network with one). A CPU runs
+/// every precision; prenet predicts it at its FP32 rate.
 [[nodiscard]] constexpr precision_plan plan(precision p, const device_spec& d,
                                             bool keep_batchnorm_fp32 = false) noexcept {
   precision_plan out;
@@ -177,8 +177,7 @@ struct precision_plan {
                    "before sm80";
       } else {
         out.note = half == math_mode::fp16 ? "no FP16 tensor cores: half-precision math at the FP32 rate"
-                                           : "no BF16 support: bfloat16 math emulated at the FP32 rate (cuDNN has no "
-                                             "bfloat16 convolutions before sm80: a network with them stops there)";
+                                           : "no BF16 support: bfloat16 math emulated at the FP32 rate";
       }
       return out;
     }

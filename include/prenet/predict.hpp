@@ -154,13 +154,37 @@ namespace predictors {
 }
 }  // namespace predictors
 
+/// How PyTorch runs precision `p` on `d` for the network `nodes`: plan(p, d), and where bfloat16 meets a GPU without
+/// BF16 support, refused for a network that convolves. Recent PyTorch emulates bfloat16 GEMMs there (model.bfloat16()
+/// of a transformer runs, at the FP32 rate), but cuDNN has no bfloat16 convolution before sm80, so a CNN stops at its
+/// first one. A CPU runs every precision.
+[[nodiscard]] constexpr precision_plan plan(std::span<const layer_node> nodes, precision p, const device_spec& d,
+                                            bool keep_batchnorm_fp32 = false) noexcept {
+  precision_plan how = plan(p, d, keep_batchnorm_fp32);
+  if (!how.runnable || d.is_cpu || activation_dtype(p) != dtype::bf16 || supports(d, math_mode::bf16)) return how;
+  for (const layer_node& n : nodes) {
+    if (n.spec.kind != layer_kind::conv2d) continue;
+    how.runnable = false;
+    how.note = "no BF16 support: cuDNN has no bfloat16 convolutions before sm80, where PyTorch stops at the network's "
+               "first convolution";
+    break;
+  }
+  return how;
+}
+
+/// The same for a training setup's precision and batch norm.
+[[nodiscard]] constexpr precision_plan plan(std::span<const layer_node> nodes, const train_config& cfg,
+                                            const device_spec& d) noexcept {
+  return plan(nodes, cfg.precision, d, cfg.keep_batchnorm_fp32);
+}
+
 namespace detail {
 /// predict() on nodes whose training roles (LoRA) are already set.
 [[nodiscard]] constexpr prediction predict_set_up(std::span<const layer_node> nodes, const device_spec& device,
                                                   const train_config& cfg, run_mode mode,
                                                   const predictors::kernel_predictors& kp) {
   const bool train = mode == run_mode::train;
-  const precision_plan how = plan(cfg, device);
+  const precision_plan how = plan(nodes, cfg, device);
   const predictors::pass_context pass = predictors::pass_of(how, cfg.batch, train);
   const predictors::network_estimate re =
       predictors::estimate_recompute(nodes, device, pass, train ? cfg.checkpoint : checkpointing::none, kp);

@@ -810,6 +810,20 @@ TEST(Cli, CompareTakesSeveralPrecisionsAndNamesWhatItLeavesOut) {
   const process_result none = run({"compare", "--model", "bert-large", "--devices", "v100,t4", "--precision", "amp-bf16"});
   EXPECT_EQ(none.exit_code, 2);
   EXPECT_NE(none.err.find("v100, t4 (amp-bf16: no BF16 support"), std::string::npos) << none.err;
+  // model.bfloat16() of a CNN before sm80: cuDNN has no bfloat16 convolution there, so the V100 is left out, and
+  // predict and memory refuse it; a transformer runs there, flagged.
+  const json cnn = parsed(run({"compare", "--model", "resnet50", "--devices", "v100,a100-80gb", "--precision", "bf16",
+                               "--all", "--json"}));
+  ASSERT_EQ(cnn["left_out"].size(), 1u) << cnn.dump();
+  EXPECT_NE(cnn["left_out"][0]["reason"].get<std::string>().find("cuDNN has no bfloat16 convolutions"),
+            std::string::npos);
+  for (const char* command : {"predict", "memory"}) {
+    const process_result refused = run({command, "--model", "resnet50", "--device", "v100", "--precision", "bf16"});
+    EXPECT_EQ(refused.exit_code, 2) << command;
+    EXPECT_NE(refused.err.find("v100 cannot run --precision bf16"), std::string::npos) << refused.err;
+  }
+  const json gpt2_bf16 = parsed(run({"predict", "--model", "gpt2", "--device", "v100", "--precision", "bf16", "--json"}));
+  EXPECT_NE(gpt2_bf16["precision_note"], "");
   // Flash attention needs sm80+ and half tensors: the rows where sdpa runs the memory-efficient kernel instead say
   // so (attention_note, the attention-fallback flag), as predict's attention_note does.
   const std::vector<std::string> llama{"compare", "--model", "llama-3.2-1b", "--seq", "1024", "--batch", "1",

@@ -38,6 +38,17 @@ TEST(Precision, PlansFollowTheHardware) {
   EXPECT_FALSE(plan(precision::amp_bf16, dev::v100).runnable);
   EXPECT_FALSE(plan(precision::amp_bf16, dev::t4).runnable);
   EXPECT_TRUE(plan(precision::amp_bf16, dev::a100_80gb).runnable);
+  // model.bfloat16() before sm80: bfloat16 GEMMs run emulated at the FP32 rate, but cuDNN has no bfloat16
+  // convolution there, so a network that convolves is refused; predict() says so too.
+  const runtime_network gpt2 = models::find_model("gpt2")->build(128);
+  const runtime_network resnet = models::find_model("resnet50")->build(64);
+  EXPECT_TRUE(plan(gpt2.nodes(), precision::bf16, dev::v100).runnable);
+  EXPECT_FALSE(plan(resnet.nodes(), precision::bf16, dev::v100).runnable);
+  EXPECT_TRUE(plan(resnet.nodes(), precision::bf16, dev::a100_80gb).runnable);
+  EXPECT_TRUE(plan(resnet.nodes(), precision::amp_fp16, dev::v100).runnable);
+  EXPECT_TRUE(plan(resnet.nodes(), precision::bf16, dev::cpu).runnable);
+  EXPECT_FALSE(predict(resnet.nodes(), dev::t4, {.batch = 8, .precision = precision::bf16}).runnable);
+  EXPECT_TRUE(predict(gpt2.nodes(), dev::t4, {.batch = 8, .precision = precision::bf16}).runnable);
   // A CPU runs every precision (bfloat16 is CPU autocast's own type), predicted at its FP32 rate and said so.
   for (const precision p : {precision::amp_bf16, precision::amp_fp16, precision::bf16, precision::fp16}) {
     const precision_plan cpu = plan(p, dev::cpu);

@@ -438,9 +438,10 @@ std::string compare_command(std::span<const std::string> args) {
   std::vector<pairing> pairs;
   std::vector<refusal> left_out;
   std::vector<const device_spec*> devices;  // those compared under some precision, for --price's check
+  const runtime_network net = build_network(s);
   for (const model_settings& r : runs) {
     for (const device_spec* d : compared.list) {
-      const precision_plan p = plan(r.precision, *d);
+      const precision_plan p = plan(net.nodes(), r.precision, *d, r.keep_batchnorm_fp32);
       if (!p.runnable) {
         left_out.push_back({d, r.precision, p.note});
         continue;
@@ -455,7 +456,6 @@ std::string compare_command(std::span<const std::string> args) {
   }
   const std::vector<std::int64_t> batches = read_batches(a, default_batch(s));
   const price_list prices = read_prices(a, devices, compared.files);
-  const runtime_network net = build_network(s);
   if (a.has("max-batch")) {
     for (pairing& p : pairs) p.max_batch = largest_fitting_batch(net, *p.device, *p.settings);
   }

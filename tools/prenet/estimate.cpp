@@ -51,14 +51,14 @@ std::int64_t largest_countable_batch(const runtime_network& net, const model_set
   return largest >= static_cast<double>(max_batch) ? max_batch : static_cast<std::int64_t>(largest);
 }
 
-bool runs_precision(const device_spec& device, const model_settings& s) noexcept {
-  return plan(s.precision, device, s.keep_batchnorm_fp32).runnable;
+bool runs_precision(const runtime_network& net, const device_spec& device, const model_settings& s) noexcept {
+  return plan(net.nodes(), s.precision, device, s.keep_batchnorm_fp32).runnable;
 }
 
 memory_estimate estimate_memory(const runtime_network& net, const device_spec& device, const model_settings& s,
                                 std::int64_t batch) {
   // What PyTorch refuses has no time and no memory: predict, memory and --max-batch all refuse it here.
-  if (const precision_plan how = plan(s.precision, device, s.keep_batchnorm_fp32); !how.runnable) {
+  if (const precision_plan how = plan(net.nodes(), s.precision, device, s.keep_batchnorm_fp32); !how.runnable) {
     throw usage_error(std::string(device.id) + " cannot run --precision " + std::string(name(s.precision)) + ": " +
                       std::string(how.note));
   }

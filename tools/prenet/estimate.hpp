@@ -72,9 +72,10 @@ inline constexpr double countable_limit = 1e18;
 /// FLOP and byte counts under countable_limit; 0 if not even batch 1 does.
 [[nodiscard]] std::int64_t largest_countable_batch(const runtime_network& net, const model_settings& s);
 
-/// Whether PyTorch runs the settings' precision on `device` (autocast to bf16 raises before Ampere: precision.hpp's
-/// plan).
-[[nodiscard]] bool runs_precision(const device_spec& device, const model_settings& s) noexcept;
+/// Whether PyTorch runs the settings' precision for `net` on `device` (autocast to bf16 before Ampere, bfloat16
+/// convolutions before sm80: predict.hpp's plan).
+[[nodiscard]] bool runs_precision(const runtime_network& net, const device_spec& device,
+                                  const model_settings& s) noexcept;
 
 /// Memory of `net` on `device` at `batch` in the settings' mode; throws usage_error for a precision the device
 /// cannot run (runs_precision) and for a batch over largest_countable_batch.

@@ -53,7 +53,7 @@ memory_report measure(const runtime_network& net, const device_spec& d, const mo
     const device_spec* g = &gpu;
     if (g->id == devices::cpu.id) continue;
     if (r.largest_device == nullptr || usable_memory(*g) > usable_memory(*r.largest_device)) r.largest_device = g;
-    if (fits_in(bytes{r.memory_bytes}, *g) && runs_precision(*g, s) &&
+    if (fits_in(bytes{r.memory_bytes}, *g) && runs_precision(net, *g, s) &&
         (r.smallest_fitting_device == nullptr || usable_memory(*g) < usable_memory(*r.smallest_fitting_device)))
       r.smallest_fitting_device = g;
   }
