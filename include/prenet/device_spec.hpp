@@ -53,6 +53,11 @@ BOOST_DESCRIBE_STRUCT(device_spec, (),
 /// Whether a peak of `need` (as nvidia-smi shows it) fits on `d`: the one test fits(), max_batch() and the CLI apply.
 [[nodiscard]] constexpr bool fits_in(bytes need, const device_spec& d) noexcept { return need <= usable_memory(d); }
 
+/// How far a peak of `need` is over what `d` offers (0 when it fits_in).
+[[nodiscard]] constexpr bytes shortfall_on(bytes need, const device_spec& d) noexcept {
+  return fits_in(need, d) ? bytes{0} : need - usable_memory(d);
+}
+
 /// What makes catalogue entries one chip for the predictors: the SM count and the FP32 and FP16 tensor-core peaks, to
 /// the TFLOPS. The A100 40 GB and 80 GB PCIe cards differ only in memory: leave-one-GPU-out (prenet-train) leaves such
 /// entries out together, and a kernel model trained on one of them has seen the other.

@@ -23,9 +23,7 @@ template <class Net>
 /// How much the predicted peak exceeds the memory the device offers (0 when it fits).
 template <class Net>
 [[nodiscard]] constexpr bytes memory_shortfall(const Net& net, const device_spec& d, const train_config& cfg) {
-  const bytes need = training_memory(net, cfg).total();
-  const bytes has = usable_memory(d);
-  return need > has ? need - has : bytes{0};
+  return shortfall_on(training_memory(net, cfg).total(), d);
 }
 
 namespace detail {

@@ -74,7 +74,8 @@ constexpr source_rule sources[] = {
     {"u39kun/deep-learning-benchmark", "u39kun (batch 16, validation only)", false, false},
     // Two steps timed through the Trainer with its data loader, so host work the library does not model is in them:
     // validation only, and the one published AMP bf16 step on a GPU before Hopper.
-    {"mli/transformers-benchmarks", "mli (HF Trainer, RTX 3090 Ti, validation only)", true, false, false, false, true},
+    {.source = "mli/transformers-benchmarks", .label = "mli (HF Trainer, RTX 3090 Ti, validation only)",
+     .with_optimizer = true, .calibrates = false, .hf_trainer = true},
 };
 /// The sources of ../shared/datasets/external the calibration does not read, and why: the report's ingestion table
 /// names them with their training rows, so that no row goes unaccounted for.

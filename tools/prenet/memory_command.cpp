@@ -73,11 +73,10 @@ std::string as_json(const model_settings& s, const device_spec& d, const memory_
   j["attention"] = name(s.attention);
   add_setup_json(j, s);
   j["memory_bytes"] = r.memory_bytes;
-  const std::int64_t usable = usable_memory(d).value;
   j["device_memory_bytes"] = d.memory.value;
-  j["device_usable_memory_bytes"] = usable;
+  j["device_usable_memory_bytes"] = usable_memory(d).value;
   j["fits_in_memory"] = fits_in(bytes{r.memory_bytes}, d);
-  j["shortfall_bytes"] = r.memory_bytes > usable ? r.memory_bytes - usable : 0;
+  j["shortfall_bytes"] = shortfall_on(bytes{r.memory_bytes}, d).value;
   const memory_breakdown& m = r.parts;
   j["breakdown"] = {{"weights_bytes", m.weights.value},         {"gradients_bytes", m.gradients.value},
                     {"optimizer_state_bytes", m.optimizer_state.value}, {"activations_bytes", m.activations.value},
@@ -137,12 +136,13 @@ std::string as_text(const model_settings& s, const device_spec& d, const memory_
   }
   t += fmt::format("  total            {:>12}{}\n", gib(r.memory_bytes), total_note);
   const std::int64_t usable = usable_memory(d).value;
-  const std::string ecc = ecc_note(d).empty() ? "" : " (" + ecc_note(d) + ")";
+  const std::string note = ecc_note(d), ecc = note.empty() ? "" : " (" + note + ")";
   if (fits_in(bytes{r.memory_bytes}, d)) {
-    t += fmt::format("  device           {:>12}   fits, {} to spare{}\n", gib(usable), gib(usable - r.memory_bytes), ecc);
-  } else {
-    t += fmt::format("  device           {:>12}   DOES NOT FIT: {} over{}\n", gib(usable), gib(r.memory_bytes - usable),
+    t += fmt::format("  device           {:>12}   fits, {} to spare{}\n", gib(usable), gib(usable - r.memory_bytes),
                      ecc);
+  } else {
+    t += fmt::format("  device           {:>12}   DOES NOT FIT: {} over{}\n", gib(usable),
+                     gib(shortfall_on(bytes{r.memory_bytes}, d).value), ecc);
     if (r.smallest_fitting_device != nullptr) {
       t += fmt::format("  smallest GPU it fits on: {} ({})\n", r.smallest_fitting_device->id,
                        gib(usable_memory(*r.smallest_fitting_device).value));

@@ -167,7 +167,8 @@ void sweep_devices(const zoo_entry& z, std::span<const device_spec> devices, boo
   }
   for (const precision p : device_precisions) {
     std::vector<bool> runnable(devices.size());
-    for (std::size_t i = 0; i < devices.size(); ++i) runnable[i] = !devices[i].is_cpu && plan(net.nodes(), p, devices[i]).runnable;
+    for (std::size_t i = 0; i < devices.size(); ++i)
+      runnable[i] = !devices[i].is_cpu && plan(net.nodes(), p, devices[i]).runnable;
     for (const std::int64_t b : device_batches) {
       std::vector<swept> runs(devices.size());
       for (std::size_t i = 0; i < devices.size(); ++i) {
