@@ -44,6 +44,10 @@ struct backward_peak {
   std::int64_t gradients_bytes = 0;    ///< parameter gradients already produced at the peak
   std::int64_t workspace_bytes = 0;    ///< d(output) + d(input) of the layer at the peak
   std::int64_t allocator_bytes = 0;    ///< the allocator's rounding of the three above
+  /// Autocast's half copies of checkpointed blocks' weights alive at the peak (node_plan::cast), as allocator blocks
+  /// too: the recomputed block's, or at the end of the forward pass autocast's cache of the trained ones. Kept out
+  /// of total(), which the learned memory correction reads as it was trained.
+  std::int64_t casts_bytes = 0, casts_block = 0;
   std::size_t layer = 0;  ///< node index of the layer whose backward is the peak; the node count: the loss's backward
   [[nodiscard]] constexpr std::int64_t total() const noexcept {
     return detail::sat_add(detail::sat_add(activations_bytes, gradients_bytes),
@@ -71,6 +75,10 @@ struct node_plan {
   bool recomputed = false;  ///< inside a checkpointed block after its first node: its saved tensors are made again
   bool block_last = false;  ///< the last node of a checkpointed block: its forward runs again here in backward
   std::int64_t tensor_elem = 0;  ///< element bytes of the tensor it creates (under autocast: autocast_rule_of)
+  /// Under autocast, a node of a checkpointed block: the half copies of its weights, which its recomputed forward
+  /// makes again and saves until its backward (batch-independent bytes). Outside such blocks the copies are saved
+  /// from the forward pass on and memory_analytic.hpp counts them with the weights.
+  std::int64_t cast = 0;
 };
 
 /// Per-sample bytes of the tensor node i creates (0 when it aliases its input: views, in-place layers, markers),
@@ -187,6 +195,7 @@ constexpr void plan_walk(std::span<const layer_node> nodes, dtype t, memory_walk
     node_plan& p = plan[i];
     p.recomputed = block[i] != 0 && block[i] != static_cast<std::int64_t>(i) + 1;
     p.block_last = block[i] != 0 && (i + 1 == size || block[i + 1] != block[i]);
+    p.cast = block[i] != 0 && autocast ? sat_mul(c.params, elem) : 0;
     grad_flows = grad_flows || c.trainable_params > 0;
     p.backward = has_backward(n) && grad_flows;
     const bool graph = !w.input_tensor.empty() && i > 0;
@@ -303,12 +312,17 @@ constexpr std::int64_t record_saved(std::span<const layer_node> nodes, dtype t, 
 /// d(input) of layer i are alive. A layer of a frozen prefix (node_plan::forward_pair) counts its forward's input
 /// and output with what is alive at that point of the sweep, gradients included: an upper bound on its forward.
 /// Checkpointed blocks: when the sweep reaches one, the block runs again and what its layers save is alive until
-/// their backward. `gradients_held` (gradient accumulation): every gradient exists from the start, kept from the
-/// step's earlier micro-batches. The sweep starts at the loss's backward (loss_footprint): everything saved, the
-/// loss's log-probabilities and labels too, with its d(log-probs) and d(logits) as the working set.
+/// their backward, under autocast the half copies of their weights too (node_plan::cast). `gradients_held` (gradient
+/// accumulation): every gradient exists from the start, kept from the step's earlier micro-batches. The sweep starts
+/// at the loss's backward (loss_footprint): everything saved, the loss's log-probabilities and labels too, with its
+/// d(log-probs) and d(logits) as the working set. Before it, the end of the forward pass: the same without the
+/// working set but with `forward_cache` (bytes, allocator blocks), autocast's cache of the half copies of trained
+/// weights that no layer saves (those of checkpointed blocks), which autocast frees on leaving its region, before
+/// backward.
 template <class Ints>
 constexpr backward_peak backward_peak_at(std::size_t nodes, std::int64_t batch, memory_walk<Ints> w,
-                                         bool gradients_held = false, const loss_footprint& loss = {}) noexcept {
+                                         bool gradients_held = false, const loss_footprint& loss = {},
+                                         std::array<std::int64_t, 2> forward_cache = {}) noexcept {
   const node_plan* p = w.plan.data();
   const std::int64_t* raw = w.drop_raw.data();
   const std::int64_t* block = w.drop_block.data();
@@ -323,29 +337,43 @@ constexpr backward_peak backward_peak_at(std::size_t nodes, std::int64_t batch, 
     grad_raw = sat_add(grad_raw, p[i].grad_raw);
     grad_block = sat_add(grad_block, p[i].grad_block);
   }
+  std::int64_t cast_raw = forward_cache[0], cast_block = forward_cache[1];
   std::int64_t best_total = -1;
   // One moment of the sweep, at layer `at` (nodes: the loss's backward), with working set `ws_raw` (allocated in
   // blocks of `ws_block` bytes) beside what is alive: kept when it holds more than every moment before it.
   const auto moment = [&](std::size_t at, std::int64_t ws_raw, std::int64_t ws_block) {
-    const std::int64_t live = sat_add(sat_add(act_block, grad_block), ws_block);
+    const std::int64_t live = sat_add(sat_add(sat_add(act_block, grad_block), ws_block), cast_block);
     if (live <= best_total) return;
     best_total = live;
     best.activations_bytes = act_raw;
     best.gradients_bytes = grad_raw;
     best.workspace_bytes = ws_raw;
-    best.allocator_bytes = sat_sub(live, sat_add(sat_add(act_raw, grad_raw), ws_raw));
+    best.casts_bytes = cast_raw;
+    best.casts_block = cast_block;
+    best.allocator_bytes = sat_sub(sat_sub(live, cast_block), sat_add(sat_add(act_raw, grad_raw), ws_raw));
     best.layer = at;
   };
-  // The loss's backward: d(log-probs) and d(logits), each the size of the log-probabilities.
+  // The end of the forward pass, autocast's cache still held (counted as the loss's moment), then the loss's
+  // backward: d(log-probs) and d(logits), each the size of the log-probabilities.
+  if (cast_block > 0) moment(nodes, 0, 0);
+  cast_raw = 0;
+  cast_block = 0;
   if (!loss.empty()) moment(nodes, sat_mul(log_probs, 2), sat_mul(allocator_block(log_probs), 2));
   for (std::size_t i = nodes; i-- > 1;) {
     // The backward of what follows layer i is done: what it alone kept is freed (after the last layer: the loss's).
     act_raw = sat_sub(act_raw, i + 1 < nodes ? raw[i + 1] : loss_raw);
     act_block = sat_sub(act_block, i + 1 < nodes ? block[i + 1] : loss_block);
-    // The last layer of a checkpointed block: the block's forward runs again, its saved tensors are back.
+    if (i + 1 < nodes && p[i + 1].recomputed && p[i + 1].cast > 0) {
+      cast_raw = sat_sub(cast_raw, p[i + 1].cast);
+      cast_block = sat_sub(cast_block, allocator_block(p[i + 1].cast));
+    }
+    // The last layer of a checkpointed block: the block's forward runs again, its saved tensors are back, and
+    // under autocast its weights' half copies.
     for (std::size_t j = i; p[i].block_last && p[j].recomputed; --j) {
       act_raw = sat_add(act_raw, raw[j]);
       act_block = sat_add(act_block, block[j]);
+      cast_raw = sat_add(cast_raw, p[j].cast);
+      cast_block = sat_add(cast_block, allocator_block(p[j].cast));
     }
     if (!p[i].backward && !p[i].forward_pair) continue;
     if (!gradients_held) {

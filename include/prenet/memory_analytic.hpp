@@ -71,10 +71,12 @@ struct analytic_memory {
 };
 
 /// The batch-independent totals of the analytical estimate: every weight, the trained ones (gradients, optimizer state
-/// and the update's temporaries exist for those only), autocast's half copies, raw and as allocator blocks; the
-/// layers that run a backward step.
+/// and the update's temporaries exist for those only), autocast's half copies saved from the forward pass on and
+/// autocast's cache of the trained weights of checkpointed blocks, raw and as allocator blocks; the layers that run a
+/// backward step.
 struct weight_totals {
-  std::int64_t w_raw = 0, w_block = 0, t_raw = 0, t_block = 0, cast_raw = 0, cast_block = 0, layers = 0;
+  std::int64_t w_raw = 0, w_block = 0, t_raw = 0, t_block = 0, cast_raw = 0, cast_block = 0, cache_raw = 0,
+               cache_block = 0, layers = 0;
 };
 
 /// weight_totals of nodes whose training roles (LoRA) are set.
@@ -83,8 +85,12 @@ template <class Ints>
                                             const memory_walk<Ints>& w) noexcept {
   const std::int64_t elem = element_bytes(parameter_dtype(cfg.precision));
   // Autocast's half copies of the weights: made in forward and saved by the layers that use them until their
-  // backward, so they are alive at the backward peak (not during the update).
+  // backward, so they are alive at the backward peak (not during the update). A layer of a checkpointed block saves
+  // nothing in forward: its copies are made again when the block runs again in backward (backward_peak_at, from
+  // node_plan::cast), and until then only autocast's cache holds them, which keeps the casts of weights that require
+  // grad (ATen's cached_cast: not LoRA's frozen base) until autocast's region ends, after the forward pass.
   const std::int64_t cast_elem = autocasts(cfg.precision) ? element_bytes(activation_dtype(cfg.precision)) : 0;
+  const std::int64_t* block = w.block.data();
   // Every weight is stored; gradients, optimizer state and the update's temporaries exist for the trained ones only
   // (all of them unless LoRA froze the base).
   weight_totals t;
@@ -98,9 +104,15 @@ template <class Ints>
     const std::int64_t tb = sat_mul(c.trainable_params, elem);
     t.t_raw = sat_add(t.t_raw, tb);
     t.t_block = sat_add(t.t_block, allocator_block(tb));
-    const std::int64_t cb = sat_mul(c.params, cast_elem);
-    t.cast_raw = sat_add(t.cast_raw, cb);
-    t.cast_block = sat_add(t.cast_block, allocator_block(cb));
+    if (block[i] == 0) {
+      const std::int64_t cb = sat_mul(c.params, cast_elem);
+      t.cast_raw = sat_add(t.cast_raw, cb);
+      t.cast_block = sat_add(t.cast_block, allocator_block(cb));
+    } else {
+      const std::int64_t cb = sat_mul(c.trainable_params, cast_elem);
+      t.cache_raw = sat_add(t.cache_raw, cb);
+      t.cache_block = sat_add(t.cache_block, allocator_block(cb));
+    }
     t.layers += has_backward(node[i]) ? 1 : 0;
   }
   return t;
@@ -116,10 +128,13 @@ template <class Ints>
   const std::int64_t temps = update_temporaries_per_param(cfg.optimizer);
   const loss_footprint loss =
       loss_of(nodes, cfg.loss, element_bytes(activation_dtype(cfg.precision)), autocasts(cfg.precision));
-  const backward_peak bw = backward_peak_at(nodes.size(), cfg.batch, w, cfg.grad_accum > 1, loss);
+  const backward_peak bw =
+      backward_peak_at(nodes.size(), cfg.batch, w, cfg.grad_accum > 1, loss, {wt.cache_raw, wt.cache_block});
   // The update: all gradients plus the temporaries, no activations.
   const std::int64_t step_raw = sat_mul(wt.t_raw, 1 + temps), step_block = sat_mul(wt.t_block, 1 + temps);
-  const bool update = cfg.optimizer != optimizer::none && step_block > sat_add(bw.total(), wt.cast_block);
+  const std::int64_t cast_raw = sat_add(wt.cast_raw, bw.casts_bytes);
+  const std::int64_t cast_block = sat_add(wt.cast_block, bw.casts_block);
+  const bool update = cfg.optimizer != optimizer::none && step_block > sat_add(bw.total(), cast_block);
 
   memory_breakdown m{};
   m.weights = bytes{wt.w_raw};
@@ -134,9 +149,9 @@ template <class Ints>
     block_sum = sat_add(block_sum, step_block);
   } else {
     m.phase = bw.layer == nodes.size() ? memory_phase::loss : memory_phase::backward;
-    m.weights = bytes{sat_add(wt.w_raw, wt.cast_raw)};
-    raw_sum = sat_add(raw_sum, wt.cast_raw);
-    block_sum = sat_add(block_sum, wt.cast_block);
+    m.weights = bytes{sat_add(wt.w_raw, cast_raw)};
+    raw_sum = sat_add(raw_sum, cast_raw);
+    block_sum = sat_add(block_sum, cast_block);
     m.gradients = bytes{bw.gradients_bytes};
     m.activations = bytes{bw.activations_bytes};
     m.workspace = bytes{bw.workspace_bytes};

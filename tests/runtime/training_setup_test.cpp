@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Training setups (training_setup.hpp): exact parameter, FLOP and byte accounting of LoRA, frozen layers, gradient
 // accumulation and activation checkpointing, in time (predict, kernels) and memory (training_memory), and their rules.
+#include <algorithm>
 #include <cstdint>
 #include <span>
 #include <string>
@@ -321,6 +322,71 @@ TEST(Checkpoint, KeepsBlockInputsAndOneBlock) {
   EXPECT_LT(b.activations.value, a.activations.value / 4);
   EXPECT_GE(b.activations.value, 15 * block_input);  // the inputs of the blocks still to come back
   EXPECT_LT(b.total().value, a.total().value);
+}
+
+// Autocast's half copies of the weights under checkpointing, as PyTorch keeps them: a checkpointed block's layers
+// save nothing in forward, so their copies live only in autocast's cache until the forward pass ends, and ATen's
+// cached_cast caches only weights that require grad (LoRA's frozen base is cast anew at each use and freed); when
+// backward runs a block again its copies are back until its layers' backward. Outside the blocks the copies are
+// saved from forward on, as without checkpointing.
+struct weight_copies {
+  std::int64_t fp32 = 0, outside = 0, one_block = 0, trained_in_blocks = 0;
+};
+weight_copies copies_of(const runtime_network& net) {
+  const std::span<const layer_node> n = net.nodes();
+  std::vector<bool> in_block(n.size(), false);
+  std::size_t block_layers = 0;
+  for_each_block_run(n, [&](std::size_t first, std::size_t layers, std::size_t count) {
+    for (std::size_t i = first; i < first + layers * count; ++i) in_block[i] = true;
+    block_layers = layers;
+  });
+  weight_copies w;
+  const std::size_t first_block = static_cast<std::size_t>(std::find(in_block.begin(), in_block.end(), true) -
+                                                           in_block.begin());
+  for (std::size_t i = 0; i < n.size(); ++i) {
+    const layer_cost c = n[i].cost();
+    w.fp32 += 4 * c.params;
+    if (!in_block[i]) w.outside += 2 * c.params;
+    else w.trained_in_blocks += 2 * c.trainable_params;
+    if (in_block[i] && i < first_block + block_layers) w.one_block += 2 * c.params;
+  }
+  return w;
+}
+
+TEST(Checkpoint, AutocastCopiesOfFrozenBlockWeightsAreNotKept) {
+  const runtime_network net = zoo("llama-3.2-1b", 512);
+  const train_config none{.batch = 2, .optimizer = optimizer::adamw, .precision = precision::amp_bf16,
+                          .framework = 0_B, .lora_rank = 8, .loss = loss_function::none};
+  train_config blocks = none;
+  blocks.checkpoint = checkpointing::blocks;
+  const weight_copies w = copies_of(with_lora(net, none));
+  ASSERT_GT(w.one_block, 0);
+  ASSERT_LT(w.trained_in_blocks, w.one_block);  // the adapters only
+  // Without checkpointing every layer saves its weights' copies from forward to its backward.
+  const memory_breakdown a = training_memory(net, none), b = training_memory(net, blocks);
+  ASSERT_NE(a.phase, memory_phase::optimizer_step);
+  EXPECT_EQ(a.weights.value, w.fp32 + w.outside + 16 * w.one_block);
+  // With it: those outside the blocks, at most one block's (the one running again) or the adapters' cached copies.
+  ASSERT_NE(b.phase, memory_phase::optimizer_step);
+  EXPECT_GE(b.weights.value, w.fp32 + w.outside);
+  EXPECT_LE(b.weights.value, w.fp32 + w.outside + std::max(w.one_block, w.trained_in_blocks));
+  EXPECT_LT(b.total().value + 14 * w.one_block, a.total().value);
+}
+
+TEST(Checkpoint, AutocastCachesTrainedBlockWeightsUntilForwardEnds) {
+  // Full fine-tuning: every weight requires grad, so autocast's cache holds every block's copy at the end of the
+  // forward pass, beside the block inputs the checkpoints keep; the peak is at least that moment.
+  const runtime_network net = zoo("llama-3.2-1b", 512);
+  train_config blocks{.batch = 2, .optimizer = optimizer::none, .precision = precision::amp_bf16, .framework = 0_B,
+                      .checkpoint = checkpointing::blocks, .loss = loss_function::none};
+  const weight_copies w = copies_of(net);
+  EXPECT_EQ(w.trained_in_blocks, 16 * w.one_block);
+  const memory_breakdown b = training_memory(net, blocks);
+  const std::int64_t block_inputs = 16 * 2 * 512 * 2048 * 4;  // batch x seq x hidden, the residual stream's fp32
+  EXPECT_GE(b.total().value, w.fp32 + w.outside + w.trained_in_blocks + block_inputs);
+  // Under fp32 there is nothing to cast: the weights are the weights.
+  blocks.precision = precision::fp32;
+  EXPECT_EQ(training_memory(net, blocks).weights.value, w.fp32);
 }
 
 TEST(Checkpoint, SelectiveRecomputesTheEagerAttentionCore) {
