@@ -359,6 +359,8 @@ TEST(Cli, CompareTextAlignsLongIdsAndEndsWithTheChoice) {
   }
   EXPECT_EQ(rows, 4u);
   EXPECT_TRUE(lines.back().starts_with("cheapest that fits: t4 at batch 8, ")) << lines.back();
+  // Of the two priced GPUs: the two laptop and workstation parts without a price might cost less.
+  EXPECT_NE(lines.back().find(" (of the 2 with a price; 2 that fit have none); "), std::string::npos) << lines.back();
   EXPECT_NE(lines.back().find("; fastest that fits: "), std::string::npos) << lines.back();
 }
 
@@ -658,6 +660,16 @@ TEST(CliAttention, EachModelRunsItsOwnUnlessAsked) {
   EXPECT_NE(vit.out.find("optimizer sgd, attention sdpa-flash"), std::string::npos) << vit.out;
   const process_result bert = run({"predict", "--model", "bert-large", "--device", "a100-80gb"});
   EXPECT_EQ(bert.out.find(", attention "), std::string::npos) << bert.out;
+  // Unless the model's own core is fused: selective recomputation's eager core is said, and why.
+  const process_result eager_text = run({"predict", "--model", "llama-3.2-1b", "--seq", "2048", "--device", "a100-80gb",
+                                         "--precision", "amp-bf16", "--checkpoint", "selective"});
+  EXPECT_NE(eager_text.out.find(", attention eager (checkpoint selective recomputes an eager core; llama-3.2-1b's own "
+                                "is sdpa-flash), "),
+            std::string::npos)
+      << eager_text.out;
+  const process_result eager_asked = run({"predict", "--model", "llama-3.2-1b", "--device", "a100-80gb", "--attention",
+                                          "eager"});
+  EXPECT_NE(eager_asked.out.find("optimizer sgd, attention eager\n"), std::string::npos) << eager_asked.out;
   const process_result asked = run({"predict", "--model", "vit-b-16", "--device", "a100-80gb", "--precision", "fp32",
                                     "--attention", "sdpa-flash"});
   EXPECT_NE(asked.out.find("(sdpa-flash asked)"), std::string::npos) << asked.out;

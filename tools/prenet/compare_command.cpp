@@ -83,6 +83,7 @@ struct comparison {
   std::size_t hidden = 0;  ///< rows left out: beyond --top, or not fitting without --all
   std::optional<compare_row> cheapest;
   std::optional<compare_row> fastest;
+  std::size_t fitting_priced = 0, fitting_unpriced = 0;  ///< fitting rows with and without a known price, all of them
   bool several_precisions = false;  ///< rows differ in precision: the text and the chart say each row's
   std::vector<refusal> left_out;    ///< the compared precisions PyTorch refuses on a compared device
 };
@@ -195,6 +196,7 @@ comparison arrange(const arguments& a, std::vector<compare_row> rows) {
   for (const compare_row& r : c.fitting) {
     if (!c.fastest || by_time(r, *c.fastest)) c.fastest = r;
     if (r.job_usd() && (!c.cheapest || by_cost(r, *c.cheapest))) c.cheapest = r;
+    ++(r.job_usd() ? c.fitting_priced : c.fitting_unpriced);
   }
   if (c.top && c.fitting.size() > static_cast<std::size_t>(*c.top)) {
     c.hidden += c.fitting.size() - static_cast<std::size_t>(*c.top);
@@ -299,7 +301,12 @@ std::string choice_text(const comparison& c, const compare_row& r) {
 
 /// The cheapest configuration that fits, as the text output's last line and the chart's note name it.
 std::string cheapest_text(const comparison& c) {
-  return c.cheapest ? choice_text(c, *c.cheapest) : c.fastest ? "unknown (no GPU that fits has a price)" : "none";
+  if (!c.cheapest) return c.fastest ? "unknown (no GPU that fits has a price)" : "none";
+  // Of the priced ones only: a configuration without a price may be cheaper.
+  if (c.fitting_unpriced == 0) return choice_text(c, *c.cheapest);
+  const std::string of = c.fitting_priced == 1 ? "the only one with a price"
+                                                : "of the " + std::to_string(c.fitting_priced) + " with a price";
+  return choice_text(c, *c.cheapest) + " (" + of + "; " + std::to_string(c.fitting_unpriced) + " that fit have none)";
 }
 std::string fastest_text(const comparison& c) { return c.fastest ? choice_text(c, *c.fastest) : "none"; }
 
