@@ -61,8 +61,13 @@ std::string_view name(prenet::dtype t) noexcept {
 
 std::string setup_text(const model_settings& s) {
   std::string t;
-  // Eager is what the measured runs did; a fused core, the model's default or asked, is said.
-  if (s.attention != attention_impl::eager) t += ", attention " + std::string(name(s.attention));
+  // Eager is what the measured runs did; a fused core, the model's default or asked, is said, and so is an eager
+  // core where the model's own is fused (selective recomputation recomputes an eager core).
+  const bool fused_default = s.model != nullptr && s.model->attention != attention_impl::eager;
+  if (s.attention != attention_impl::eager || fused_default) t += ", attention " + std::string(name(s.attention));
+  if (fused_default && s.attention == attention_impl::eager && !s.attention_asked)
+    t += " (checkpoint selective recomputes an eager core; " + std::string(s.model->name) + "'s own is " +
+         std::string(name(s.model->attention)) + ")";
   if (s.grad_accum > 1) t += ", grad-accum " + std::to_string(s.grad_accum);
   if (s.checkpoint != checkpointing::none) t += ", checkpoint " + std::string(name(s.checkpoint));
   if (s.lora_rank > 0) t += ", LoRA r " + std::to_string(s.lora_rank) + " (" + std::string(name(s.lora_targets)) + ")";
