@@ -265,7 +265,8 @@ TEST(DeviceFile, MaxBatchStopsWhereTheCountsWould) {
   const cli_result over =
       cli({"memory", "--model", "llama-3-8b", "--device-file", path, "--batch", std::to_string(largest + 1)});
   EXPECT_EQ(over.exit_code, 2);
-  EXPECT_NE(over.err.find("would overflow 64 bits"), std::string::npos) << over.err;
+  EXPECT_NE(over.err.find("would overflow 64 bits; at most " + std::to_string(largest) + " here)"), std::string::npos)
+      << over.err;
   const cli_result text = cli({"predict", "--model", "llama-3-8b", "--device-file", path, "--max-batch"});
   EXPECT_NE(text.out.find("(a larger batch's counts would overflow 64 bits)"), std::string::npos) << text.out;
 }

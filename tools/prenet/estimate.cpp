@@ -62,12 +62,13 @@ memory_estimate estimate_memory(const runtime_network& net, const device_spec& d
     throw usage_error(std::string(device.id) + " cannot run --precision " + std::string(name(s.precision)) + ": " +
                       std::string(how.note));
   }
-  if (batch > largest_countable_batch(net, s)) {
+  if (const std::int64_t largest = largest_countable_batch(net, s); batch > largest) {
     throw usage_error("--batch " + std::to_string(batch) +
                       (s.mode == run_mode::train && s.grad_accum > 1
                            ? " with --grad-accum " + std::to_string(s.grad_accum)
                            : std::string()) +
-                      " is too large for this model (its FLOP or byte counts would overflow 64 bits)");
+                      " is too large for this model (its FLOP or byte counts would overflow 64 bits; at most " +
+                      std::to_string(largest) + " here)");
   }
   const train_config cfg = config_of(s, batch);
   memory_estimate m;
