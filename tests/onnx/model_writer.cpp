@@ -609,6 +609,51 @@ std::string mask_buffers_onnx(const write_options& o) {
   return m.bytes();
 }
 
+/// Heads of a (batch, seq, 64) projection as attention reads them: (batch, 4, seq, 16).
+std::string heads_of(builder& m, const std::string& t, std::int64_t seq) {
+  return m.node("Transpose", {m.node("Reshape", {t, m.ints({0, seq, 4, 16})})}, {b::as("perm", {0, 2, 1, 3})});
+}
+
+/// Attention of 8 query positions over `kv_seq` key positions (4 heads of 16), scores plus `bias` unless it is
+/// empty, then the output projection and the residual Add.
+std::string attention_block(builder& m, const std::string& x, const std::string& kv, std::int64_t kv_seq,
+                            const std::string& bias) {
+  const std::string q = heads_of(m, linear(m, x, "q", 64, 64), 8);
+  const std::string k = heads_of(m, linear(m, kv, "k", 64, 64), kv_seq);
+  const std::string v = heads_of(m, linear(m, kv, "v", 64, 64), kv_seq);
+  const std::string kt = m.node("Transpose", {k}, {b::as("perm", {0, 1, 3, 2})});
+  std::string scores = m.node("Div", {m.node("MatMul", {q, kt}), m.scalar(4.0F)});
+  if (!bias.empty()) scores = m.node("Add", {scores, bias});
+  const std::string probs = m.node("Softmax", {scores}, {b::a("axis", -1)});
+  const std::string y = m.node("Transpose", {m.node("MatMul", {probs, v})}, {b::as("perm", {0, 2, 1, 3})});
+  return m.node("Add", {x, linear(m, m.node("Reshape", {y, m.ints({0, 8, 64})}), "o", 64, 64)});
+}
+
+std::string cross_attention_onnx(const write_options& o) {
+  builder m(o, 13);
+  const std::string x = m.input("tgt", ::onnx::TensorProto::FLOAT, {-1, 8, 64});
+  const std::string memory = m.input("memory", ::onnx::TensorProto::FLOAT, {-1, 12, 64});
+  m.output(attention_block(m, x, memory, 12, ""));
+  return m.bytes();
+}
+
+std::string score_bias_attention_onnx(const write_options& o) {
+  builder m(o, 13);
+  const std::string x = m.input("input", ::onnx::TensorProto::FLOAT, {-1, 8, 64});
+  // T5's relative position bias: a (32 buckets, 4 heads) table gathered by a constant (8, 8) bucket index, as
+  // (1, heads, 8, 8).
+  std::vector<std::int64_t> buckets;
+  for (std::int64_t i = 0; i < 8; ++i) {
+    for (std::int64_t j = 0; j < 8; ++j) buckets.push_back(j - i + 16);
+  }
+  const std::string index = m.node("Reshape", {m.ints(buckets), m.ints({8, 8})});
+  const std::string gathered = m.node("Gather", {m.weight("rel.weight", {32, 4}), index});
+  const std::string bias = m.node("Unsqueeze", {m.node("Transpose", {gathered}, {b::as("perm", {2, 0, 1})}),
+                                               m.ints({0})});
+  m.output(attention_block(m, x, x, 8, bias));
+  return m.bytes();
+}
+
 std::string residual_chain_onnx(int blocks) {
   builder m({.batch = 1}, 13);
   std::string x = m.input("input", ::onnx::TensorProto::FLOAT, {1, 4, 8, 8});

@@ -111,6 +111,16 @@ enum class kv_repeat { none, repeat_kv, repeat_interleave, heads_twice, tile };
 /// Where; then Softmax, the product with the values and a Linear(64, 64). Buffers are not parameters: 4,160.
 [[nodiscard]] std::string mask_buffers_onnx(const write_options& o = {});
 
+/// A decoder's cross-attention as nn.TransformerDecoderLayer computes it, with the memory a second data input:
+/// `tgt` (8, 64) attends to `memory` (12, 64), 4 heads; Q from tgt, K and V projected from the memory (each projection
+/// a Linear(64, 64) with bias), output projection, residual Add: 16,640 parameters; matrix products per sample
+/// 2 x 64 x 64 x (8 + 12 + 12 + 8) + 2 x 2 x 4 x 8 x 12 x 16 = 352,256 FLOPs.
+[[nodiscard]] std::string cross_attention_onnx(const write_options& o = {});
+/// Self-attention over 8 tokens of width 64, 4 heads, whose scores get T5's relative position bias: a trainable
+/// (32, 4) table gathered by a constant (8, 8) bucket index, transposed to (1, 4, 8, 8), added before the Softmax.
+/// PyTorch's parameters: 4 x (64 x 64 + 64) + 32 x 4 = 16,768.
+[[nodiscard]] std::string score_bias_attention_onnx(const write_options& o = {});
+
 /// `blocks` residual blocks on a (1, 4, 8, 8) input: `y = Add(x, Relu(x))`, as shared/repro's slow_residual file.
 [[nodiscard]] std::string residual_chain_onnx(int blocks);
 /// Two skips whose sub-graphs cross on a (1, 4, 8, 8) input i: x = Relu(i), y = Add(x, Add(Relu(x), i)). The inner

@@ -279,6 +279,27 @@ TEST(OnnxImport, PackedProjectionAttention) {
   }
 }
 
+/// A decoder's memory given as a second data input goes through the cross-attention's K and V projections before it
+/// meets the stream: a stream of its own, predicted, not a side input whose nodes are left out (the projections'
+/// 196,608 FLOPs per sample were dropped with exit 0). A second input whose branch never joins the stream stays
+/// refused (OnnxParameters.LostWeightsAreRefused).
+TEST(OnnxImport, DecoderMemoryInputIsAStream) {
+  for (const bool inputs : {false, true}) {
+    SCOPED_TRACE(inputs ? "weights as graph inputs" : "weights as initializers");
+    const onnx_import r = load_onnx_bytes(onnx_test::cross_attention_onnx({.batch = 2, .weights_as_inputs = inputs}));
+    EXPECT_EQ(r.network.params(), 4 * (64 * 64 + 64));
+    EXPECT_EQ(r.matmul_flops, 2 * 64 * 64 * (8 + 12 + 12 + 8) + 2 * 2 * 4 * 8 * 12 * 16);
+    EXPECT_TRUE(r.unmapped.empty());
+    std::vector<layer_spec> attention;
+    for (const layer_node& n : r.network.nodes()) {
+      if (n.spec.kind == layer_kind::multihead_attention) attention.push_back(n.spec);
+    }
+    ASSERT_EQ(attention.size(), 1U);
+    EXPECT_EQ(attention[0].kv_seq, 12);  // cross-attention over the memory's 12 positions
+    EXPECT_THAT(r.notes, testing::Contains(HasSubstr("data input 'memory' feeds matrix products")));
+  }
+}
+
 /// A decomposed RMSNorm (with or without Hugging Face's float32 casts) and x * Sigmoid(x) are the DSL's RMSNorm and
 /// SiLU: one layer each, nothing on the roofline.
 TEST(OnnxImport, DecomposedRmsNormAndSilu) {

@@ -1001,6 +1001,20 @@ void graph::classify(const ::onnx::GraphProto& g, const onnx_options& options) {
       t.kind = role::side;
     }
   }
+  assign_roles();
+  promote_streams();
+  for (const ::onnx::ValueInfoProto& v : g.output()) {
+    const auto it = ids_.find(v.name());
+    if (it == ids_.end() || tensors_[static_cast<std::size_t>(it->second)].kind != role::main) continue;
+    const int p = tensors_[static_cast<std::size_t>(it->second)].producer;
+    if (p < 0) continue;
+    if (main_output_ < 0 || p > tensors_[static_cast<std::size_t>(main_output_)].producer) main_output_ = it->second;
+  }
+  if (main_output_ < 0) throw onnx_error("no graph output is computed from the data input " +
+                                         quoted_text(tensors_[static_cast<std::size_t>(main_input_)].name));
+}
+
+void graph::assign_roles() {
   for (const node& n : nodes_) {
     role r = role::constant;
     if (n.op != "Shape" && n.op != "Size") {
@@ -1020,19 +1034,73 @@ void graph::classify(const ::onnx::GraphProto& g, const onnx_options& options) {
       tensors_[static_cast<std::size_t>(n.output(0))].is_weight = true;
     }
   }
-  for (const ::onnx::ValueInfoProto& v : g.output()) {
-    const auto it = ids_.find(v.name());
-    if (it == ids_.end() || tensors_[static_cast<std::size_t>(it->second)].kind != role::main) continue;
-    const int p = tensors_[static_cast<std::size_t>(it->second)].producer;
-    if (p < 0) continue;
-    if (main_output_ < 0 || p > tensors_[static_cast<std::size_t>(main_output_)].producer) main_output_ = it->second;
+}
+
+/// Side inputs' own nodes are not predicted: right for a mask's preprocessing, wrong for a second stream of data. A
+/// decoder's `memory` (nn.TransformerDecoder(tgt, memory)) goes through the cross-attention's K and V projections
+/// before it meets the stream, and an encoder-decoder's target tokens through the decoder's self-attention: matrix
+/// products that would be dropped without a word (the prediction short of their time and FLOPs, exit 0). A side input
+/// whose lineage holds a matrix product, convolution or recurrent layer that feeds the main lineage is therefore a
+/// stream of its own: role::main, its batch on the data input's axis. A branch that never joins the stream (its own
+/// graph output) stays a side input, and the parameter invariant refuses its weights.
+void graph::promote_streams() {
+  static const std::unordered_set<std::string_view> heavy{"MatMul", "Gemm", "Conv", "ConvTranspose", "Einsum",
+                                                          "LSTM",   "GRU",  "RNN"};
+  const auto kind = [this](int t) { return t < 0 ? role::constant : tensors_[static_cast<std::size_t>(t)].kind; };
+  // feeds[n]: side node n's outputs reach the main lineage (reverse topological order: consumers come later).
+  std::vector<bool> feeds(nodes_.size(), false);
+  std::vector<int> starts;
+  for (std::size_t i = nodes_.size(); i-- > 0;) {
+    const node& n = nodes_[i];
+    if (std::none_of(n.outputs.begin(), n.outputs.end(), [&](int t) { return kind(t) == role::side; })) continue;
+    for (const int out : n.outputs) {
+      if (out < 0) continue;
+      for (const int c : tensors_[static_cast<std::size_t>(out)].consumers) {
+        const node& m = nodes_[static_cast<std::size_t>(c)];
+        const bool main = std::any_of(m.outputs.begin(), m.outputs.end(), [&](int t) { return kind(t) == role::main; });
+        if (main || feeds[static_cast<std::size_t>(c)]) feeds[i] = true;
+      }
+    }
+    if (feeds[i] && heavy.count(n.op) != 0) starts.push_back(static_cast<int>(i));
   }
-  if (main_output_ < 0) throw onnx_error("no graph output is computed from the data input " +
-                                         quoted_text(tensors_[static_cast<std::size_t>(main_input_)].name));
+  // The side graph inputs those products are computed from.
+  std::vector<bool> seen(tensors_.size(), false);
+  std::vector<int> stack;
+  for (const int s : starts) {
+    for (const int in : nodes_[static_cast<std::size_t>(s)].inputs) stack.push_back(in);
+  }
+  bool promoted = false;
+  while (!stack.empty()) {
+    const int t = stack.back();
+    stack.pop_back();
+    if (t < 0 || seen[static_cast<std::size_t>(t)] || kind(t) != role::side) continue;
+    seen[static_cast<std::size_t>(t)] = true;
+    const int p = tensors_[static_cast<std::size_t>(t)].producer;
+    if (p >= 0) {
+      for (const int in : nodes_[static_cast<std::size_t>(p)].inputs) stack.push_back(in);
+    } else {
+      tensors_[static_cast<std::size_t>(t)].kind = role::main;
+      streams_.push_back(t);
+      promoted = true;
+    }
+  }
+  if (!promoted) return;
+  std::sort(streams_.begin(), streams_.end());
+  assign_roles();
+  std::string names;
+  for (const int t : streams_) names += (names.empty() ? "" : ", ") + quoted_text(tensors_[static_cast<std::size_t>(t)].name);
+  notes_.push_back("data input" + std::string(streams_.size() > 1 ? "s " : " ") + names + " feed" +
+                   (streams_.size() > 1 ? "" : "s") + " matrix products that join the stream (a decoder's memory, " +
+                   "an encoder-decoder's targets): predicted as streams of their own, batch on the same axis");
 }
 
 void graph::track_batch_axes() {
   tensors_[static_cast<std::size_t>(main_input_)].batch_axis = input_batch_axis_;
+  for (const int t : streams_) {
+    tensor& s = tensors_[static_cast<std::size_t>(t)];
+    const auto on = [&](int a) { return a < static_cast<int>(s.dims.size()) && s.dims[static_cast<std::size_t>(a)] == batch_; };
+    s.batch_axis = on(input_batch_axis_) ? input_batch_axis_ : on(0) ? 0 : -1;
+  }
   for (const node& n : nodes_) {
     // The first operand from the data input, preferring one whose batch axis is known (a residual Add whose first
     // summand comes out of a merged-batch Gemm and a Reshape still has the batch on the skip path).

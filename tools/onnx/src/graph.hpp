@@ -63,6 +63,9 @@ class graph {
   [[nodiscard]] const std::vector<tensor>& tensors() const noexcept { return tensors_; }
   [[nodiscard]] const tensor& at(int id) const { return tensors_.at(static_cast<std::size_t>(id)); }
   [[nodiscard]] int main_input() const noexcept { return main_input_; }
+  /// Further data inputs predicted as streams of their own (promote_streams): role::main, read from the network's
+  /// input node.
+  [[nodiscard]] const std::vector<int>& streams() const noexcept { return streams_; }
   /// The graph output the prediction follows: the main-lineage output computed last.
   [[nodiscard]] int main_output() const noexcept { return main_output_; }
   [[nodiscard]] std::int64_t batch() const noexcept { return batch_; }
@@ -107,6 +110,8 @@ class graph {
   void sort_topologically(const ::onnx::GraphProto& g);
   void read_shapes(const ::onnx::GraphProto& g);
   void classify(const ::onnx::GraphProto& g, const onnx_options& options);
+  void assign_roles();
+  void promote_streams();
   void tie_by_value();
   [[nodiscard]] bool seq_first_attention() const;
   void track_batch_axes();
@@ -117,6 +122,7 @@ class graph {
   std::vector<tensor> tensors_;
   std::unordered_map<std::string, int> ids_;
   int main_input_ = -1;
+  std::vector<int> streams_;  ///< further data inputs promoted to role::main, in id order
   int input_batch_axis_ = 0;  ///< the data input's batch axis (1 for a seq-first recurrent input or attention)
   int main_output_ = -1;
   std::int64_t batch_ = 1;

@@ -40,6 +40,9 @@ class placer {
       if (units[i].out >= 0) made_by_[static_cast<std::size_t>(units[i].out)] = static_cast<int>(i);
     }
     node_of_[static_cast<std::size_t>(g.main_input())] = 0;
+    // A further data input predicted as a stream (graph::streams) is read from the input node, through a view or a
+    // free junction where its shape differs: the network has one input, and an input costs nothing.
+    for (const int t : g.streams()) node_of_[static_cast<std::size_t>(t)] = 0;
   }
 
   runtime_network run() {
@@ -74,7 +77,7 @@ class placer {
     for (std::size_t i = 0; i < n; ++i) {
       first_node[i] = units_[i].nodes.empty() ? 0 : *std::min_element(units_[i].nodes.begin(), units_[i].nodes.end());
       for (const int t : reads(units_[i], static_cast<int>(i))) {
-        if (t == g_.main_input()) continue;
+        if (node_of_[static_cast<std::size_t>(t)] == 0) continue;  // a data input
         const int p = made_by_[static_cast<std::size_t>(t)];
         if (p < 0) {
           throw onnx_error("tensor " + quoted_text(g_.at(t).name) + " is not computed from the data input by any " +
