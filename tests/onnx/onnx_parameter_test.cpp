@@ -2,6 +2,7 @@
 // The parameter invariant (docs/onnx.md): an imported network counts each weight of the file once, BatchNorm's
 // running statistics not at all, and a file whose weights the network would lose or count twice is refused.
 #include <string>
+#include <vector>
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
@@ -119,6 +120,24 @@ TEST(OnnxParameters, RotaryInvFreqBufferIsNotAParameter) {
     const prenet::onnx_import r =
         load_onnx_bytes(prenet::onnx_test::rotary_buffer_onnx({.batch = 2, .weights_as_inputs = inputs}));
     EXPECT_EQ(r.network.params(), 2 * (64 * 64 + 64));
+  }
+}
+
+/// A trainable bias added to attention scores (T5's relative position bias, gathered from a (32, 4) table) is a
+/// parameter the attention layer does not hold: it rides on a roofline layer after the attention, where the import
+/// was refused by the parameter invariant ("its layers count 16640 parameters, but the weights it reads hold 16768").
+TEST(OnnxParameters, GatheredScoreBiasIsAParameter) {
+  for (const bool inputs : {false, true}) {
+    SCOPED_TRACE(inputs ? "weights as graph inputs" : "weights as initializers");
+    const prenet::onnx_import r =
+        load_onnx_bytes(prenet::onnx_test::score_bias_attention_onnx({.batch = 2, .weights_as_inputs = inputs}));
+    EXPECT_EQ(r.network.params(), 4 * (64 * 64 + 64) + 32 * 4);
+    std::vector<prenet::layer_kind> kinds;
+    for (const auto& n : r.network.nodes()) kinds.push_back(n.spec.kind);
+    EXPECT_THAT(kinds, testing::Contains(prenet::layer_kind::multihead_attention));
+    std::int64_t opaque_params = 0;
+    for (const auto& n : r.network.nodes()) opaque_params += n.spec.kind == prenet::layer_kind::opaque ? n.spec.opaque_params : 0;
+    EXPECT_EQ(opaque_params, 32 * 4);
   }
 }
 

@@ -9,6 +9,7 @@
 #include <tuple>
 #include <utility>
 
+#include <prenet/detail/dispatch.hpp>
 #include <prenet/layers/activation.hpp>
 #include <prenet/layers/batchnorm2d.hpp>
 #include <prenet/layers/conv2d.hpp>
@@ -184,6 +185,7 @@ class mapper {
                          "the roofline, so that each parameter is counted once");
       }
     }
+    if (!u.unmapped && u.score_bias >= 0) add_score_bias(u);
     u.fallback = roofline(u);
     if (u.unmapped) {
       if (u.out >= 0 && !g_.at(u.out).has_shape && u.in >= 0 && g_.at(u.in).has_shape) {
@@ -198,6 +200,22 @@ class mapper {
     }
     for (const int w : u.weights) claimed_by_[static_cast<std::size_t>(w)] = self;
     units_.push_back(std::move(u));
+  }
+
+  /// A trainable bias added to attention scores (T5's relative position buckets, gathered from a (buckets, heads)
+  /// table by a constant index) is a parameter the attention layer does not count: without a layer holding it the
+  /// parameter invariant refuses an ordinary model. It follows the attention as a roofline element-wise layer of the
+  /// bias's size (the gather and its backward's scatter), holding what the unit holds beyond the attention's own.
+  /// A mask (a constant, a side input) holds nothing, and nothing is added.
+  void add_score_bias(unit& u) const {
+    if (u.in < 0 || u.out < 0 || !g_.at(u.in).has_shape || !g_.at(u.out).has_shape) return;
+    const shape in = g_.sample_shape(u.in), out = g_.sample_shape(u.out);
+    std::int64_t counted = 0;
+    for (const layer_spec& s : u.specs) counted += detail::cost(s, in, out).params;
+    if (u.params <= counted) return;
+    const std::int64_t size = g_.at(u.score_bias).has_shape ? g_.at(u.score_bias).numel() : out.numel();
+    u.specs.push_back(opaque_spec(out, size, 2 * size, u.params - counted));
+    u.op += " + score bias";
   }
 
   /// The roofline stand-in of a unit: output elements as FLOPs, inputs + outputs as traffic, the parameters it holds.
@@ -1054,7 +1072,7 @@ class mapper {
     std::vector<int> nodes{sm};
     bool causal = false;
     int t = at(sm).input(0);
-    int scores_mm = -1;
+    int scores_mm = -1, score_bias = -1;
     for (int hops = 0; hops < 6 && scores_mm < 0; ++hops) {
       const int p = producer(t);
       if (p < 0 || taken_[static_cast<std::size_t>(p)]) return std::nullopt;
@@ -1070,6 +1088,7 @@ class mapper {
         const int other = main == n.input(0) ? n.input(1) : n.input(0);
         if (is_main(other)) return std::nullopt;
         if (n.op == "Add" && is_const(other) && dims(other) != nullptr && dims(other)->size() >= 2) causal = true;
+        if (n.op == "Add") score_bias = other;
         t = main;
       } else if (n.op == "Cast" || n.op == "Identity") {
         t = n.input(0);
@@ -1136,7 +1155,7 @@ class mapper {
                                                .kv_seq = self ? 0 : mem.dims[0], .num_kv_heads = kv_heads,
                                                .rotary = q->rotary,
                                                .dropout = dropout})},
-           .op = "attention (MatMul-Softmax-MatMul)"};
+           .op = "attention (MatMul-Softmax-MatMul)", .score_bias = score_bias};
     std::sort(u.nodes.begin(), u.nodes.end());
     u.nodes.erase(std::unique(u.nodes.begin(), u.nodes.end()), u.nodes.end());
     return u;

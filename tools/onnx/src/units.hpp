@@ -30,6 +30,7 @@ struct unit {
   std::int64_t matmul_flops = 0;  ///< per sample: 2 x multiply-adds of its Conv, ConvTranspose, Gemm and MatMul nodes
   std::vector<int> weights{};     ///< the parameter roots it holds (read first by it: a shared weight counts once)
   std::int64_t params = 0;        ///< parameters of `weights` (parameter_walk::params): what its layers must count
+  int score_bias = -1;            ///< attention: a tensor not from the stream added to its scores (mask or bias)
 };
 
 /// Parameters of the file, the reference of the parameter invariant: each weight root (graph::parameter_root) read
