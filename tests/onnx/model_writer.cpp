@@ -654,6 +654,18 @@ std::string score_bias_attention_onnx(const write_options& o) {
   return m.bytes();
 }
 
+std::string sliced_position_table_onnx(const write_options& o) {
+  builder m(o, 13);
+  const std::string ids = m.input("input", ::onnx::TensorProto::INT64, {-1, -1}, "sequence");
+  const std::string tokens = m.node("Gather", {m.weight("tok.weight", {100, 32}), ids});
+  // pos[:, :n], n = ids.shape[1], as torch.onnx writes it with a dynamic sequence axis.
+  const std::string n = m.node("Unsqueeze", {m.node("Gather", {m.node("Shape", {ids}), m.ints({1}, true)}),
+                                             m.ints({0})});
+  const std::string pos = m.node("Slice", {m.weight("pos", {1, 64, 32}), m.ints({0}), n, m.ints({1})});
+  m.output(linear(m, m.node("Add", {tokens, pos}), "fc", 32, 32));
+  return m.bytes();
+}
+
 std::string residual_chain_onnx(int blocks) {
   builder m({.batch = 1}, 13);
   std::string x = m.input("input", ::onnx::TensorProto::FLOAT, {1, 4, 8, 8});

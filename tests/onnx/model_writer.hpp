@@ -121,6 +121,11 @@ enum class kv_repeat { none, repeat_kv, repeat_interleave, heads_twice, tile };
 /// PyTorch's parameters: 4 x (64 x 64 + 64) + 32 x 4 = 16,768.
 [[nodiscard]] std::string score_bias_attention_onnx(const write_options& o = {});
 
+/// A learned position table cut to the sequence, `tok(ids) + pos[:, :n]` with n = ids.shape[1] as torch.onnx writes
+/// it with a dynamic sequence axis (a Slice of the table whose end is computed from Shape), then Linear(32, 32):
+/// tok (100, 32), pos (1, 64, 32): PyTorch's parameters 3,200 + 2,048 + 1,056 = 6,304.
+[[nodiscard]] std::string sliced_position_table_onnx(const write_options& o = {});
+
 /// `blocks` residual blocks on a (1, 4, 8, 8) input: `y = Add(x, Relu(x))`, as shared/repro's slow_residual file.
 [[nodiscard]] std::string residual_chain_onnx(int blocks);
 /// Two skips whose sub-graphs cross on a (1, 4, 8, 8) input i: x = Relu(i), y = Add(x, Add(Relu(x), i)). The inner

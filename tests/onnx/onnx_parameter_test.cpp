@@ -141,6 +141,18 @@ TEST(OnnxParameters, GatheredScoreBiasIsAParameter) {
   }
 }
 
+/// A weight graph input read only through a Slice (export_params=False with a dynamic sequence: a learned position
+/// table cut to the sequence, nn.MultiheadAttention's in_proj_weight cut into q, k, v) is a weight: taken for a second
+/// data input it was not a parameter, and the table's 2,048 were lost with exit 0.
+TEST(OnnxParameters, WeightInputReadThroughASliceIsAParameter) {
+  for (const bool inputs : {false, true}) {
+    SCOPED_TRACE(inputs ? "weights as graph inputs" : "weights as initializers");
+    const prenet::onnx_import r = load_onnx_bytes(
+        prenet::onnx_test::sliced_position_table_onnx({.batch = 2, .weights_as_inputs = inputs}), {.symbolic_dim = 16});
+    EXPECT_EQ(r.network.params(), 100 * 32 + 64 * 32 + 32 * 32 + 32);
+  }
+}
+
 /// The models of onnx_import_test hold the invariant in every layout the writer has (a training-mode export keeps
 /// BatchNorm's statistics, export_params=False makes the weights graph inputs).
 TEST(OnnxParameters, WriterModelsInEveryLayout) {

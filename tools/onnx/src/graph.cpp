@@ -104,6 +104,15 @@ bool only_weight_uses(const uses_map& uses, const std::string& name, int depth, 
       if (readers != nullptr) readers->views.insert(n->op_type());
       continue;
     }
+    // Parts of a weight: with dynamic axes torch.onnx keeps `w[:, :n]` (a learned position table cut to the
+    // sequence) and nn.MultiheadAttention's in_proj_weight cut into q, k, v as Slices of the weight graph input, which
+    // an export_params=False file reads nowhere else; taken for a data input, its parameters were lost (exit 0).
+    if (depth < 4 && slot == 0 && (n->op_type() == "Slice" || n->op_type() == "Split") && n->output_size() > 0 &&
+        std::all_of(n->output().begin(), n->output().end(),
+                    [&](const std::string& o) { return only_weight_uses(uses, o, depth + 1, readers); })) {
+      if (readers != nullptr) readers->views.insert(n->op_type());
+      continue;
+    }
     return false;
   }
   return true;
