@@ -666,6 +666,14 @@ std::string sliced_position_table_onnx(const write_options& o) {
   return m.bytes();
 }
 
+std::string einsum_mlp_onnx(const write_options& o) {
+  builder m(o, 13);
+  const std::string x = m.input("input", ::onnx::TensorProto::FLOAT, {-1, 8, 32});
+  const std::string h = m.node("Einsum", {x, m.weight("w1", {32, 64})}, {b::astr("equation", "bnd,df->bnf")});
+  m.output(m.node("Einsum", {m.node("Relu", {h}), m.weight("w2", {64, 32})}, {b::astr("equation", "bnf,fd->bnd")}));
+  return m.bytes();
+}
+
 std::string residual_chain_onnx(int blocks) {
   builder m({.batch = 1}, 13);
   std::string x = m.input("input", ::onnx::TensorProto::FLOAT, {1, 4, 8, 8});

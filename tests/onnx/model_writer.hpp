@@ -126,6 +126,10 @@ enum class kv_repeat { none, repeat_kv, repeat_interleave, heads_twice, tile };
 /// tok (100, 32), pos (1, 64, 32): PyTorch's parameters 3,200 + 2,048 + 1,056 = 6,304.
 [[nodiscard]] std::string sliced_position_table_onnx(const write_options& o = {});
 
+/// A feed-forward block written with torch.einsum over 8 tokens: Einsum("bnd,df->bnf", x, w1 (32, 64)), Relu,
+/// Einsum("bnf,fd->bnd", ., w2 (64, 32)): 4,096 parameters, 2 x 2 x 8 x 32 x 64 = 65,536 FLOPs per sample.
+[[nodiscard]] std::string einsum_mlp_onnx(const write_options& o = {});
+
 /// `blocks` residual blocks on a (1, 4, 8, 8) input: `y = Add(x, Relu(x))`, as shared/repro's slow_residual file.
 [[nodiscard]] std::string residual_chain_onnx(int blocks);
 /// Two skips whose sub-graphs cross on a (1, 4, 8, 8) input i: x = Relu(i), y = Add(x, Add(Relu(x), i)). The inner

@@ -300,6 +300,22 @@ TEST(OnnxImport, DecoderMemoryInputIsAStream) {
   }
 }
 
+/// An Einsum that contracts counts its multiply-adds (it had none, and ONNX 1.12 gives its output a rank without
+/// dimensions, so the Einsum after it had no shape either): the roofline layers standing for the two products of an
+/// einsum-written MLP do their 65,536 FLOPs per sample, and their weights are parameters in either layout.
+TEST(OnnxImport, EinsumCountsItsProducts) {
+  for (const bool inputs : {false, true}) {
+    SCOPED_TRACE(inputs ? "weights as graph inputs" : "weights as initializers");
+    const onnx_import r = load_onnx_bytes(onnx_test::einsum_mlp_onnx({.batch = 2, .weights_as_inputs = inputs}));
+    EXPECT_EQ(r.matmul_flops, 2 * 2 * 8 * 32 * 64);
+    EXPECT_EQ(r.network.params(), 2 * 32 * 64);
+    EXPECT_EQ(r.network.output_shape(), (shape{2, {8, 32, 0}, false}));
+    std::int64_t flops = 0;
+    for (const layer_node& n : r.network.nodes()) flops += n.cost().forward_flops;
+    EXPECT_GE(flops, 2 * 2 * 8 * 32 * 64);
+  }
+}
+
 /// A decomposed RMSNorm (with or without Hugging Face's float32 casts) and x * Sigmoid(x) are the DSL's RMSNorm and
 /// SiLU: one layer each, nothing on the roofline.
 TEST(OnnxImport, DecomposedRmsNormAndSilu) {

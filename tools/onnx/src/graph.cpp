@@ -70,6 +70,7 @@ bool is_weight_slot(std::string_view op, int slot) {
   // Element-wise operators take a parameter on either side (PyTorch writes `bias + x @ W` as Add(bias, ...)).
   if (op == "Add" || op == "Mul" || op == "Sub" || op == "Div") return slot == 0 || slot == 1;
   if (op == "MatMul" || op == "PRelu") return slot == 1;
+  if (op == "Einsum") return slot >= 1;  // torch.einsum("bnd,df->bnf", x, self.w), as MatMul's right operand
   if (op == "Gather") return slot == 0;
   if (op == "LSTM" || op == "GRU" || op == "RNN") return slot == 1 || slot == 2 || slot == 3 || slot >= 5;
   return false;
@@ -232,11 +233,51 @@ std::unordered_map<std::string, const ::onnx::TensorProto*> constant_tensors(con
   return out;
 }
 
+/// The output shape of an Einsum whose operands' shapes are known (`known`, or initializers' dims), from its equation
+/// (explicit output, letters only; no ellipsis): ONNX 1.12 infers only its rank, which left a mixture of experts'
+/// expert products and everything after them without shapes (and so without FLOPs).
+std::optional<std::vector<std::int64_t>> einsum_shape(
+    const ::onnx::NodeProto& n, const std::unordered_map<std::string, std::vector<std::int64_t>>& known,
+    const std::unordered_map<std::string, const ::onnx::TensorProto*>& initializers) {
+  const auto dims_of = [&](const std::string& name) -> std::optional<std::vector<std::int64_t>> {
+    if (const auto it = known.find(name); it != known.end()) return it->second;
+    if (const auto it = initializers.find(name); it != initializers.end()) {
+      return std::vector<std::int64_t>(it->second->dims().begin(), it->second->dims().end());
+    }
+    return std::nullopt;
+  };
+  std::string eq;
+  for (const ::onnx::AttributeProto& a : n.attribute()) {
+    if (a.name() == "equation") eq = a.s();
+  }
+  eq.erase(std::remove(eq.begin(), eq.end(), ' '), eq.end());
+  const std::size_t arrow = eq.find("->");
+  if (arrow == std::string::npos || eq.find('.') != std::string::npos) return std::nullopt;
+  std::unordered_map<char, std::int64_t> size;
+  std::size_t start = 0;
+  for (int k = 0; k < n.input_size(); ++k) {
+    const std::size_t end = k + 1 < n.input_size() ? eq.find(',', start) : arrow;
+    const auto d = dims_of(n.input(k));
+    if (end == std::string::npos || end > arrow || !d || d->size() != end - start) return std::nullopt;
+    for (std::size_t i = start; i < end; ++i) size[eq[i]] = std::max(size[eq[i]], (*d)[i - start]);
+    start = end + 1;
+  }
+  std::vector<std::int64_t> out;
+  for (std::size_t i = arrow + 2; i < eq.size(); ++i) {
+    const auto it = size.find(eq[i]);
+    if (it == size.end()) return std::nullopt;
+    out.push_back(it->second);
+  }
+  return out;
+}
+
 /// ONNX infers nothing past an operand whose shape comes from a Slice at run time (BERT's position ids): such
 /// element-wise nodes get the broadcast of their known operands, and inference runs again. Returns how many.
 int fill_shape_gaps(::onnx::GraphProto& g) {
   auto known = known_shapes(g);
   const auto constants = constant_tensors(g);
+  std::unordered_map<std::string, const ::onnx::TensorProto*> initializers;
+  for (const ::onnx::TensorProto& t : g.initializer()) initializers.emplace(t.name(), &t);
   int filled = 0;
   for (const ::onnx::NodeProto& n : g.node()) {
     if (n.output_size() == 0 || n.output(0).empty() || known.count(n.output(0)) != 0) continue;
@@ -249,12 +290,17 @@ int fill_shape_gaps(::onnx::GraphProto& g) {
       if (!shape) continue;
       out = *shape;
       any = true;
+    } else if (n.op_type() == "Einsum") {
+      const auto shape = einsum_shape(n, known, initializers);
+      if (!shape || shape->empty()) continue;
+      out = *shape;
+      any = true;
     } else if (!is_elementwise(n.op_type())) {
       continue;
     }
     for (const std::string& in : n.input()) {
       const auto it = known.find(in);
-      if (it == known.end() || n.op_type() == "Reshape") continue;
+      if (it == known.end() || n.op_type() == "Reshape" || n.op_type() == "Einsum") continue;
       any = true;
       const std::vector<std::int64_t>& d = it->second;
       if (d.size() > out.size()) out.insert(out.begin(), d.size() - out.size(), 1);
@@ -264,7 +310,13 @@ int fill_shape_gaps(::onnx::GraphProto& g) {
       }
     }
     if (!any || out.empty()) continue;
-    ::onnx::ValueInfoProto* v = g.add_value_info();
+    // Replace what ONNX inferred (an Einsum's rank with unnamed dimensions): its inference reads the first entry.
+    ::onnx::ValueInfoProto* v = nullptr;
+    for (::onnx::ValueInfoProto& e : *g.mutable_value_info()) {
+      if (e.name() == n.output(0)) v = &e;
+    }
+    if (v == nullptr) v = g.add_value_info();
+    v->Clear();
     v->set_name(n.output(0));
     v->mutable_type()->mutable_tensor_type()->set_elem_type(::onnx::TensorProto::FLOAT);
     for (const std::int64_t d : out) v->mutable_type()->mutable_tensor_type()->mutable_shape()->add_dim()->set_dim_value(d);

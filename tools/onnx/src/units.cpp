@@ -3,10 +3,12 @@
 #include "units.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <initializer_list>
 #include <optional>
 #include <tuple>
+#include <unordered_map>
 #include <utility>
 
 #include <prenet/detail/dispatch.hpp>
@@ -1175,7 +1177,62 @@ class mapper {
 
 }  // namespace
 
+namespace {
+
+/// Multiply-adds of an Einsum that contracts (an index of its operands missing from its output: a batched matrix
+/// product written as `torch.einsum`, a mixture of experts' per-token expert weights), computed as written: the
+/// product of every index's size, ellipsis dimensions once. 0 for an equation without a contraction (a transpose, a
+/// sum over one operand's axis, an outer product), for one it cannot read, or without shapes. The roofline alone
+/// would count an Einsum's output elements as its FLOPs, a factor of the contracted size too few.
+double einsum_macs(const graph& g, const node& n) {
+  std::string eq;
+  for (const auto& a : n.proto->attribute()) {
+    if (a.name() == "equation") eq = a.s();
+  }
+  eq.erase(std::remove(eq.begin(), eq.end(), ' '), eq.end());
+  const std::size_t arrow = eq.find("->");
+  if (arrow == std::string::npos || n.inputs.size() < 2) return 0;
+  const std::string out = eq.substr(arrow + 2);
+  std::unordered_map<char, std::int64_t> size;
+  std::int64_t ellipsis = 1;
+  std::size_t start = 0;
+  for (std::size_t k = 0; k < n.inputs.size(); ++k) {
+    const std::size_t end = k + 1 < n.inputs.size() ? eq.find(',', start) : arrow;
+    if (end == std::string::npos || end > arrow || n.inputs[k] < 0 || !g.at(n.inputs[k]).has_shape) return 0;
+    const std::string term = eq.substr(start, end - start);
+    start = end + 1;
+    const std::vector<std::int64_t>& d = g.at(n.inputs[k]).dims;
+    const std::size_t dots = term.find("...");
+    const std::size_t letters = term.size() - (dots == std::string::npos ? 0 : 3);
+    if (letters > d.size() || (dots == std::string::npos && letters != d.size())) return 0;
+    std::int64_t covered = 1;  // the operand's dimensions under its ellipsis
+    for (std::size_t i = 0, axis = 0; i < term.size(); ++i, ++axis) {
+      if (dots != std::string::npos && i == dots) {
+        const std::size_t span = d.size() - letters;
+        for (std::size_t j = 0; j < span; ++j) covered *= d[axis + j];
+        axis += span - 1;
+        i += 2;
+        continue;
+      }
+      if (std::isalpha(static_cast<unsigned char>(term[i])) == 0) return 0;
+      size[term[i]] = std::max(size[term[i]], d[axis]);
+    }
+    ellipsis = std::max(ellipsis, covered);
+  }
+  const bool contracts = std::any_of(size.begin(), size.end(), [&](const auto& p) { return out.find(p.first) == std::string::npos; });
+  if (!contracts) return 0;
+  double macs = static_cast<double>(ellipsis);
+  for (const auto& p : size) macs *= static_cast<double>(p.second);
+  return macs;
+}
+
+}  // namespace
+
 std::int64_t matmul_flops(const graph& g, const node& n) {
+  if (n.op == "Einsum") {
+    const double flops = 2 * einsum_macs(g, n) / static_cast<double>(std::max<std::int64_t>(g.batch(), 1));
+    return flops > 9e18 ? std::int64_t{9'000'000'000'000'000'000} : static_cast<std::int64_t>(flops);
+  }
   if (n.op == "LSTM" || n.op == "GRU" || n.op == "RNN") {
     // The gates' products with the input and the hidden state at every step: W [dirs, gates x hidden, input] and
     // R [dirs, gates x hidden, hidden] times one column per sequence element and sample.

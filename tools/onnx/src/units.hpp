@@ -27,7 +27,7 @@ struct unit {
   std::string op;                 ///< the ONNX operator (or pattern name) it came from
   bool unmapped = false;          ///< specs are the roofline fallback (an `opaque` layer)
   layer_spec fallback{};          ///< the roofline `opaque` layer used if prenet rejects `specs`
-  std::int64_t matmul_flops = 0;  ///< per sample: 2 x multiply-adds of its Conv, ConvTranspose, Gemm and MatMul nodes
+  std::int64_t matmul_flops = 0;  ///< per sample: 2 x multiply-adds of its matrix products (matmul_flops)
   std::vector<int> weights{};     ///< the parameter roots it holds (read first by it: a shared weight counts once)
   std::int64_t params = 0;        ///< parameters of `weights` (parameter_walk::params): what its layers must count
   int score_bias = -1;            ///< attention: a tensor not from the stream added to its scores (mask or bias)
@@ -70,8 +70,8 @@ struct file_parameters {
 /// The reference: every parameter some node reads, each once.
 [[nodiscard]] file_parameters count_file_parameters(const graph& g, const onnx_options& options);
 
-/// Per-sample FLOPs (2 x multiply-adds) of node `n` if it is a Conv, ConvTranspose, Gemm or MatMul with known shapes,
-/// else 0: what the operator must cost, whatever prenet maps it to.
+/// Per-sample FLOPs (2 x multiply-adds) of node `n` if it is a Conv, ConvTranspose, Gemm, MatMul, recurrent layer or
+/// contracting Einsum with known shapes, else 0: what the operator must cost, whatever prenet maps it to.
 [[nodiscard]] std::int64_t matmul_flops(const graph& g, const node& n);
 
 /// Every node computed from the data input, grouped into units; `notes` gets what is approximated.
