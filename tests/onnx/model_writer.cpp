@@ -581,11 +581,19 @@ std::string packed_attention_onnx(const write_options& o, packed_cut cut) {
   if (cut == packed_cut::split) {
     m.node("Split", {packed, m.ints({64, 64, 64})}, {b::a("axis", 2)}, 3);
     for (int k = 0; k < 3; ++k) qkv.push_back(m.last_output(k));
-  } else {
+  } else if (cut == packed_cut::slices) {
     for (std::int64_t k = 0; k < 3; ++k)
       qkv.push_back(m.node("Slice", {packed, m.ints({64 * k}), m.ints({64 * (k + 1)}), m.ints({-1})}));
+  } else {
+    const std::string heads = m.node("Transpose", {m.node("Reshape", {packed, m.ints({0, 16, 3, 4, 16})})},
+                                     {b::as("perm", {2, 0, 3, 1, 4})});
+    m.node("Split", {heads, m.ints({1, 1, 1})}, {b::a("axis", 0)}, 3);
+    std::vector<std::string> parts;
+    for (int k = 0; k < 3; ++k) parts.push_back(m.last_output(k));
+    for (const std::string& t : parts) qkv.push_back(m.node("Squeeze", {t, m.ints({0})}));
   }
   for (std::string& t : qkv) {
+    if (cut == packed_cut::heads_first) break;  // already (batch, heads, 16, 16)
     t = m.node("Transpose", {m.node("Reshape", {t, m.ints({0, 16, 4, 16})})}, {b::as("perm", {0, 2, 1, 3})});
   }
   const std::string kt = m.node("Transpose", {qkv[1]}, {b::as("perm", {0, 1, 3, 2})});

@@ -62,9 +62,11 @@ struct write_options {
 /// producer "pytorch" where `pytorch` (else the writer's). Matrix products per sample: 2 x 8 x 32 x (32 + 16 + 32)
 /// for the projections and 2 x 2 x 4 x 8 x 8 x 8 for attention: 49,152 FLOPs.
 [[nodiscard]] std::string repeat_interleave_onnx(bool pytorch, const write_options& o);
-/// How packed_attention_onnx cuts its packed projection: one Split (GPT-2-style `qkv(x).split(64, dim=2)`), or three
-/// Slices of the last axis (nn.MultiheadAttention's `in_proj(x).chunk(3, -1)` as torch.onnx writes it).
-enum class packed_cut { split, slices };
+/// How packed_attention_onnx cuts its packed projection: one Split (GPT-2-style `qkv(x).split(64, dim=2)`), three
+/// Slices of the last axis (nn.MultiheadAttention's `in_proj(x).chunk(3, -1)` as torch.onnx writes it), or heads
+/// first, then a Split of the leading axis (timm's `qkv(x).reshape(B, N, 3, H, D).permute(2, 0, 3, 1, 4).unbind(0)`:
+/// Reshape, Transpose, Split on axis 0, a Squeeze per part).
+enum class packed_cut { split, slices, heads_first };
 /// Self-attention over 16 tokens of width 64 with 4 heads whose Q, K and V come from one packed Linear(64, 192) cut
 /// into three, then the output Linear(64, 64): 16,640 parameters.
 [[nodiscard]] std::string packed_attention_onnx(const write_options& o = {}, packed_cut cut = packed_cut::split);

@@ -263,11 +263,12 @@ TEST(OnnxImport, RepeatInterleaveAsPyTorchExportsIt) {
   EXPECT_EQ(other.matmul_flops, 2 * 8 * 32 * (32 + 16));
 }
 
-/// Q, K and V cut from one packed projection, by a Split or by three Slices, are one attention layer, as the DSL's
-/// MultiheadAttention.
+/// Q, K and V cut from one packed projection, by a Split, by three Slices or, heads split off first, by a Split of the
+/// leading axis (timm's unbind(0), which was roofline nodes), are one attention layer, as the DSL's MultiheadAttention.
 TEST(OnnxImport, PackedProjectionAttention) {
-  for (const onnx_test::packed_cut cut : {onnx_test::packed_cut::split, onnx_test::packed_cut::slices}) {
-    SCOPED_TRACE(cut == onnx_test::packed_cut::split ? "Split" : "Slices");
+  for (const onnx_test::packed_cut cut :
+       {onnx_test::packed_cut::split, onnx_test::packed_cut::slices, onnx_test::packed_cut::heads_first}) {
+    SCOPED_TRACE(cut == onnx_test::packed_cut::split ? "Split" : cut == onnx_test::packed_cut::slices ? "Slices" : "heads first");
     const onnx_import r = load_onnx_bytes(onnx_test::packed_attention_onnx({.batch = 4}, cut));
     EXPECT_TRUE(r.unmapped.empty());
     std::size_t attention = 0;

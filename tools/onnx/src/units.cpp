@@ -1004,6 +1004,49 @@ class mapper {
     return part;
   }
 
+  /// A packed projection's parts cut on a leading axis after its heads were split off: timm's and many hand-written
+  /// attentions' `qkv(x).reshape(B, N, 3, H, D).permute(2, 0, 3, 1, 4).unbind(0)`, which torch.onnx writes as a Split
+  /// of axis 0 (each part then Squeezed). Read back from Split `p` through Transposes to the Reshape whose axis (the
+  /// Split's, mapped through the permutations) is the first factor of its input's last axis, (B, N, 3E) as
+  /// (B, N, 3, ...): returns the size E of each part and the projection's output, whose views are added to `nodes`.
+  [[nodiscard]] std::optional<std::pair<std::int64_t, int>> packed_leading_split(int p, std::vector<int>& nodes) const {
+    const node& n = at(p);
+    const auto* d = dims(n.input(0));
+    if (n.op != "Split" || d == nullptr || n.outputs.size() < 2) return std::nullopt;
+    const auto rank = static_cast<std::int64_t>(d->size());
+    std::int64_t axis = graph::attr_int(n, "axis", 0);
+    axis += axis < 0 ? rank : 0;
+    const auto parts = static_cast<std::int64_t>(n.outputs.size());
+    if (axis < 0 || axis >= rank || (*d)[static_cast<std::size_t>(axis)] != parts) return std::nullopt;
+    std::vector<int> views;
+    int t = n.input(0);
+    for (int hops = 0; hops < 4; ++hops) {
+      const int v = producer(t);
+      if (v < 0 || taken_[static_cast<std::size_t>(v)] || !is_main(at(v).input(0))) return std::nullopt;
+      const node& w = at(v);
+      views.push_back(v);
+      if (w.op == "Transpose") {
+        const std::vector<std::int64_t> perm = graph::attr_ints(w, "perm");
+        if (axis >= static_cast<std::int64_t>(perm.size())) return std::nullopt;
+        axis = perm[static_cast<std::size_t>(axis)];
+        t = w.input(0);
+        continue;
+      }
+      const auto* in = dims(w.input(0));
+      const auto* out = dims(w.output(0));
+      if (w.op != "Reshape" || in == nullptr || out == nullptr || in->empty()) return std::nullopt;
+      const auto last = static_cast<std::int64_t>(in->size()) - 1;
+      // (B, N, 3E) -> (B, N, 3, ...): the leading axes kept, the last split with the parts outermost.
+      if (axis != last || static_cast<std::int64_t>(out->size()) <= axis ||
+          (*out)[static_cast<std::size_t>(axis)] != parts || !std::equal(in->begin(), in->end() - 1, out->begin()) ||
+          in->back() % parts != 0)
+        return std::nullopt;
+      nodes.insert(nodes.end(), views.begin(), views.end());
+      return std::pair{in->back() / parts, w.input(0)};
+    }
+    return std::nullopt;
+  }
+
   /// Walks back from `t` through views and scalings (and a Split of a packed projection) to a Dense-like projection
   /// of a stream.
   std::optional<projection> trace_projection(int t, std::vector<int>& nodes) const {
@@ -1037,6 +1080,14 @@ class mapper {
         nodes.push_back(p);
         t = n.input(0);
         continue;
+      }
+      if (part == 0) {
+        if (const auto cut = packed_leading_split(p, nodes)) {
+          made = t;
+          nodes.push_back(p);
+          std::tie(part, t) = *cut;
+          continue;
+        }
       }
       projection r{.rotary = rotary, .repeats = repeat ? repeat->repeats : 1, .kv_heads = repeat ? repeat->kv_heads : 0,
                    .made = made >= 0 ? made : t};
