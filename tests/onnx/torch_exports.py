@@ -42,8 +42,11 @@ class FlopCounter(TorchDispatchMode):
             a, b = (args[1], args[2]) if p is aten.baddbmm else (args[0], args[1])
             self.flops += 2 * a.shape[0] * a.shape[1] * a.shape[2] * b.shape[2]
         elif p is aten.convolution:
-            w = args[1]
-            self.flops += 2 * out.numel() * w.shape[1] * math.prod(w.shape[2:])
+            # A transposed convolution's weight is (in, out / groups, k...): each input element meets out / groups x k
+            # of it (counting per output element, as for a convolution, overcounted a stride-2 2x2 ConvTranspose2d
+            # from 2C to C channels twice over).
+            w, transposed = args[1], args[6]
+            self.flops += 2 * (args[0].numel() if transposed else out.numel()) * w.shape[1] * math.prod(w.shape[2:])
         return out
 
 
@@ -164,6 +167,133 @@ class Llama(nn.Module):
         return self.head(self.norm(x))
 
 
+class UNet(nn.Module):
+    """A small UNet: double 3x3 convolutions with BatchNorm, max-pool down, ConvTranspose2d up, Concat skips."""
+
+    def __init__(self, ch=(16, 32, 64)):
+        super().__init__()
+
+        def double(i, o):
+            return nn.Sequential(nn.Conv2d(i, o, 3, padding=1, bias=False), nn.BatchNorm2d(o), nn.ReLU(inplace=True),
+                                 nn.Conv2d(o, o, 3, padding=1, bias=False), nn.BatchNorm2d(o), nn.ReLU(inplace=True))
+        self.downs = nn.ModuleList(double(i, o) for i, o in zip((3,) + ch[:-1], ch))
+        self.ups = nn.ModuleList(nn.ConvTranspose2d(ch[i + 1], ch[i], 2, stride=2) for i in reversed(range(len(ch) - 1)))
+        self.up_convs = nn.ModuleList(double(2 * ch[i], ch[i]) for i in reversed(range(len(ch) - 1)))
+        self.out = nn.Conv2d(ch[0], 2, 1)
+
+    def forward(self, x):
+        skips = []
+        for i, d in enumerate(self.downs):
+            x = d(F.max_pool2d(x, 2) if i else x)
+            skips.append(x)
+        skips.pop()
+        for up, conv in zip(self.ups, self.up_convs):
+            x = conv(torch.cat([skips.pop(), up(x)], dim=1))
+        return self.out(x)
+
+
+class Decoder(nn.Module):
+    """nn.TransformerDecoder with a causal mask; the memory is a second input (its K and V projections feed the
+    cross-attention)."""
+
+    def __init__(self, d=256, heads=4, layers=2):
+        super().__init__()
+        self.dec = nn.TransformerDecoder(nn.TransformerDecoderLayer(d, heads, 4 * d, batch_first=True), layers)
+
+    def forward(self, tgt, memory):
+        n = tgt.shape[1]
+        return self.dec(tgt, memory, tgt_mask=torch.triu(torch.full((n, n), float("-inf")), 1))
+
+
+class T5Attention(nn.Module):
+    """T5's attention: no biases, no scaling, a relative position bias gathered from a (buckets, heads) table."""
+
+    def __init__(self, d, heads, relative_bias):
+        super().__init__()
+        self.h = heads
+        self.q, self.k, self.v, self.o = (nn.Linear(d, d, bias=False) for _ in range(4))
+        self.rel = nn.Embedding(32, heads) if relative_bias else None
+
+    def forward(self, x, kv=None, bias=None):
+        b, n, d = x.shape
+        kv = x if kv is None else kv
+        m = kv.shape[1]
+        q, k, v = (t.view(b, -1, self.h, d // self.h).transpose(1, 2) for t in (self.q(x), self.k(kv), self.v(kv)))
+        if self.rel is not None:  # a simplified bucketing: relative distance clamped to +-15
+            rel = (torch.arange(m)[None, :] - torch.arange(n)[:, None]).clamp(-15, 15) + 16
+            bias = self.rel(rel).permute(2, 0, 1).unsqueeze(0)
+        scores = q @ k.transpose(2, 3) + (bias if bias is not None else 0)
+        return self.o((scores.softmax(-1) @ v).transpose(1, 2).reshape(b, n, d)), bias
+
+
+class T5Style(nn.Module):
+    """A T5-style encoder-decoder over (source, target) tokens: RMSNorm-like T5LayerNorm, relative position bias in each
+    stack's first layer (reused by the next), cross-attention, ReLU feed-forward, a shared token embedding."""
+
+    def __init__(self, vocab=1000, d=128, heads=4, ff=512, layers=2):
+        super().__init__()
+        self.emb = nn.Embedding(vocab, d)
+        norm = lambda: RMSNorm(d)  # noqa: E731
+        ffn = lambda: nn.Sequential(nn.Linear(d, ff, bias=False), nn.ReLU(), nn.Linear(ff, d, bias=False))  # noqa: E731
+        self.enc = nn.ModuleList(nn.ModuleDict({"n1": norm(), "att": T5Attention(d, heads, i == 0), "n2": norm(),
+                                                "ff": ffn()}) for i in range(layers))
+        self.dec = nn.ModuleList(nn.ModuleDict({"n1": norm(), "att": T5Attention(d, heads, i == 0), "n2": norm(),
+                                                "cross": T5Attention(d, heads, False), "n3": norm(), "ff": ffn()})
+                                 for i in range(layers))
+        self.enc_norm, self.dec_norm = norm(), norm()
+        self.head = nn.Linear(d, vocab, bias=False)
+
+    def forward(self, src, tgt):
+        x, bias = self.emb(src), None
+        for layer in self.enc:
+            a, bias = layer["att"](layer["n1"](x), bias=bias)
+            x = x + a
+            x = x + layer["ff"](layer["n2"](x))
+        memory, y, bias = self.enc_norm(x), self.emb(tgt), None
+        for layer in self.dec:
+            a, bias = layer["att"](layer["n1"](y), bias=bias)
+            y = y + a
+            y = y + layer["cross"](layer["n2"](y), kv=memory)[0]
+            y = y + layer["ff"](layer["n3"](y))
+        return self.head(self.dec_norm(y))
+
+
+class MoE(nn.Module):
+    """A mixture of experts written with torch.einsum: top-2 routing, each token's expert weights gathered."""
+
+    def __init__(self, vocab=1000, d=128, experts=4, ff=256):
+        super().__init__()
+        self.emb, self.gate = nn.Embedding(vocab, d), nn.Linear(d, experts, bias=False)
+        self.w1 = nn.Parameter(torch.randn(experts, d, ff) * 0.02)
+        self.w2 = nn.Parameter(torch.randn(experts, ff, d) * 0.02)
+        self.head = nn.Linear(d, vocab)
+
+    def forward(self, idx):
+        x = self.emb(idx)
+        weight, chosen = self.gate(x).topk(2, dim=-1)
+        h = F.gelu(torch.einsum("bnd,bnkdf->bnkf", x, self.w1[chosen]))
+        y = torch.einsum("bnkf,bnkfd->bnkd", h, self.w2[chosen])
+        return self.head(x + (y * weight.softmax(-1).unsqueeze(-1)).sum(2))
+
+
+class TimmBlock(nn.Module):
+    """timm's ViT block: packed qkv cut by reshape-permute-unbind, attention written out, GELU MLP."""
+
+    def __init__(self, d=256, heads=8):
+        super().__init__()
+        self.h = heads
+        self.n1, self.n2 = nn.LayerNorm(d), nn.LayerNorm(d)
+        self.qkv, self.proj = nn.Linear(d, 3 * d), nn.Linear(d, d)
+        self.mlp = nn.Sequential(nn.Linear(d, 4 * d), nn.GELU(), nn.Linear(4 * d, d))
+
+    def forward(self, x):
+        b, n, d = x.shape
+        q, k, v = self.qkv(self.n1(x)).reshape(b, n, 3, self.h, d // self.h).permute(2, 0, 3, 1, 4).unbind(0)
+        att = (q @ k.transpose(-2, -1) * (d // self.h) ** -0.5).softmax(-1)
+        x = x + self.proj((att @ v).transpose(1, 2).reshape(b, n, d))
+        return x + self.mlp(self.n2(x))
+
+
 class LstmLm(nn.Module):
     def __init__(self, vocab=1000, d=128, hidden=256):
         super().__init__()
@@ -215,6 +345,11 @@ def models():
         "convnext_tiny": (tv.convnext_tiny, img(64)),
         "inception_v3": (lambda: tv.inception_v3(aux_logits=False, init_weights=False), img(299)),
         "vgg19_bn": (tv.vgg19_bn, img(224)),
+        "unet": (UNet, img(64)),
+        "transformer_decoder": (Decoder, (torch.randn(2, 32, 256), torch.randn(2, 48, 256))),
+        "t5_style": (T5Style, (tokens(2, 32), tokens(2, 16))),
+        "moe_einsum": (MoE, tokens(2, 32)),
+        "timm_vit_blocks": (lambda: nn.Sequential(TimmBlock(), TimmBlock()), torch.randn(2, 64, 256)),
     }
     # DSL twins: models::vgg16 and models::resnet50 at 224 x 224, models::gpt2 (GPT-2 small) over 128 tokens.
     m["twin_vgg16"] = (tv.vgg16, img(224))
@@ -238,28 +373,30 @@ def main():
     torch.manual_seed(0)
     for name in names:
         make, x = table[name]
+        xs = x if isinstance(x, tuple) else (x,)  # several data inputs: the first is the stream prenet follows
         mod = make().eval()
         params = sum(p.numel() for p in mod.parameters())
         counter = FlopCounter()
         with counter:
-            mod(x)
+            mod(*xs)
         options = EXPORT_OPTIONS.get(name, {})
         start = time.monotonic()
         try:
             if options.get("training"):
                 mod.train()
-            torch.onnx.export(mod, (x,), os.path.join(out, name + ".onnx"),
+            torch.onnx.export(mod, xs, os.path.join(out, name + ".onnx"),
                               export_params=options.get("export_params", False), opset_version=14,
                               do_constant_folding=options.get("constant_folding", True),
                               training=torch.onnx.TrainingMode.TRAINING if options.get("training")
                               else torch.onnx.TrainingMode.EVAL,
-                              input_names=["input"], output_names=["output"])
+                              input_names=["input"] + [f"input{i}" for i in range(1, len(xs))],
+                              output_names=["output"])
         except Exception as e:  # noqa: BLE001 - recorded: the test reports the model as not exportable
             manifest[name] = {"error": str(e).splitlines()[0][:200]}
             print(f"{name}: export failed: {manifest[name]['error']}", file=sys.stderr)
             continue
-        manifest[name] = {"params": params, "matmul_flops": counter.flops, "batch": x.shape[1] if
-                          name == "transformer_encoder_seq_first" else x.shape[0],
+        manifest[name] = {"params": params, "matmul_flops": counter.flops, "batch": xs[0].shape[1] if
+                          name == "transformer_encoder_seq_first" else xs[0].shape[0],
                           "export_s": round(time.monotonic() - start, 2), "options": options}
         print(f"{name}: {params:,} parameters, {counter.flops:,} FLOPs", flush=True)
         with open(os.path.join(out, "manifest.json"), "w") as f:
