@@ -268,7 +268,9 @@ TEST(OnnxImport, RepeatInterleaveAsPyTorchExportsIt) {
 TEST(OnnxImport, PackedProjectionAttention) {
   for (const onnx_test::packed_cut cut :
        {onnx_test::packed_cut::split, onnx_test::packed_cut::slices, onnx_test::packed_cut::heads_first}) {
-    SCOPED_TRACE(cut == onnx_test::packed_cut::split ? "Split" : cut == onnx_test::packed_cut::slices ? "Slices" : "heads first");
+    SCOPED_TRACE(cut == onnx_test::packed_cut::split    ? "Split"
+                 : cut == onnx_test::packed_cut::slices ? "Slices"
+                                                        : "heads first");
     const onnx_import r = load_onnx_bytes(onnx_test::packed_attention_onnx({.batch = 4}, cut));
     EXPECT_TRUE(r.unmapped.empty());
     std::size_t attention = 0;

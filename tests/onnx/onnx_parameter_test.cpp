@@ -136,7 +136,9 @@ TEST(OnnxParameters, GatheredScoreBiasIsAParameter) {
     for (const auto& n : r.network.nodes()) kinds.push_back(n.spec.kind);
     EXPECT_THAT(kinds, testing::Contains(prenet::layer_kind::multihead_attention));
     std::int64_t opaque_params = 0;
-    for (const auto& n : r.network.nodes()) opaque_params += n.spec.kind == prenet::layer_kind::opaque ? n.spec.opaque_params : 0;
+    for (const auto& n : r.network.nodes()) {
+      opaque_params += n.spec.kind == prenet::layer_kind::opaque ? n.spec.opaque_params : 0;
+    }
     EXPECT_EQ(opaque_params, 32 * 4);
   }
 }

@@ -177,7 +177,8 @@ class UNet(nn.Module):
             return nn.Sequential(nn.Conv2d(i, o, 3, padding=1, bias=False), nn.BatchNorm2d(o), nn.ReLU(inplace=True),
                                  nn.Conv2d(o, o, 3, padding=1, bias=False), nn.BatchNorm2d(o), nn.ReLU(inplace=True))
         self.downs = nn.ModuleList(double(i, o) for i, o in zip((3,) + ch[:-1], ch))
-        self.ups = nn.ModuleList(nn.ConvTranspose2d(ch[i + 1], ch[i], 2, stride=2) for i in reversed(range(len(ch) - 1)))
+        self.ups = nn.ModuleList(nn.ConvTranspose2d(ch[i + 1], ch[i], 2, stride=2)
+                                 for i in reversed(range(len(ch) - 1)))
         self.up_convs = nn.ModuleList(double(2 * ch[i], ch[i]) for i in reversed(range(len(ch) - 1)))
         self.out = nn.Conv2d(ch[0], 2, 1)
 

@@ -1149,7 +1149,9 @@ void graph::promote_streams() {
   std::sort(streams_.begin(), streams_.end());
   assign_roles();
   std::string names;
-  for (const int t : streams_) names += (names.empty() ? "" : ", ") + quoted_text(tensors_[static_cast<std::size_t>(t)].name);
+  for (const int t : streams_) {
+    names += (names.empty() ? "" : ", ") + quoted_text(tensors_[static_cast<std::size_t>(t)].name);
+  }
   notes_.push_back("data input" + std::string(streams_.size() > 1 ? "s " : " ") + names + " feed" +
                    (streams_.size() > 1 ? "" : "s") + " matrix products that join the stream (a decoder's memory, " +
                    "an encoder-decoder's targets): predicted as streams of their own, batch on the same axis");
@@ -1159,7 +1161,9 @@ void graph::track_batch_axes() {
   tensors_[static_cast<std::size_t>(main_input_)].batch_axis = input_batch_axis_;
   for (const int t : streams_) {
     tensor& s = tensors_[static_cast<std::size_t>(t)];
-    const auto on = [&](int a) { return a < static_cast<int>(s.dims.size()) && s.dims[static_cast<std::size_t>(a)] == batch_; };
+    const auto on = [&](int a) {
+      return a < static_cast<int>(s.dims.size()) && s.dims[static_cast<std::size_t>(a)] == batch_;
+    };
     s.batch_axis = on(input_batch_axis_) ? input_batch_axis_ : on(0) ? 0 : -1;
   }
   for (const node& n : nodes_) {

@@ -1270,7 +1270,8 @@ double einsum_macs(const graph& g, const node& n) {
     }
     ellipsis = std::max(ellipsis, covered);
   }
-  const bool contracts = std::any_of(size.begin(), size.end(), [&](const auto& p) { return out.find(p.first) == std::string::npos; });
+  const bool contracts =
+      std::any_of(size.begin(), size.end(), [&](const auto& p) { return out.find(p.first) == std::string::npos; });
   if (!contracts) return 0;
   double macs = static_cast<double>(ellipsis);
   for (const auto& p : size) macs *= static_cast<double>(p.second);

@@ -47,7 +47,8 @@ struct onnx_import {
   std::vector<std::string> notes;           ///< what was approximated or left out, one sentence each
   std::int64_t onnx_nodes = 0;              ///< nodes in the file's main graph
   /// Per sample: 2 x the multiply-adds of the graph's Conv, ConvTranspose, Gemm and MatMul nodes, recurrent layers
-  /// and contracting Einsums, from the file's shapes. The network's forward FLOPs are at least this (checked on import, node by node).
+  /// and contracting Einsums, from the file's shapes. The network's forward FLOPs are at least this (checked on
+  /// import, node by node).
   std::int64_t matmul_flops = 0;
   std::string producer;                     ///< "pytorch 2.0.0"
 };
