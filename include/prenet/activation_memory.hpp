@@ -48,6 +48,7 @@ struct backward_peak {
   /// too: the recomputed block's, or at the end of the forward pass autocast's cache of the trained ones. Kept out
   /// of total(), which the learned memory correction reads as it was trained.
   std::int64_t casts_bytes = 0, casts_block = 0;
+  bool forward_end = false;  ///< the peak is the end of the forward pass, autocast's cache still held
   std::size_t layer = 0;  ///< node index of the layer whose backward is the peak; the node count: the loss's backward
   [[nodiscard]] constexpr std::int64_t total() const noexcept {
     return detail::sat_add(detail::sat_add(activations_bytes, gradients_bytes),
@@ -341,7 +342,7 @@ constexpr backward_peak backward_peak_at(std::size_t nodes, std::int64_t batch, 
   std::int64_t best_total = -1;
   // One moment of the sweep, at layer `at` (nodes: the loss's backward), with working set `ws_raw` (allocated in
   // blocks of `ws_block` bytes) beside what is alive: kept when it holds more than every moment before it.
-  const auto moment = [&](std::size_t at, std::int64_t ws_raw, std::int64_t ws_block) {
+  const auto moment = [&](std::size_t at, std::int64_t ws_raw, std::int64_t ws_block, bool forward_end = false) {
     const std::int64_t live = sat_add(sat_add(sat_add(act_block, grad_block), ws_block), cast_block);
     if (live <= best_total) return;
     best_total = live;
@@ -350,12 +351,13 @@ constexpr backward_peak backward_peak_at(std::size_t nodes, std::int64_t batch, 
     best.workspace_bytes = ws_raw;
     best.casts_bytes = cast_raw;
     best.casts_block = cast_block;
+    best.forward_end = forward_end;
     best.allocator_bytes = sat_sub(sat_sub(live, cast_block), sat_add(sat_add(act_raw, grad_raw), ws_raw));
     best.layer = at;
   };
-  // The end of the forward pass, autocast's cache still held (counted as the loss's moment), then the loss's
-  // backward: d(log-probs) and d(logits), each the size of the log-probabilities.
-  if (cast_block > 0) moment(nodes, 0, 0);
+  // The end of the forward pass, autocast's cache still held, then the loss's backward: d(log-probs) and d(logits),
+  // each the size of the log-probabilities.
+  if (cast_block > 0) moment(nodes, 0, 0, true);
   cast_raw = 0;
   cast_block = 0;
   if (!loss.empty()) moment(nodes, sat_mul(log_probs, 2), sat_mul(allocator_block(log_probs), 2));

@@ -29,8 +29,8 @@ namespace prenet {
 /// When the peak happens: in the backward pass (saved activations dominate), in the loss's backward, which comes
 /// first (its log-probabilities, d(log-probs) and d(logits) with every saved activation: a language model's large
 /// vocabulary), or in the optimizer update (weights, gradients, state and the update's temporaries dominate).
-enum class memory_phase : std::uint8_t { backward, optimizer_step, loss };
-BOOST_DESCRIBE_ENUM(memory_phase, backward, optimizer_step, loss)
+enum class memory_phase : std::uint8_t { backward, optimizer_step, loss, forward_end };
+BOOST_DESCRIBE_ENUM(memory_phase, backward, optimizer_step, loss, forward_end)
 
 /// Peak device memory of a steady-state training step (the second iteration on: optimizer state exists, gradients
 /// were set to None by zero_grad), as what is alive at the peak. The parts sum to total(). Compare it with a
@@ -148,7 +148,9 @@ template <class Ints>
     raw_sum = sat_add(raw_sum, step_raw);
     block_sum = sat_add(block_sum, step_block);
   } else {
-    m.phase = bw.layer == nodes.size() ? memory_phase::loss : memory_phase::backward;
+    m.phase = bw.forward_end                ? memory_phase::forward_end
+              : bw.layer == nodes.size() ? memory_phase::loss
+                                         : memory_phase::backward;
     m.weights = bytes{sat_add(wt.w_raw, cast_raw)};
     raw_sum = sat_add(raw_sum, cast_raw);
     block_sum = sat_add(block_sum, cast_block);

@@ -384,6 +384,12 @@ TEST(Checkpoint, AutocastCachesTrainedBlockWeightsUntilForwardEnds) {
   const memory_breakdown b = training_memory(net, blocks);
   const std::int64_t block_inputs = 16 * 2 * 512 * 2048 * 4;  // batch x seq x hidden, the residual stream's fp32
   EXPECT_GE(b.total().value, w.fp32 + w.outside + w.trained_in_blocks + block_inputs);
+  // With the gradients held across micro-batches from the start, that moment is the peak, and says so.
+  blocks.grad_accum = 2;
+  const memory_breakdown held = training_memory(net, blocks);
+  EXPECT_EQ(held.phase, memory_phase::forward_end);
+  EXPECT_EQ(held.weights.value, w.fp32 + w.outside + w.trained_in_blocks);
+  EXPECT_EQ(held.workspace.value, 0);
   // Under fp32 there is nothing to cast: the weights are the weights.
   blocks.precision = precision::fp32;
   EXPECT_EQ(training_memory(net, blocks).weights.value, w.fp32);

@@ -82,9 +82,10 @@ std::string as_json(const model_settings& s, const device_spec& d, const memory_
                     {"optimizer_state_bytes", m.optimizer_state.value}, {"activations_bytes", m.activations.value},
                     {"workspace_bytes", m.workspace.value},     {"allocator_bytes", m.allocator.value},
                     {"framework_bytes", m.framework.value},     {"calibration_bytes", m.calibration.value}};
-  j["peak_phase"] = r.train ? m.phase == memory_phase::backward ? "backward"
-                             : m.phase == memory_phase::loss   ? "loss"
-                                                               : "optimizer_step"
+  j["peak_phase"] = r.train ? m.phase == memory_phase::backward      ? "backward"
+                             : m.phase == memory_phase::loss        ? "loss"
+                             : m.phase == memory_phase::forward_end ? "forward_end"
+                                                                    : "optimizer_step"
                             : "forward";
   j["calibration"] = r.train ? predictors::generated::memory.model.name : "none";
   j["out_of_domain"] = m.out_of_domain;
@@ -122,17 +123,19 @@ std::string as_text(const model_settings& s, const device_spec& d, const memory_
     t += line("optimizer state", m.optimizer_state);
     t += line("activations", m.activations, "   (saved tensors alive at the peak)");
     t += line("workspace", m.workspace,
-              m.phase == memory_phase::backward ? "   (d(output) + d(input) at the peak layer)"
-              : m.phase == memory_phase::loss   ? "   (the loss's d(log-probs) + d(logits))"
-                                                : "   (update temporaries)");
+              m.phase == memory_phase::backward      ? "   (d(output) + d(input) at the peak layer)"
+              : m.phase == memory_phase::loss        ? "   (the loss's d(log-probs) + d(logits))"
+              : m.phase == memory_phase::forward_end ? "   (none: the forward pass is over)"
+                                                     : "   (update temporaries)");
     t += line("allocator", m.allocator, "   (caching-allocator rounding)");
     t += line("framework", m.framework, framework_note);
     t += line("calibration", m.calibration,
               m.calibration.value < 0 ? "   (learned correction, GPUMemNet A100 peaks: the parts above overcount)"
                                       : "   (learned correction, GPUMemNet A100 peaks)");
-    t += fmt::format("  peak during      {:>12}\n", m.phase == memory_phase::backward ? "backward"
-                                                     : m.phase == memory_phase::loss   ? "loss backward"
-                                                                                       : "update");
+    t += fmt::format("  peak during      {:>12}\n", m.phase == memory_phase::backward      ? "backward"
+                                                     : m.phase == memory_phase::loss        ? "loss backward"
+                                                     : m.phase == memory_phase::forward_end ? "forward end"
+                                                                                            : "update");
   }
   t += fmt::format("  total            {:>12}{}\n", gib(r.memory_bytes), total_note);
   const std::int64_t usable = usable_memory(d).value;
