@@ -60,6 +60,21 @@ memory_report measure(const runtime_network& net, const device_spec& d, const mo
   return r;
 }
 
+/// What the command says of a training step's peak phase: its JSON name, its text label, and what the workspace holds
+/// there.
+struct phase_words {
+  std::string_view json, label, workspace;
+};
+constexpr phase_words words_of(memory_phase p) noexcept {
+  switch (p) {
+    case memory_phase::backward: return {"backward", "backward", "   (d(output) + d(input) at the peak layer)"};
+    case memory_phase::loss: return {"loss", "loss backward", "   (the loss's d(log-probs) + d(logits))"};
+    case memory_phase::forward_end: return {"forward_end", "forward end", "   (none: the forward pass is over)"};
+    case memory_phase::optimizer_step: break;
+  }
+  return {"optimizer_step", "update", "   (update temporaries)"};
+}
+
 std::string as_json(const model_settings& s, const device_spec& d, const memory_report& r) {
   nlohmann::ordered_json j;
   j["model"] = s.model->name;
@@ -82,11 +97,7 @@ std::string as_json(const model_settings& s, const device_spec& d, const memory_
                     {"optimizer_state_bytes", m.optimizer_state.value}, {"activations_bytes", m.activations.value},
                     {"workspace_bytes", m.workspace.value},     {"allocator_bytes", m.allocator.value},
                     {"framework_bytes", m.framework.value},     {"calibration_bytes", m.calibration.value}};
-  j["peak_phase"] = r.train ? m.phase == memory_phase::backward      ? "backward"
-                             : m.phase == memory_phase::loss        ? "loss"
-                             : m.phase == memory_phase::forward_end ? "forward_end"
-                                                                    : "optimizer_step"
-                            : "forward";
+  j["peak_phase"] = r.train ? words_of(m.phase).json : "forward";
   j["calibration"] = r.train ? predictors::generated::memory.model.name : "none";
   j["out_of_domain"] = m.out_of_domain;
   if (r.max_batch) j["max_batch"] = *r.max_batch;
@@ -122,20 +133,13 @@ std::string as_text(const model_settings& s, const device_spec& d, const memory_
               s.grad_accum > 1 ? "   (alive at the peak; all held across the micro-batches)" : "   (alive at the peak)");
     t += line("optimizer state", m.optimizer_state);
     t += line("activations", m.activations, "   (saved tensors alive at the peak)");
-    t += line("workspace", m.workspace,
-              m.phase == memory_phase::backward      ? "   (d(output) + d(input) at the peak layer)"
-              : m.phase == memory_phase::loss        ? "   (the loss's d(log-probs) + d(logits))"
-              : m.phase == memory_phase::forward_end ? "   (none: the forward pass is over)"
-                                                     : "   (update temporaries)");
+    t += line("workspace", m.workspace, words_of(m.phase).workspace);
     t += line("allocator", m.allocator, "   (caching-allocator rounding)");
     t += line("framework", m.framework, framework_note);
     t += line("calibration", m.calibration,
               m.calibration.value < 0 ? "   (learned correction, GPUMemNet A100 peaks: the parts above overcount)"
                                       : "   (learned correction, GPUMemNet A100 peaks)");
-    t += fmt::format("  peak during      {:>12}\n", m.phase == memory_phase::backward      ? "backward"
-                                                     : m.phase == memory_phase::loss        ? "loss backward"
-                                                     : m.phase == memory_phase::forward_end ? "forward end"
-                                                                                            : "update");
+    t += fmt::format("  peak during      {:>12}\n", words_of(m.phase).label);
   }
   t += fmt::format("  total            {:>12}{}\n", gib(r.memory_bytes), total_note);
   const std::int64_t usable = usable_memory(d).value;
