@@ -297,6 +297,26 @@ TEST(Precision, UnalignedTensorCoreGemmsAreSlowerButNeverSlowerThanFp32) {
   EXPECT_GT(predictors::alignment_factor(as_tf32, predictors::embedded_predictors.precision->unaligned_slowdown), 1.5);
 }
 
+TEST(Precision, NarrowGemmsScaleThePaddedCompute) {
+  // A row or column count below the narrowest tile costs the tile; wider ones and the inner size count as they are
+  // (rounding them up too made the time a saw-tooth in size).
+  const kernel adapter = gemm_kernel(1, 8192, 8, 2048, 2);
+  EXPECT_EQ(predictors::executed_flops(adapter), 2.0 * 8192 * predictors::gemm_output_tile * 2048);
+  EXPECT_EQ(predictors::executed_flops(gemm_kernel(1, 12, 4096, 25088)),
+            2.0 * predictors::gemm_output_tile * 4096 * 25088);  // VGG16's first classifier layer at batch 12
+  EXPECT_EQ(predictors::executed_flops(gemm_kernel(1, 8192, 2048, 8, 2)), 2.0 * 8192 * 2048 * 8);
+  EXPECT_EQ(predictors::executed_flops(gemm_kernel(3, 65, 100, 7)), 2.0 * 3 * 65 * 100 * 7);
+  // An 8-column bf16 GEMM on an A100 (tensor peak 16x the FP32 peak): its FP32 twin runs the padded compute, which
+  // tensor cores shorten far more than half-size elements shorten its traffic. Read at its nominal FLOPs the twin
+  // was memory-bound and the scale about one half.
+  kernel bf16 = adapter;
+  bf16.math = math_mode::bf16;
+  const double scale = predictors::precision_time_ms(1.0, bf16, dev::a100_80gb, 1.0,
+                                                     predictors::fp32_power_law(kernel_family::gemm));
+  EXPECT_LT(scale, 0.3);
+  EXPECT_GT(scale, 0.0);
+}
+
 TEST(Precision, MemoryKeepsFp32MasterWeightsUnderAmp) {
   const auto net = models::bert_base;
   const train_config fp32{.batch = 16, .optimizer = optimizer::adam, .precision = precision::fp32};

@@ -133,6 +133,20 @@ TEST(LoRA, NoOptimizerStateOrGradientsForTheBase) {
   EXPECT_LT(pb.backward.count(), pa.backward.count());
 }
 
+// The audit's case: under autocast the adapters of rank 8 were predicted slower than those of rank 128 (348.8 against
+// 330.2 ms), their 8-column GEMMs scaled from an FP32 time that pads them to whole tiles by the element size alone
+// (docs/precision.md, "Narrow GEMMs"). A narrower adapter has less work on every axis.
+TEST(LoRA, NarrowerAdaptersAreNoSlowerUnderAutocast) {
+  const runtime_network net = zoo("llama-3.2-1b", 2048);
+  train_config narrow{.batch = 4, .precision = precision::amp_bf16, .lora_rank = 8,
+                      .lora_targets = lora_targets::all_linear};
+  train_config wide = narrow;
+  wide.lora_rank = 128;
+  const prediction pn = predict(net.nodes(), devices::a100_80gb, narrow);
+  const prediction pw = predict(net.nodes(), devices::a100_80gb, wide);
+  EXPECT_LE(pn.iteration.count(), pw.iteration.count());
+}
+
 // --- freeze: plain frozen layers ----------------------------------------------------------------------------------
 
 std::int64_t params_of_embeddings(const runtime_network& net) {

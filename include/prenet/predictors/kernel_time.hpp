@@ -181,6 +181,29 @@ inline constexpr kernel_predictors embedded_predictors{generated::all, &generate
   return {};
 }
 
+/// The narrowest output tile a GEMM runs in: a GEMM's output side (rows or columns) narrower than this costs the
+/// multiply-adds of this many (executed_flops), in both rooflines of precision_time_ms. The learned FP32 time of a
+/// narrow GEMM — a LoRA adapter's rank, a classifier's few classes, a small batch's rows — carries that waste (on the
+/// A100 80GB, M 8,192 x K 2,048: 0.108 ms at N 4, 0.163 ms at N 64, 0.287 ms at N 128, nearly flat below 64), and
+/// reading its roofline at the nominal FLOPs took the kernel for memory-bound, so the precision scaling shortened it by
+/// the element size alone (half) where tensor cores shorten the padded compute 16 times: a bf16 LoRA adapter of rank
+/// 8 was predicted slower than one of rank 128. Wider sides count as they are: rounding every side up to whole tiles
+/// made the scaled time a saw-tooth in size (the learned time is smooth, the rounded roofline is not) and doubled the
+/// size pairs that fail docs/monotonicity.md's sweep. The tile is not the 128 x 128 of a large GEMM that work_units
+/// counts waves in: padding BERT's 64-wide attention heads to 128 made our Hopper TF32 BERT steps, predicted too slow
+/// already, 5% slower (docs/precision.md, "Narrow GEMMs"). The calibration's GEMMs are at least 64 wide on both
+/// sides, so its fit does not see the tile.
+inline constexpr std::int64_t gemm_output_tile = 64;
+
+/// The FLOPs `kn` runs with a GEMM's rows and columns each at least gemm_output_tile (the inner size as it is); every
+/// other family's own FLOPs. Not a bound: floor_ms reads the nominal FLOPs.
+[[nodiscard]] constexpr double executed_flops(const kernel& kn) noexcept {
+  if (kn.family != kernel_family::gemm) return static_cast<double>(kn.flops());
+  const auto padded = [](std::int64_t v) { return v < gemm_output_tile ? gemm_output_tile : v; };
+  return 2.0 * static_cast<double>(kn.b) * static_cast<double>(padded(kn.m)) * static_cast<double>(padded(kn.n)) *
+         static_cast<double>(kn.k);
+}
+
 /// Time of `own` (a kernel `d` runs as it is, see as_run_on; run own.repeat times) in its own precision, from
 /// `fp32_ms`, the learned time of its IEEE FP32 twin (as_fp32), and `stretch` (precision_model). The FP32 time, which
 /// carries the kernel's shape-dependent inefficiency, is scaled by the ratio of the two rooflines, each plus a launch
@@ -191,7 +214,8 @@ inline constexpr kernel_predictors embedded_predictors{generated::all, &generate
 ///
 /// Tensor cores shrink the compute term by the ratio of their peak to the FP32 rate, half-size elements the memory
 /// term; `stretch` says how much of that the kernel really gets, and is capped so that no kernel is slower than its
-/// FP32 twin. A tiny kernel keeps its launch-bound time. Both rooflines read CUDA-core work at the FP32 rate the
+/// FP32 twin. A tiny kernel keeps its launch-bound time. Both rooflines count a narrow GEMM's FLOPs at its narrowest
+/// tile (executed_flops). Both rooflines read CUDA-core work at the FP32 rate the
 /// board sustains (`power`, the law the learned FP32 time was computed with: board_power_law), tensor-core work at
 /// the data sheet's tensor peak: the learned FP32 time carries the shortfall of a board whose FP32 peak its power or
 /// its issue rate does not hold (the 70 W T4; Ampere and Ada GeForce and professional parts, whose FP32 peak counts
@@ -201,10 +225,11 @@ inline constexpr kernel_predictors embedded_predictors{generated::all, &generate
 [[nodiscard]] constexpr double precision_time_ms(double fp32_ms, const kernel& own, const device_spec& d,
                                                  double stretch, const board_power_law& power) noexcept {
   const double fp32_flops_per_s = power.sustained_fp32_flops_per_s(d);
+  const double flops = executed_flops(own);
   const double own_ms =
-      roofline_s(static_cast<double>(own.flops()), static_cast<double>(own.bytes()), d,
+      roofline_s(flops, static_cast<double>(own.bytes()), d,
                  own.math == math_mode::fp32 ? fp32_flops_per_s : peak_flops_per_s(own.math, d)) * 1e3;
-  const double twin_ms = power.roofline_s(as_fp32(own), d) * 1e3;
+  const double twin_ms = roofline_s(flops, static_cast<double>(as_fp32(own).bytes()), d, fp32_flops_per_s) * 1e3;
   double stretched_ms = stretch * own_ms;
   if (stretched_ms > twin_ms) stretched_ms = twin_ms > own_ms ? twin_ms : own_ms;
   const double scaled_ms = fp32_ms * ((stretched_ms + fallback_launch_ms) / (twin_ms + fallback_launch_ms));
