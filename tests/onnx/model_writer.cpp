@@ -622,26 +622,39 @@ std::string heads_of(builder& m, const std::string& t, std::int64_t seq) {
   return m.node("Transpose", {m.node("Reshape", {t, m.ints({0, seq, 4, 16})})}, {b::as("perm", {0, 2, 1, 3})});
 }
 
-/// Attention of 8 query positions over `kv_seq` key positions (4 heads of 16), scores plus `bias` unless it is
-/// empty, then the output projection and the residual Add.
-std::string attention_block(builder& m, const std::string& x, const std::string& kv, std::int64_t kv_seq,
-                            const std::string& bias) {
-  const std::string q = heads_of(m, linear(m, x, "q", 64, 64), 8);
-  const std::string k = heads_of(m, linear(m, kv, "k", 64, 64), kv_seq);
-  const std::string v = heads_of(m, linear(m, kv, "v", 64, 64), kv_seq);
+/// Attention of `q_seq` query positions over `kv_seq` key positions (4 heads of 16; -1: as many as the input has, a
+/// Reshape's -1, for a symbolic length), scores plus `bias` unless it is empty, then the output projection and the
+/// residual Add. The projections' weights are named `prefix` + q, k, v, o.
+std::string attention_block(builder& m, const std::string& x, const std::string& kv, std::int64_t q_seq,
+                            std::int64_t kv_seq, const std::string& bias, const std::string& prefix = "") {
+  const std::string q = heads_of(m, linear(m, x, prefix + "q", 64, 64), q_seq);
+  const std::string k = heads_of(m, linear(m, kv, prefix + "k", 64, 64), kv_seq);
+  const std::string v = heads_of(m, linear(m, kv, prefix + "v", 64, 64), kv_seq);
   const std::string kt = m.node("Transpose", {k}, {b::as("perm", {0, 1, 3, 2})});
   std::string scores = m.node("Div", {m.node("MatMul", {q, kt}), m.scalar(4.0F)});
   if (!bias.empty()) scores = m.node("Add", {scores, bias});
   const std::string probs = m.node("Softmax", {scores}, {b::a("axis", -1)});
   const std::string y = m.node("Transpose", {m.node("MatMul", {probs, v})}, {b::as("perm", {0, 2, 1, 3})});
-  return m.node("Add", {x, linear(m, m.node("Reshape", {y, m.ints({0, 8, 64})}), "o", 64, 64)});
+  return m.node("Add", {x, linear(m, m.node("Reshape", {y, m.ints({0, q_seq, 64})}), prefix + "o", 64, 64)});
 }
 
 std::string cross_attention_onnx(const write_options& o) {
   builder m(o, 13);
   const std::string x = m.input("tgt", ::onnx::TensorProto::FLOAT, {-1, 8, 64});
   const std::string memory = m.input("memory", ::onnx::TensorProto::FLOAT, {-1, 12, 64});
-  m.output(attention_block(m, x, memory, 12, ""));
+  m.output(attention_block(m, x, memory, 8, 12, ""));
+  return m.bytes();
+}
+
+std::string encoder_decoder_onnx(const write_options& o) {
+  builder m(o, 13);
+  const std::string src = m.input("src", ::onnx::TensorProto::INT64, {-1, -1}, "src_len");
+  const std::string tgt = m.input("tgt", ::onnx::TensorProto::INT64, {-1, -1}, "tgt_len");
+  const std::string source = m.node("Gather", {m.weight("src_embed.weight", {100, 64}), src});
+  const std::string memory = attention_block(m, source, source, -1, -1, "", "encoder.");
+  const std::string target = m.node("Gather", {m.weight("tgt_embed.weight", {100, 64}), tgt});
+  const std::string decoded = attention_block(m, target, memory, -1, -1, "", "decoder.");
+  m.output(linear(m, decoded, "generator", 64, 100));
   return m.bytes();
 }
 
@@ -658,7 +671,7 @@ std::string score_bias_attention_onnx(const write_options& o) {
   const std::string gathered = m.node("Gather", {m.weight("rel.weight", {32, 4}), index});
   const std::string bias = m.node("Unsqueeze", {m.node("Transpose", {gathered}, {b::as("perm", {2, 0, 1})}),
                                                m.ints({0})});
-  m.output(attention_block(m, x, x, 8, bias));
+  m.output(attention_block(m, x, x, 8, 8, bias));
   return m.bytes();
 }
 

@@ -118,6 +118,15 @@ enum class kv_repeat { none, repeat_kv, repeat_interleave, heads_twice, tile };
 /// a Linear(64, 64) with bias), output projection, residual Add: 16,640 parameters; matrix products per sample
 /// 2 x 64 x 64 x (8 + 12 + 12 + 8) + 2 x 2 x 4 x 8 x 12 x 16 = 352,256 FLOPs.
 [[nodiscard]] std::string cross_attention_onnx(const write_options& o = {});
+/// An encoder-decoder (nn.Transformer's layout, one layer each) with two symbolic lengths, as an export with
+/// dynamic_axes names them: token ids `src` (batch, "src_len") and `tgt` (batch, "tgt_len"), each embedded by its own
+/// table (100, 64); the encoder's self-attention over the source (4 heads of 16, projections Linear(64, 64) with
+/// bias, residual Add) is the memory, the decoder's cross-attention takes Q from the target and K, V from the memory;
+/// then Linear(64, 100) over the target. Parameters 2 x 6,400 + 8 x 4,160 + 6,500 = 52,580; matrix products per
+/// sample, S source and T target positions: encoder 2 x 64 x 64 x 4S + 2 x 2 x 4 x 16 x S^2, decoder
+/// 2 x 64 x 64 x (2T + 2S) + 2 x 2 x 4 x 16 x T x S, generator 2 x 64 x 100 x T. (The target's Gather, on the
+/// second stream, is predicted by the roofline: prenet's Embedding takes the network's input as its token ids.)
+[[nodiscard]] std::string encoder_decoder_onnx(const write_options& o = {});
 /// Self-attention over 8 tokens of width 64, 4 heads, whose scores get T5's relative position bias: a trainable
 /// (32, 4) table gathered by a constant (8, 8) bucket index, transposed to (1, 4, 8, 8), added before the Softmax.
 /// PyTorch's parameters: 4 x (64 x 64 + 64) + 32 x 4 = 16,768.

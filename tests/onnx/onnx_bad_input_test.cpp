@@ -241,6 +241,26 @@ TEST(OnnxBadInput, NoDataInputSaysWhy) {
   EXPECT_EQ(error_of(model_of(weights_only)), "the ONNX graph has no data input: 'u' is read by no node");
 }
 
+/// A size by name that sizes nothing is refused, naming the file's symbolic dimensions: a misspelt name would leave
+/// the length it meant at symbolic_dim's value without a word. So is the batch's name (the batch sizes it), a size
+/// out of range, and a named dimension left unsized says it can be sized by name.
+TEST(OnnxBadInput, NamedDimsMustNameAFreeDimension) {
+  const std::string bytes = prenet::onnx_test::encoder_decoder_onnx();
+  EXPECT_EQ(error_of(bytes, {.symbolic_dim = 64, .named_dims = {{"source_len", 64}}}),
+            "no data input has a symbolic dimension 'source_len' (the data inputs' symbolic dimensions: 'src_len', "
+            "'tgt_len')");
+  EXPECT_EQ(error_of(bytes, {.symbolic_dim = 64, .named_dims = {{"batch_size", 4}}}),
+            "symbolic dimension 'batch_size' is the batch: the batch sizes it (--batch)");
+  EXPECT_EQ(error_of(bytes, {.named_dims = {{"src_len", 0}}}), "the size of symbolic dimension 'src_len' must be in 1..2^20");
+  EXPECT_EQ(error_of(bytes, {.named_dims = {{"src_len", std::int64_t{1} << 21}}}),
+            "the size of symbolic dimension 'src_len' must be in 1..2^20");
+  EXPECT_EQ(error_of(bytes, {.named_dims = {{"src_len", 64}}}),
+            "data input 'tgt' dimension 1 is symbolic ('tgt_len'): give its size (--seq N, or --dim 'tgt_len'=N)");
+  // A file whose inputs fix every size but the batch has no name to size.
+  EXPECT_EQ(error_of(prenet::onnx_test::vgg16_onnx(), {.named_dims = {{"height", 224}}}),
+            "no data input has a symbolic dimension 'height' (they have none other than the batch)");
+}
+
 /// A free size other than the batch names the CLI flag for the input's kind: an (N, C, H, W) input is an image.
 TEST(OnnxBadInput, FreeSizeNamesTheFlagForTheInput) {
   ::onnx::GraphProto g;

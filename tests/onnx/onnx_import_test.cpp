@@ -303,6 +303,41 @@ TEST(OnnxImport, DecoderMemoryInputIsAStream) {
   }
 }
 
+/// An encoder-decoder's two symbolic lengths sized apart by name (onnx_options::named_dims): source 64 and target 16
+/// give the matrix products of those lengths, not of one length for both (symbolic_dim alone: 1.8x the FLOPs here);
+/// a name left out takes symbolic_dim; parameters do not depend on either.
+TEST(OnnxImport, NamedDimsSizeEachLengthApart) {
+  // encoder_decoder_onnx's matrix products per sample (model_writer.hpp), S source and T target positions.
+  const auto matmul_flops = [](std::int64_t s, std::int64_t t) {
+    return 2 * 64 * 64 * 4 * s + 2 * 2 * 4 * 16 * s * s + 2 * 64 * 64 * (2 * t + 2 * s) + 2 * 2 * 4 * 16 * t * s +
+           2 * 64 * 100 * t;
+  };
+  const std::string bytes = onnx_test::encoder_decoder_onnx();
+  const onnx_import apart = load_onnx_bytes(bytes, {.named_dims = {{"src_len", 64}, {"tgt_len", 16}}});
+  const onnx_import alike = load_onnx_bytes(bytes, {.symbolic_dim = 64});
+  const onnx_import mixed = load_onnx_bytes(bytes, {.symbolic_dim = 64, .named_dims = {{"tgt_len", 16}}});
+  EXPECT_EQ(apart.matmul_flops, matmul_flops(64, 16));
+  EXPECT_EQ(alike.matmul_flops, matmul_flops(64, 64));
+  EXPECT_EQ(mixed.matmul_flops, matmul_flops(64, 16));
+  EXPECT_EQ(apart.symbolic_dim_uses, 0);
+  EXPECT_EQ(alike.symbolic_dim_uses, 2);
+  EXPECT_EQ(mixed.symbolic_dim_uses, 1);
+  for (const onnx_import* r : {&apart, &alike, &mixed}) {
+    EXPECT_EQ(r->network.params(), 2 * 6'400 + 8 * 4'160 + 6'500);
+    EXPECT_GE(r->network.forward_flops(), r->matmul_flops);
+  }
+  EXPECT_EQ(apart.network.forward_flops(), mixed.network.forward_flops());
+  EXPECT_LT(apart.network.forward_flops(), alike.network.forward_flops());
+  // The decoder's cross-attention attends to the 64 source positions from 16 target ones.
+  std::vector<std::int64_t> kv_seqs;
+  for (const layer_node& n : apart.network.nodes()) {
+    if (n.spec.kind == layer_kind::multihead_attention) kv_seqs.push_back(n.spec.kv_seq);
+  }
+  EXPECT_THAT(kv_seqs, testing::Contains(64));
+  // The source is the data input: the network's input is its 64 positions.
+  EXPECT_EQ(apart.network.input_shape().dims[0], 64);
+}
+
 /// An Einsum that contracts counts its multiply-adds (it had none, and ONNX 1.12 gives its output a rank without
 /// dimensions, so the Einsum after it had no shape either): the roofline layers standing for the two products of an
 /// einsum-written MLP do their 65,536 FLOPs per sample, and their weights are parameters in either layout.

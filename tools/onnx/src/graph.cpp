@@ -604,6 +604,30 @@ void order_for_inference(::onnx::GraphProto& g) {
   g.mutable_node()->Swap(&nodes);
 }
 
+/// Refuses a name in options.named_dims that sizes nothing: a misspelt or stale name would leave the dimension it
+/// meant at --seq's value, and the prediction at the wrong length, without a word. `free_names` are the data inputs'
+/// symbolic dimensions other than the batch, `batch_names` those of their batch axes, each in the file's order.
+void check_named_dims(const onnx_options& options, const std::vector<std::string>& free_names,
+                      const std::vector<std::string>& batch_names) {
+  for (const auto& [name, size] : options.named_dims) {
+    if (std::find(free_names.begin(), free_names.end(), name) != free_names.end()) continue;
+    if (std::find(batch_names.begin(), batch_names.end(), name) != batch_names.end()) {
+      throw onnx_error("symbolic dimension " + quoted_text(name) + " is the batch: the batch sizes it (--batch)");
+    }
+    // A fuzzed file can have thousands: the error stays one readable line.
+    constexpr std::size_t names_shown = 8;
+    std::string known;
+    for (std::size_t i = 0; i < free_names.size() && i < names_shown; ++i) {
+      known += (i > 0 ? ", " : "") + quoted_text(free_names[i]);
+    }
+    if (free_names.size() > names_shown) known += " and " + std::to_string(free_names.size() - names_shown) + " more";
+    throw onnx_error("no data input has a symbolic dimension " + quoted_text(name) + " (" +
+                     (known.empty() ? std::string("they have none other than the batch")
+                                    : "the data inputs' symbolic dimensions: " + known) +
+                     ")");
+  }
+}
+
 }  // namespace
 
 std::int64_t tensor::numel() const noexcept {
@@ -637,10 +661,34 @@ graph::graph(std::string_view bytes, const onnx_options& options) {
     for (int i = 0; i < n.input_size(); ++i) uses[n.input(i)].emplace_back(&n, i);
   }
 
+  const auto is_data_input = [&](const ::onnx::ValueInfoProto& in) {
+    return initializers.count(in.name()) == 0 && !unused(uses, in.name()) && !only_weight_uses(uses, in.name(), 0);
+  };
+  // Before any size is set, the names named_dims sizes must be the data inputs' (check_named_dims): a misspelt name
+  // is the error to report, not the dimension it then leaves unsized. Inputs without a shape are the loop's to refuse.
+  if (!options.named_dims.empty()) {
+    std::vector<std::string> free_names, batch_names;  // in the file's order, each once
+    bool first_input = true;
+    for (const ::onnx::ValueInfoProto& in : g.input()) {
+      if (!is_data_input(in) || !in.type().has_tensor_type() || !in.type().tensor_type().has_shape()) continue;
+      const auto& shape = in.type().tensor_type().shape();
+      const int batch_axis = first_input && shape.dim_size() == 3 ? recurrent_batch_axis(g, in.name()) : 0;
+      first_input = false;
+      for (int d = 0; d < shape.dim_size(); ++d) {
+        if (!shape.dim(d).has_dim_param() || shape.dim(d).dim_param().empty()) continue;
+        std::vector<std::string>& names = d == batch_axis ? batch_names : free_names;
+        if (std::find(names.begin(), names.end(), shape.dim(d).dim_param()) == names.end()) {
+          names.push_back(shape.dim(d).dim_param());
+        }
+      }
+    }
+    check_named_dims(options, free_names, batch_names);
+  }
+
   // Data inputs get concrete dimensions before shape inference: the batch, and --seq-like values for the rest.
   bool first = true;
   for (::onnx::ValueInfoProto& in : *g.mutable_input()) {
-    if (initializers.count(in.name()) != 0 || unused(uses, in.name()) || only_weight_uses(uses, in.name(), 0)) continue;
+    if (!is_data_input(in)) continue;
     if (!in.type().has_tensor_type() || !in.type().tensor_type().has_shape()) {
       throw onnx_error("data input " + quoted_text(in.name()) + " has no shape");
     }
@@ -659,6 +707,8 @@ graph::graph(std::string_view bytes, const onnx_options& options) {
                          ": sizes must be positive (a symbolic name, or -1, for a free size)");
       }
       const bool known = dim.has_dim_value() && dim.dim_value() > 0;
+      // Read before a size is set: dim_value and dim_param are one field (a oneof), and setting one clears the other.
+      const std::string name = !known && dim.has_dim_param() ? dim.dim_param() : std::string();
       if (first && !known) input_shape_from_file_ = false;
       if (known && dim.dim_value() > max_dimension) {
         throw onnx_error("data input " + quoted_text(in.name()) + " dimension " + std::to_string(d) + " is " +
@@ -671,15 +721,21 @@ graph::graph(std::string_view bytes, const onnx_options& options) {
         }
         dim.set_dim_value(batch_);
       } else if (!known) {
-        if (!options.symbolic_dim) {
-          // The CLI's flag for the kind of input this rank is (both set symbolic_dim): (N, C, H, W) is an image.
-          const std::string what = dim.has_dim_param() && !dim.dim_param().empty()
-                                       ? "is symbolic (" + quoted_text(dim.dim_param()) + ")"
-                                       : "has no fixed size";
+        if (const auto sized = name.empty() ? options.named_dims.end() : options.named_dims.find(name);
+            sized != options.named_dims.end()) {
+          dim.set_dim_value(sized->second);
+        } else if (options.symbolic_dim) {
+          dim.set_dim_value(*options.symbolic_dim);
+          ++symbolic_dim_uses_;
+        } else {
+          // The CLI's flag for the kind of input this rank is (both set symbolic_dim): (N, C, H, W) is an image. Where
+          // other dimensions are sized by name, this one can be too.
+          const std::string what = !name.empty() ? "is symbolic (" + quoted_text(name) + ")" : "has no fixed size";
+          const std::string by_name =
+              options.named_dims.empty() || name.empty() ? "" : ", or --dim " + quoted_text(name) + "=N";
           throw onnx_error("data input " + quoted_text(in.name()) + " dimension " + std::to_string(d) + " " + what +
-                           ": give its size (" + (shape.dim_size() >= 4 ? "--image N" : "--seq N") + ")");
+                           ": give its size (" + (shape.dim_size() >= 4 ? "--image N" : "--seq N") + by_name + ")");
         }
-        dim.set_dim_value(*options.symbolic_dim);
       }
     }
     first = false;

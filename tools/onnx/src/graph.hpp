@@ -70,6 +70,8 @@ class graph {
   [[nodiscard]] int main_output() const noexcept { return main_output_; }
   [[nodiscard]] std::int64_t batch() const noexcept { return batch_; }
   [[nodiscard]] bool batch_from_file() const noexcept { return batch_from_file_; }
+  /// Free dimensions of the data inputs (not the batch) that options.symbolic_dim sized (onnx_import's).
+  [[nodiscard]] std::int64_t symbolic_dim_uses() const noexcept { return symbolic_dim_uses_; }
   [[nodiscard]] const std::string& producer() const noexcept { return producer_; }
   [[nodiscard]] std::int64_t file_nodes() const noexcept { return file_nodes_; }
   [[nodiscard]] const std::vector<std::string>& notes() const noexcept { return notes_; }
@@ -128,6 +130,7 @@ class graph {
   std::int64_t batch_ = 1;
   bool batch_from_file_ = false;
   bool input_shape_from_file_ = false;  ///< the file gives every dimension of the data input
+  std::int64_t symbolic_dim_uses_ = 0;
   std::string producer_;
   std::int64_t file_nodes_ = 0;
   std::vector<std::string> notes_;

@@ -26,6 +26,11 @@ onnx_import load_onnx_bytes(std::string_view bytes, const onnx_options& options)
   if (options.symbolic_dim && (*options.symbolic_dim < 1 || *options.symbolic_dim > max_option_value)) {
     throw onnx_error("the size of symbolic dimensions must be in 1..2^20");
   }
+  for (const auto& [name, size] : options.named_dims) {
+    if (size < 1 || size > max_option_value) {
+      throw onnx_error("the size of symbolic dimension " + quoted_text(name) + " must be in 1..2^20");
+    }
+  }
   const graph g(bytes, options);
   std::vector<std::string> notes = g.notes();
   const std::vector<unit> units = build_units(g, options, notes);
@@ -82,6 +87,7 @@ onnx_import load_onnx_bytes(std::string_view bytes, const onnx_options& options)
                 .unmapped = {},
                 .notes = std::move(notes),
                 .onnx_nodes = g.file_nodes(),
+                .symbolic_dim_uses = g.symbolic_dim_uses(),
                 .matmul_flops = matmul_flops,
                 .producer = g.producer()};
   for (const auto& [op, n] : unmapped) r.unmapped.push_back({op, n});

@@ -4,6 +4,8 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <functional>
+#include <map>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -27,6 +29,11 @@ struct onnx_options {
   /// Value of every symbolic input dimension other than the batch (e.g. "sequence"); nullopt = such a dimension
   /// is an error that names it.
   std::optional<std::int64_t> symbolic_dim{};
+  /// Sizes of symbolic input dimensions by their name in the file (the dim_param an exporter writes), which override
+  /// `symbolic_dim` for the dimensions of that name: an encoder-decoder's {"src_len", 512}, {"tgt_len", 128}. Each
+  /// name must be that of a free dimension of a data input other than the batch, else the import fails naming the
+  /// file's symbolic dimensions (a misspelt name would otherwise size nothing, silently).
+  std::map<std::string, std::int64_t, std::less<>> named_dims{};
   /// Eval-mode exports fold BatchNorm into the preceding Conv (its bias then has a generated "onnx::" name):
   /// restore Conv without bias + BatchNorm2d, which is what training runs.
   bool unfold_batchnorm = true;
@@ -46,6 +53,9 @@ struct onnx_import {
   std::vector<unmapped_operator> unmapped;  ///< sorted by op type; each node is an `opaque` layer in `network`
   std::vector<std::string> notes;           ///< what was approximated or left out, one sentence each
   std::int64_t onnx_nodes = 0;              ///< nodes in the file's main graph
+  /// Free dimensions of the data inputs (other than the batch) sized by `symbolic_dim`, not by `named_dims`: 0 when
+  /// it sized none (the file fixes them, or `named_dims` names them all).
+  std::int64_t symbolic_dim_uses = 0;
   /// Per sample: 2 x the multiply-adds of the graph's Conv, ConvTranspose, Gemm and MatMul nodes, recurrent layers
   /// and contracting Einsums, from the file's shapes. The network's forward FLOPs are at least this (checked on
   /// import, node by node).
