@@ -91,16 +91,16 @@ class Comparison(Report):
     def to_pandas(self) -> Any: ...
     def __len__(self) -> int: ...
 
-def predict(model: Optional[str] = None, *, onnx: Optional[_Path] = ..., device: str = ..., batch: int = ...,
+def predict(model: Optional[str] = None, *, onnx: Optional[_Path] = ..., dim: Mapping[str, int] = ..., device: str = ..., batch: int = ...,
             seq: int = ..., image: int = ..., mode: _Mode = ..., optimizer: _Optimizer = ..., precision: _Precision = ..., dtype: _Dtype = ...,
             samples: int = ..., max_batch: bool = ..., layers: bool = ..., **options: Any) -> Prediction: ...
-def memory(model: Optional[str] = None, *, onnx: Optional[_Path] = ..., device: str = ..., batch: int = ...,
+def memory(model: Optional[str] = None, *, onnx: Optional[_Path] = ..., dim: Mapping[str, int] = ..., device: str = ..., batch: int = ...,
            seq: int = ..., image: int = ..., mode: _Mode = ..., optimizer: _Optimizer = ..., precision: _Precision = ..., dtype: _Dtype = ...,
            max_batch: bool = ..., **options: Any) -> MemoryReport: ...
-def max_batch(model: Optional[str] = None, *, onnx: Optional[_Path] = ..., device: str = ..., seq: int = ...,
+def max_batch(model: Optional[str] = None, *, onnx: Optional[_Path] = ..., dim: Mapping[str, int] = ..., device: str = ..., seq: int = ...,
               image: int = ..., mode: _Mode = ..., optimizer: _Optimizer = ..., precision: _Precision = ..., dtype: _Dtype = ...,
               **options: Any) -> int: ...
-def compare(model: Optional[str] = None, *, onnx: Optional[_Path] = ..., devices: Sequence[str] = ...,
+def compare(model: Optional[str] = None, *, onnx: Optional[_Path] = ..., dim: Mapping[str, int] = ..., devices: Sequence[str] = ...,
             batch: Union[int, Sequence[int]] = ..., price: Mapping[str, float] = ..., prices: _Path = ...,
             samples: int = ..., epochs: int = ..., sort: Literal["time", "cost"] = ..., all: bool = ...,
             fits_only: bool = ..., top: int = ..., svg: _Path = ...,

@@ -84,6 +84,8 @@ BAD_INPUTS = [
      ["--model", "resnet50", "--device", "t4", "--batch", "70000"]),
     ("compare", dict(model="resnet50", price={"t4": "cheap"}), ["--model", "resnet50", "--price", "t4=cheap"]),
     ("compare", dict(model="resnet50", onnx="x.onnx"), ["--model", "resnet50", "--onnx", "x.onnx"]),
+    ("predict", dict(model="resnet50", device="t4", dim={"src_len": 64, "tgt_len": 16}),
+     ["--model", "resnet50", "--device", "t4", "--dim", "src_len=64,tgt_len=16"]),
     ("predict", dict(model="resnet50", device="t4", precision=["amp-fp16", "tf32"]),
      ["--model", "resnet50", "--device", "t4", "--precision", "amp-fp16,tf32"]),
 ]

@@ -31,7 +31,7 @@ const std::vector<std::string> commands{"predict", "predict", "predict", "compar
 const std::vector<std::string> flags{"--model", "--device", "--batch",   "--seq",   "--image", "--optimizer",
                                      "--mode",  "--samples", "--dtype",  "--json",  "--devices", "--price",
                                      "--bogus", "-x",        "--",       "--model=", "--batch=8", "--json=1",
-                                     "--max-batch", "--device-file"};
+                                     "--max-batch", "--device-file", "--dim"};
 const std::vector<std::string> garbage{"",     "0",         "-1",   "1",      "7",        "8",      "64",
                                        "2048", "2049",      "65536", "65537", "1000000000000", "1000000000001",
                                        "99999999999999999999999",     "1e3",    "1.5",      "abc",    "8,16",
@@ -60,6 +60,8 @@ std::vector<std::string> values_for(std::string_view flag) {
     v = {"1", "1000", "1000000000000", "0"};
   } else if (flag == "--device-file") {
     v = {"/", "/dev/null", "/nonexistent/gpu.json", "/proc/self/status"};
+  } else if (flag == "--dim") {
+    v = {"sequence=64", "src_len=64,tgt_len=16", "a=1,a=2", "a=", "=8", "a=0", "a", "a=b=8", "a=8,"};
   } else if (flag == "--price") {
     v = {"h100=2.5", "v100=0", "k40=1.25,t4=0.3", "h100=", "cpu=1"};
   }

@@ -20,23 +20,24 @@ namespace {
 constexpr std::string_view usage = R"(usage: prenet <command> [options]
 
 commands:
-  predict --model NAME|--onnx FILE --device ID|--device-file FILE [--batch N] [--seq N | --image N]
-          [--optimizer none|sgd|momentum|adam|adamw|rmsprop|adagrad|adam-fused|adamw-fused] [--mode train|inference]
-          [--samples N] [--precision P [--keep-batchnorm-fp32]] [--attention A] [training setup] [--max-batch]
-          [--layers] [--json]
+  predict --model NAME|--onnx FILE [--dim NAME=N[,...]] --device ID|--device-file FILE [--batch N]
+          [--seq N | --image N] [--optimizer none|sgd|momentum|adam|adamw|rmsprop|adagrad|adam-fused|adamw-fused]
+          [--mode train|inference] [--samples N] [--precision P [--keep-batchnorm-fp32]] [--attention A]
+          [training setup] [--max-batch] [--layers] [--json]
       iteration time (forward, backward, optimizer), epoch time, FLOPs, memory; --layers adds the per-layer table
-  compare --model NAME|--onnx FILE [--batch N[,N...]] [--devices ID[,ID...]] [--device-file FILE ...]
-          [--price ID=USD[,...]] [--prices FILE] [--samples N] [--epochs N] [--sort time|cost] [--all | --fits-only]
-          [--top K] [--seq N | --image N] [--optimizer ...] [--mode ...] [--precision P[,P...] [--keep-batchnorm-fp32]]
-          [--attention A] [training setup] [--max-batch] [--json] [--svg FILE]
+  compare --model NAME|--onnx FILE [--dim NAME=N[,...]] [--batch N[,N...]] [--devices ID[,ID...]]
+          [--device-file FILE ...] [--price ID=USD[,...]] [--prices FILE] [--samples N] [--epochs N]
+          [--sort time|cost] [--all | --fits-only] [--top K] [--seq N | --image N] [--optimizer ...] [--mode ...]
+          [--precision P[,P...] [--keep-batchnorm-fp32]] [--attention A] [training setup] [--max-batch] [--json]
+          [--svg FILE]
       one table across devices (default: every GPU in the catalogue) for a job of --epochs passes over --samples:
       hours and dollars, cheapest first when prices are known, only what fits unless --all; ends with the cheapest
       and the fastest configuration that fits; each --device-file (may be repeated) adds that GPU; several
       precisions compare each device under each (a device PyTorch refuses one on is named, "left out"); --svg FILE
       also draws the listed rows as a bar chart (time per iteration, or of the job with --epochs/--samples, and cost)
-  memory --model NAME|--onnx FILE --device ID|--device-file FILE [--batch N] [--max-batch] [--seq N | --image N]
-          [--optimizer ...] [--mode ...] [--precision P [--keep-batchnorm-fp32]] [--attention A] [training setup]
-          [--json]
+  memory --model NAME|--onnx FILE [--dim NAME=N[,...]] --device ID|--device-file FILE [--batch N] [--max-batch]
+          [--seq N | --image N] [--optimizer ...] [--mode ...] [--precision P [--keep-batchnorm-fp32]] [--attention A]
+          [training setup] [--json]
       peak device memory as nvidia-smi shows it, by part; whether it fits, by how much not, the largest batch
   devices [--json | --markdown] [--device ID | --device-file FILE]
       the device catalogue (ids for --device): data-sheet peaks (dense tensor TFLOPS), bandwidth, memory, power;
@@ -98,8 +99,9 @@ FusedAdam, one pass (28 bytes a parameter).
 
 defaults: --batch 1, --mode train, --optimizer sgd (none for inference), --precision default, --attention the model's,
 the model's own image side or context length, --samples = ImageNet-1k's 1,281,167 images or WikiText-103's 103,227,021 tokens
-in sequences of --seq. --onnx: the file's batch (1 if symbolic); --seq/--image size its symbolic dimensions;
-unmapped operators are listed and predicted by the roofline. Exit codes: 0 success, 2 bad input (one line on stderr), 3 the output could not be written, 1 internal error.
+in sequences of --seq. --onnx: the file's batch (1 if symbolic); --seq/--image size its symbolic dimensions, and
+--dim NAME=N[,NAME=N...] those of the names given, as the file names them (an encoder-decoder's src_len and tgt_len
+apart; each name once, and one the file has); unmapped operators are listed and predicted by the roofline. Exit codes: 0 success, 2 bad input (one line on stderr), 3 the output could not be written, 1 internal error.
 )";
 
 }  // namespace

@@ -13,14 +13,17 @@ struct onnx_model {
   std::string name;
   models::zoo_entry entry;
   std::int64_t size = 0;
+  dim_sizes dims;  ///< --dim, echoed in the reports
 };
 
-std::shared_ptr<const onnx_model> read_onnx_model(std::string_view path, std::optional<std::int64_t> symbolic_dim) {
+std::shared_ptr<const onnx_model> read_onnx_model(std::string_view path, std::optional<std::int64_t> symbolic_dim,
+                                                 const dim_sizes& dims) {
   try {
-    const onnx_options options{.batch = std::nullopt, .symbolic_dim = symbolic_dim};
+    const onnx_options options{.batch = std::nullopt, .symbolic_dim = symbolic_dim, .named_dims = dims};
     const std::string* in_memory = in_memory_onnx::find(path);
     onnx_import r = in_memory ? load_onnx_bytes(*in_memory, options) : load_onnx(std::filesystem::path(path), options);
-    auto m = std::make_shared<onnx_model>(onnx_model{.imported = std::move(r), .name = {}, .entry = {}, .size = 0});
+    auto m = std::make_shared<onnx_model>(
+        onnx_model{.imported = std::move(r), .name = {}, .entry = {}, .size = 0, .dims = dims});
     // The model's name in every report (text, JSON, SVG): the file's name as the importer shows a file's text.
     m->name = printable_text(std::filesystem::path(path).filename().string());
     const shape& in = m->imported.network.input_shape();
@@ -50,6 +53,7 @@ const models::zoo_entry& entry_of(const onnx_model& m) noexcept { return m.entry
 std::int64_t input_size_of(const onnx_model& m) noexcept { return m.size; }
 const runtime_network& network_of(const onnx_model& m) noexcept { return m.imported.network; }
 std::int64_t batch_of(const onnx_model& m) noexcept { return m.imported.batch; }
+std::int64_t symbolic_dim_uses_of(const onnx_model& m) noexcept { return m.imported.symbolic_dim_uses; }
 
 void add_onnx_json(nlohmann::ordered_json& j, const onnx_model& m) {
   j["onnx_nodes"] = m.imported.onnx_nodes;
@@ -59,6 +63,12 @@ void add_onnx_json(nlohmann::ordered_json& j, const onnx_model& m) {
     j["unmapped_operators"].push_back({{"op_type", u.op_type}, {"count", u.count}});
   }
   j["notes"] = m.imported.notes;
+  // What --dim asked, as --seq's value is echoed. Each name matched one of the file's (printable already); printable
+  // again because JSON output must be UTF-8 whatever reaches it.
+  if (!m.dims.empty()) {
+    j["dims"] = nlohmann::ordered_json::object();
+    for (const auto& [name, size] : m.dims) j["dims"][printable_text(name)] = size;
+  }
 }
 
 std::string onnx_text(const onnx_model& m) {
@@ -72,6 +82,13 @@ std::string onnx_text(const onnx_model& m) {
       t += (i > 0 ? ", " : "") + m.imported.unmapped[i].op_type + " x" + std::to_string(m.imported.unmapped[i].count);
     }
     t += "   (predicted by the roofline fallback)\n";
+  }
+  if (!m.dims.empty()) {
+    t += "  dims             ";
+    for (auto it = m.dims.begin(); it != m.dims.end(); ++it) {
+      t += (it == m.dims.begin() ? "" : ", ") + printable_text(it->first) + " " + std::to_string(it->second);
+    }
+    t += "\n";
   }
   for (const std::string& n : m.imported.notes) t += "  note             " + n + "\n";
   return t;

@@ -3,6 +3,8 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -46,10 +48,17 @@ class in_memory_onnx {
   static inline thread_local in_memory_onnx* active_ = nullptr;
 };
 
-/// Imports `path` (or the in_memory_onnx of that name), with `symbolic_dim` (from --seq or --image) for symbolic input dimensions other than the batch.
+/// --dim NAME=N,...: sizes of the file's symbolic input dimensions by name (prenet::onnx_options::named_dims).
+using dim_sizes = std::map<std::string, std::int64_t, std::less<>>;
+
+/// Imports `path` (or the in_memory_onnx of that name), with `dims` for the symbolic input dimensions they name and
+/// `symbolic_dim` (from --seq or --image) for the other ones but the batch.
 /// Failures become a usage_error: "cannot import FILE: <reason>".
 [[nodiscard]] std::shared_ptr<const onnx_model> read_onnx_model(std::string_view path,
-                                                               std::optional<std::int64_t> symbolic_dim);
+                                                               std::optional<std::int64_t> symbolic_dim,
+                                                               const dim_sizes& dims = {});
+/// How many free input dimensions took `symbolic_dim` rather than a --dim size (0: --seq/--image sized none).
+[[nodiscard]] std::int64_t symbolic_dim_uses_of(const onnx_model& m) noexcept;
 /// A copy of `m` whose notes (text and JSON `notes`) end with `note`.
 [[nodiscard]] std::shared_ptr<const onnx_model> with_note(const onnx_model& m, std::string note);
 /// The model as a zoo entry: name = file name, input kind and size from its data input.
@@ -58,7 +67,8 @@ class in_memory_onnx {
 [[nodiscard]] const runtime_network& network_of(const onnx_model& m) noexcept;
 /// The batch the file fixes, or 1 where it is symbolic: the default --batch.
 [[nodiscard]] std::int64_t batch_of(const onnx_model& m) noexcept;
-/// "unmapped_operators": [{op_type, count}], "notes": [...] added to a JSON report.
+/// "onnx_nodes", "onnx_matmul_flops_per_sample", "unmapped_operators": [{op_type, count}], "notes": [...] added to a
+/// JSON report, and "dims": {NAME: N} where --dim was given.
 void add_onnx_json(nlohmann::ordered_json& j, const onnx_model& m);
 /// The same as text lines, "" when there is nothing to say.
 [[nodiscard]] std::string onnx_text(const onnx_model& m);

@@ -7,7 +7,7 @@ namespace prenet::cli {
 
 struct onnx_model {};
 
-std::shared_ptr<const onnx_model> read_onnx_model(std::string_view, std::optional<std::int64_t>) {
+std::shared_ptr<const onnx_model> read_onnx_model(std::string_view, std::optional<std::int64_t>, const dim_sizes&) {
   throw usage_error("--onnx: this prenet was built without the ONNX importer (PRENET_BUILD_ONNX=OFF)");
 }
 std::shared_ptr<const onnx_model> with_note(const onnx_model& m, std::string) {
@@ -20,6 +20,7 @@ const runtime_network& network_of(const onnx_model&) noexcept {
   return none;
 }
 std::int64_t batch_of(const onnx_model&) noexcept { return 1; }
+std::int64_t symbolic_dim_uses_of(const onnx_model&) noexcept { return 0; }
 void add_onnx_json(nlohmann::ordered_json&, const onnx_model&) {}
 std::string onnx_text(const onnx_model&) { return ""; }
 

@@ -31,6 +31,8 @@ constexpr std::array freezings{freezing::none, freezing::embeddings, freezing::a
 constexpr std::array loss_functions{loss_function::cross_entropy, loss_function::none};
 /// --dtype, the older flag: the element type of every tensor, which --precision fp32, fp16 and bf16 mean.
 constexpr std::array dtype_precisions{precision::fp32, precision::fp16, precision::bf16};
+/// Largest --seq, --image or --dim size of an --onnx file's symbolic dimension.
+constexpr std::int64_t max_onnx_dim = models::detail::zoo_max_image_side;
 
 template <typename T, std::size_t N>
 T read_choice(std::string_view flag, std::string_view text, const std::array<T, N>& choices) {
@@ -116,6 +118,21 @@ void read_keep_batchnorm_fp32(const arguments& args, model_settings& s, std::spa
   s.keep_batchnorm_fp32 = whole_half(s.precision);
 }
 
+/// --dim NAME=N[,NAME=N...]: each name once, each size a whole number in 1..max_onnx_dim. Whether the file has
+/// a symbolic dimension of each name is the importer's check (onnx_options::named_dims), which names the file's.
+dim_sizes read_dim_sizes(std::string_view list) {
+  dim_sizes sizes;
+  for (const std::string_view item : split_list("dim", list)) {
+    // The last '=': a size has none, a name from an exporter might.
+    const std::size_t eq = item.rfind('=');
+    if (eq == std::string_view::npos || eq == 0) throw usage_error("--dim expects NAME=N items, got " + quoted_text(item));
+    const std::string_view name = item.substr(0, eq);
+    const std::int64_t size = parse_integer("dim " + quoted_text(name), item.substr(eq + 1), 1, max_onnx_dim);
+    if (!sizes.emplace(name, size).second) throw usage_error("--dim names " + quoted_text(name) + " more than once");
+  }
+  return sizes;
+}
+
 /// The settings with `prec` for the precision, every other flag read and checked; `list` is every precision asked for.
 model_settings read_model_settings_as(const arguments& args, precision prec, std::span<const precision> list) {
   model_settings s;
@@ -125,9 +142,11 @@ model_settings read_model_settings_as(const arguments& args, precision prec, std
     const std::string_view dim_flag = args.has("seq") ? "seq" : "image";
     const std::optional<std::string_view> dim = args.value(dim_flag);
     const std::optional<std::int64_t> symbolic =
-        dim ? std::optional(parse_integer(dim_flag, *dim, 1, models::detail::zoo_max_image_side)) : std::nullopt;
+        dim ? std::optional(parse_integer(dim_flag, *dim, 1, max_onnx_dim)) : std::nullopt;
+    const std::optional<std::string_view> dim_list = args.value("dim");
+    const dim_sizes named = dim_list ? read_dim_sizes(*dim_list) : dim_sizes{};
     std::shared_ptr<const onnx_model> fixed;
-    if (symbolic) {
+    if (symbolic && named.empty()) {
       // --seq/--image only size symbolic dimensions: a file that imports without one fixes every size itself, and
       // the flag has no effect, which the report says (a note) rather than ignoring it silently.
       try {
@@ -141,11 +160,18 @@ model_settings read_model_settings_as(const arguments& args, precision prec, std
                                      "(its " + std::string(size_flag(entry_of(*fixed))) + " is " +
                                      std::to_string(input_size_of(*fixed)) + ")");
     } else {
-      s.onnx = read_onnx_model(*file, symbolic);
+      s.onnx = read_onnx_model(*file, symbolic, named);
+      // With --dim, --seq/--image size only the symbolic dimensions it leaves: where it leaves none, the flag has no
+      // effect, said as above. (A file without symbolic dimensions has none of --dim's names: the import refused it.)
+      if (symbolic && !named.empty() && symbolic_dim_uses_of(*s.onnx) == 0) {
+        s.onnx = with_note(*s.onnx, "--" + std::string(dim_flag) + " has no effect: --dim sizes every symbolic " +
+                                        "input dimension");
+      }
     }
     s.model = &entry_of(*s.onnx);
     s.size = input_size_of(*s.onnx);
   } else {
+    if (args.has("dim")) throw usage_error("--dim applies to --onnx FILE: it sizes the file's symbolic dimensions by name");
     const std::string_view model = args.required("model");
     s.model = models::find_model(model);
     if (s.model == nullptr) {

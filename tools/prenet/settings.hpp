@@ -55,10 +55,11 @@ struct model_settings {
 };
 
 /// The flags read_model_settings reads (its --samples is each command's own: memory has none).
-inline constexpr std::array<flag_spec, 16> model_flags{{{"model"},
+inline constexpr std::array<flag_spec, 17> model_flags{{{"model"},
                                                         {"onnx"},
                                                         {"seq"},
                                                         {"image"},
+                                                        {"dim"},
                                                         {"optimizer"},
                                                         {"mode"},
                                                         {"precision"},
@@ -86,7 +87,7 @@ template <std::size_t N>
   return all;
 }
 
-/// Reads --model (or --onnx FILE), --seq/--image, --mode, --optimizer, --precision (or its alias --dtype),
+/// Reads --model (or --onnx FILE [--dim NAME=N,...]), --seq/--image, --mode, --optimizer, --precision (or its alias --dtype),
 /// --attention, --grad-accum, --checkpoint, --lora, --lora-targets, --freeze, --loss, --keep-batchnorm-fp32 and
 /// --samples; throws usage_error
 /// on bad input.
