@@ -251,7 +251,8 @@ TEST(OnnxBadInput, NamedDimsMustNameAFreeDimension) {
             "'tgt_len')");
   EXPECT_EQ(error_of(bytes, {.symbolic_dim = 64, .named_dims = {{"batch_size", 4}}}),
             "symbolic dimension 'batch_size' is the batch: the batch sizes it (--batch)");
-  EXPECT_EQ(error_of(bytes, {.named_dims = {{"src_len", 0}}}), "the size of symbolic dimension 'src_len' must be in 1..2^20");
+  EXPECT_EQ(error_of(bytes, {.named_dims = {{"src_len", 0}}}),
+            "the size of symbolic dimension 'src_len' must be in 1..2^20");
   EXPECT_EQ(error_of(bytes, {.named_dims = {{"src_len", std::int64_t{1} << 21}}}),
             "the size of symbolic dimension 'src_len' must be in 1..2^20");
   EXPECT_EQ(error_of(bytes, {.named_dims = {{"src_len", 64}}}),

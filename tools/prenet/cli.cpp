@@ -101,7 +101,8 @@ defaults: --batch 1, --mode train, --optimizer sgd (none for inference), --preci
 the model's own image side or context length, --samples = ImageNet-1k's 1,281,167 images or WikiText-103's 103,227,021 tokens
 in sequences of --seq. --onnx: the file's batch (1 if symbolic); --seq/--image size its symbolic dimensions, and
 --dim NAME=N[,NAME=N...] those of the names given, as the file names them (an encoder-decoder's src_len and tgt_len
-apart; each name once, and one the file has); unmapped operators are listed and predicted by the roofline. Exit codes: 0 success, 2 bad input (one line on stderr), 3 the output could not be written, 1 internal error.
+apart; each name once, and one the file has); unmapped operators are listed and predicted by the roofline.
+Exit codes: 0 success, 2 bad input (one line on stderr), 3 the output could not be written, 1 internal error.
 )";
 
 }  // namespace

@@ -125,7 +125,9 @@ dim_sizes read_dim_sizes(std::string_view list) {
   for (const std::string_view item : split_list("dim", list)) {
     // The last '=': a size has none, a name from an exporter might.
     const std::size_t eq = item.rfind('=');
-    if (eq == std::string_view::npos || eq == 0) throw usage_error("--dim expects NAME=N items, got " + quoted_text(item));
+    if (eq == std::string_view::npos || eq == 0) {
+      throw usage_error("--dim expects NAME=N items, got " + quoted_text(item));
+    }
     const std::string_view name = item.substr(0, eq);
     const std::int64_t size = parse_integer("dim " + quoted_text(name), item.substr(eq + 1), 1, max_onnx_dim);
     if (!sizes.emplace(name, size).second) throw usage_error("--dim names " + quoted_text(name) + " more than once");
@@ -171,7 +173,9 @@ model_settings read_model_settings_as(const arguments& args, precision prec, std
     s.model = &entry_of(*s.onnx);
     s.size = input_size_of(*s.onnx);
   } else {
-    if (args.has("dim")) throw usage_error("--dim applies to --onnx FILE: it sizes the file's symbolic dimensions by name");
+    if (args.has("dim")) {
+      throw usage_error("--dim applies to --onnx FILE: it sizes the file's symbolic dimensions by name");
+    }
     const std::string_view model = args.required("model");
     s.model = models::find_model(model);
     if (s.model == nullptr) {

@@ -87,10 +87,9 @@ template <std::size_t N>
   return all;
 }
 
-/// Reads --model (or --onnx FILE [--dim NAME=N,...]), --seq/--image, --mode, --optimizer, --precision (or its alias --dtype),
-/// --attention, --grad-accum, --checkpoint, --lora, --lora-targets, --freeze, --loss, --keep-batchnorm-fp32 and
-/// --samples; throws usage_error
-/// on bad input.
+/// Reads --model (or --onnx FILE and --dim NAME=N,...), --seq/--image, --mode, --optimizer, --precision (or its alias
+/// --dtype), --attention, --grad-accum, --checkpoint, --lora, --lora-targets, --freeze, --loss, --keep-batchnorm-fp32
+/// and --samples; throws usage_error on bad input.
 [[nodiscard]] model_settings read_model_settings(const arguments& args);
 
 /// compare's settings: as read_model_settings, but --precision may list several (comma-separated, each once), and
