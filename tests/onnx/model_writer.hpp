@@ -124,8 +124,8 @@ enum class kv_repeat { none, repeat_kv, repeat_interleave, heads_twice, tile };
 /// bias, residual Add) is the memory, the decoder's cross-attention takes Q from the target and K, V from the memory;
 /// then Linear(64, 100) over the target. Parameters 2 x 6,400 + 8 x 4,160 + 6,500 = 52,580; matrix products per
 /// sample, S source and T target positions: encoder 2 x 64 x 64 x 4S + 2 x 2 x 4 x 16 x S^2, decoder
-/// 2 x 64 x 64 x (2T + 2S) + 2 x 2 x 4 x 16 x T x S, generator 2 x 64 x 100 x T. (The target's Gather, on the
-/// second stream, is predicted by the roofline: prenet's Embedding takes the network's input as its token ids.)
+/// 2 x 64 x 64 x (2T + 2S) + 2 x 2 x 4 x 16 x T x S, generator 2 x 64 x 100 x T. Both Gathers are Embeddings: the
+/// target's ids are read from the network's one input through a junction that keeps them token ids.
 [[nodiscard]] std::string encoder_decoder_onnx(const write_options& o = {});
 /// Self-attention over 8 tokens of width 64, 4 heads, whose scores get T5's relative position bias: a trainable
 /// (32, 4) table gathered by a constant (8, 8) bucket index, transposed to (1, 4, 8, 8), added before the Softmax.

@@ -336,6 +336,12 @@ TEST(OnnxImport, NamedDimsSizeEachLengthApart) {
   EXPECT_THAT(kv_seqs, testing::Contains(64));
   // The source is the data input: the network's input is its 64 positions.
   EXPECT_EQ(apart.network.input_shape().dims[0], 64);
+  // The target's 16 token ids, read from that input through a junction, are still token ids: its Embedding maps
+  // (a junction's output lost the flag, and the Gather fell back to the roofline when the lengths differed).
+  for (const onnx_import* r : {&apart, &alike, &mixed}) EXPECT_THAT(r->unmapped, testing::IsEmpty());
+  std::int64_t embeddings = 0;
+  for (const layer_node& n : apart.network.nodes()) embeddings += n.spec.kind == layer_kind::embedding ? 1 : 0;
+  EXPECT_EQ(embeddings, 2);
 }
 
 /// An Einsum that contracts counts its multiply-adds (it had none, and ONNX 1.12 gives its output a rank without
