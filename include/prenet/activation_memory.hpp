@@ -37,6 +37,22 @@ inline constexpr std::int64_t small_block_bytes = 512, page_bytes = std::int64_t
              : (n + detail::page_bytes - 1) / detail::page_bytes * detail::page_bytes;
 }
 
+/// Tensors' bytes as requested (`raw`) and as the caching allocator hands them out (`block`: allocator_block of each
+/// tensor). Every part of the estimate is counted both ways; the difference is its share of `allocator`.
+struct allocated_bytes {
+  std::int64_t raw = 0, block = 0;
+  /// One more tensor of `n` bytes.
+  constexpr void add(std::int64_t n) noexcept {
+    raw = detail::sat_add(raw, n);
+    block = detail::sat_add(block, allocator_block(n));
+  }
+  /// A tensor of `n` bytes that add() counted, freed.
+  constexpr void remove(std::int64_t n) noexcept {
+    raw = detail::sat_sub(raw, n);
+    block = detail::sat_sub(block, allocator_block(n));
+  }
+};
+
 /// What is alive, besides weights and optimizer state, at the worst moment of the backward pass.
 struct backward_peak {
   std::int64_t saved_bytes = 0;  ///< every tensor autograd saves in the forward pass, each counted once, the loss's too
@@ -323,7 +339,7 @@ constexpr std::int64_t record_saved(std::span<const layer_node> nodes, dtype t, 
 template <class Ints>
 constexpr backward_peak backward_peak_at(std::size_t nodes, std::int64_t batch, memory_walk<Ints> w,
                                          bool gradients_held = false, const loss_footprint& loss = {},
-                                         std::array<std::int64_t, 2> forward_cache = {}) noexcept {
+                                         allocated_bytes forward_cache = {}) noexcept {
   const node_plan* p = w.plan.data();
   const std::int64_t* raw = w.drop_raw.data();
   const std::int64_t* block = w.drop_block.data();
@@ -338,44 +354,39 @@ constexpr backward_peak backward_peak_at(std::size_t nodes, std::int64_t batch, 
     grad_raw = sat_add(grad_raw, p[i].grad_raw);
     grad_block = sat_add(grad_block, p[i].grad_block);
   }
-  std::int64_t cast_raw = forward_cache[0], cast_block = forward_cache[1];
+  allocated_bytes cast = forward_cache;
   std::int64_t best_total = -1;
   // One moment of the sweep, at layer `at` (nodes: the loss's backward), with working set `ws_raw` (allocated in
   // blocks of `ws_block` bytes) beside what is alive: kept when it holds more than every moment before it.
   const auto moment = [&](std::size_t at, std::int64_t ws_raw, std::int64_t ws_block, bool forward_end = false) {
-    const std::int64_t live = sat_add(sat_add(sat_add(act_block, grad_block), ws_block), cast_block);
+    const std::int64_t live = sat_add(sat_add(sat_add(act_block, grad_block), ws_block), cast.block);
     if (live <= best_total) return;
     best_total = live;
     best.activations_bytes = act_raw;
     best.gradients_bytes = grad_raw;
     best.workspace_bytes = ws_raw;
-    best.casts_bytes = cast_raw;
-    best.casts_block = cast_block;
+    best.casts_bytes = cast.raw;
+    best.casts_block = cast.block;
     best.forward_end = forward_end;
-    best.allocator_bytes = sat_sub(sat_sub(live, cast_block), sat_add(sat_add(act_raw, grad_raw), ws_raw));
+    best.allocator_bytes = sat_sub(sat_sub(live, cast.block), sat_add(sat_add(act_raw, grad_raw), ws_raw));
     best.layer = at;
   };
   // The end of the forward pass, autocast's cache still held, then the loss's backward: d(log-probs) and d(logits),
   // each the size of the log-probabilities.
-  if (cast_block > 0) moment(nodes, 0, 0, true);
-  cast_raw = 0;
-  cast_block = 0;
+  if (cast.block > 0) moment(nodes, 0, 0, true);
+  cast = {};
   if (!loss.empty()) moment(nodes, sat_mul(log_probs, 2), sat_mul(allocator_block(log_probs), 2));
   for (std::size_t i = nodes; i-- > 1;) {
     // The backward of what follows layer i is done: what it alone kept is freed (after the last layer: the loss's).
     act_raw = sat_sub(act_raw, i + 1 < nodes ? raw[i + 1] : loss_raw);
     act_block = sat_sub(act_block, i + 1 < nodes ? block[i + 1] : loss_block);
-    if (i + 1 < nodes && p[i + 1].recomputed && p[i + 1].cast > 0) {
-      cast_raw = sat_sub(cast_raw, p[i + 1].cast);
-      cast_block = sat_sub(cast_block, allocator_block(p[i + 1].cast));
-    }
+    if (i + 1 < nodes && p[i + 1].recomputed) cast.remove(p[i + 1].cast);
     // The last layer of a checkpointed block: the block's forward runs again, its saved tensors are back, and
     // under autocast its weights' half copies.
     for (std::size_t j = i; p[i].block_last && p[j].recomputed; --j) {
       act_raw = sat_add(act_raw, raw[j]);
       act_block = sat_add(act_block, block[j]);
-      cast_raw = sat_add(cast_raw, p[j].cast);
-      cast_block = sat_add(cast_block, allocator_block(p[j].cast));
+      cast.add(p[j].cast);
     }
     if (!p[i].backward && !p[i].forward_pair) continue;
     if (!gradients_held) {

@@ -140,11 +140,10 @@ template <class Net>
                                                                     const train_config& cfg) noexcept {
   const std::int64_t elem = element_bytes(parameter_dtype(cfg.precision));
   const std::int64_t act = element_bytes(activation_dtype(cfg.precision));
-  std::int64_t w_raw = 0, w_block = 0, pair_raw = 0, pair_block = 0;
+  allocated_bytes weights;
+  std::int64_t pair_raw = 0, pair_block = 0;
   for (const layer_node& n : nodes) {
-    const std::int64_t w = detail::sat_mul(n.cost().params, elem);
-    w_raw = detail::sat_add(w_raw, w);
-    w_block = detail::sat_add(w_block, allocator_block(w));
+    weights.add(detail::sat_mul(n.cost().params, elem));
     if (!detail::has_backward(n) || n.cost().aliases_input != 0) continue;
     const auto p = detail::gradient_pair(n, cfg.batch, act);
     const std::int64_t block = detail::sat_add(allocator_block(p[0]), allocator_block(p[1]));
@@ -154,9 +153,10 @@ template <class Net>
     }
   }
   memory_breakdown m;
-  m.weights = bytes{w_raw};
+  m.weights = bytes{weights.raw};
   m.activations = bytes{pair_raw};
-  m.allocator = bytes{detail::sat_add(detail::sat_sub(w_block, w_raw), detail::sat_sub(pair_block, pair_raw))};
+  m.allocator =
+      bytes{detail::sat_add(detail::sat_sub(weights.block, weights.raw), detail::sat_sub(pair_block, pair_raw))};
   m.framework = framework_bytes(cfg);
   return m;
 }

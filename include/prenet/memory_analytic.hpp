@@ -75,8 +75,8 @@ struct analytic_memory {
 /// autocast's cache of the trained weights of checkpointed blocks, raw and as allocator blocks; the layers that run a
 /// backward step.
 struct weight_totals {
-  std::int64_t w_raw = 0, w_block = 0, t_raw = 0, t_block = 0, cast_raw = 0, cast_block = 0, cache_raw = 0,
-               cache_block = 0, layers = 0;
+  allocated_bytes weights, trained, casts, cache;
+  std::int64_t layers = 0;
 };
 
 /// weight_totals of nodes whose training roles (LoRA) are set.
@@ -98,20 +98,12 @@ template <class Ints>
   const layer_cost* costs = precomputed_costs(w);
   for (std::size_t i = 0; i < nodes.size(); ++i) {
     const layer_cost c = cost_of(costs, node, i);
-    const std::int64_t b = sat_mul(c.params, elem);
-    t.w_raw = sat_add(t.w_raw, b);
-    t.w_block = sat_add(t.w_block, allocator_block(b));
-    const std::int64_t tb = sat_mul(c.trainable_params, elem);
-    t.t_raw = sat_add(t.t_raw, tb);
-    t.t_block = sat_add(t.t_block, allocator_block(tb));
+    t.weights.add(sat_mul(c.params, elem));
+    t.trained.add(sat_mul(c.trainable_params, elem));
     if (block[i] == 0) {
-      const std::int64_t cb = sat_mul(c.params, cast_elem);
-      t.cast_raw = sat_add(t.cast_raw, cb);
-      t.cast_block = sat_add(t.cast_block, allocator_block(cb));
+      t.casts.add(sat_mul(c.params, cast_elem));
     } else {
-      const std::int64_t cb = sat_mul(c.trainable_params, cast_elem);
-      t.cache_raw = sat_add(t.cache_raw, cb);
-      t.cache_block = sat_add(t.cache_block, allocator_block(cb));
+      t.cache.add(sat_mul(c.trainable_params, cast_elem));
     }
     t.layers += has_backward(node[i]) ? 1 : 0;
   }
@@ -129,29 +121,29 @@ template <class Ints>
   const loss_footprint loss =
       loss_of(nodes, cfg.loss, element_bytes(activation_dtype(cfg.precision)), autocasts(cfg.precision));
   const backward_peak bw =
-      backward_peak_at(nodes.size(), cfg.batch, w, cfg.grad_accum > 1, loss, {wt.cache_raw, wt.cache_block});
+      backward_peak_at(nodes.size(), cfg.batch, w, cfg.grad_accum > 1, loss, wt.cache);
   // The update: all gradients plus the temporaries, no activations.
-  const std::int64_t step_raw = sat_mul(wt.t_raw, 1 + temps), step_block = sat_mul(wt.t_block, 1 + temps);
-  const std::int64_t cast_raw = sat_add(wt.cast_raw, bw.casts_bytes);
-  const std::int64_t cast_block = sat_add(wt.cast_block, bw.casts_block);
+  const std::int64_t step_raw = sat_mul(wt.trained.raw, 1 + temps), step_block = sat_mul(wt.trained.block, 1 + temps);
+  const std::int64_t cast_raw = sat_add(wt.casts.raw, bw.casts_bytes);
+  const std::int64_t cast_block = sat_add(wt.casts.block, bw.casts_block);
   const bool update = cfg.optimizer != optimizer::none && step_block > sat_add(bw.total(), cast_block);
 
   memory_breakdown m{};
-  m.weights = bytes{wt.w_raw};
-  m.optimizer_state = bytes{sat_mul(wt.t_raw, states)};
-  std::int64_t raw_sum = sat_add(wt.w_raw, m.optimizer_state.value);
-  std::int64_t block_sum = sat_add(wt.w_block, sat_mul(wt.t_block, states));
+  m.weights = bytes{wt.weights.raw};
+  m.optimizer_state = bytes{sat_mul(wt.trained.raw, states)};
+  std::int64_t raw_sum = sat_add(wt.weights.raw, m.optimizer_state.value);
+  std::int64_t block_sum = sat_add(wt.weights.block, sat_mul(wt.trained.block, states));
   if (update) {
     m.phase = memory_phase::optimizer_step;
-    m.gradients = bytes{wt.t_raw};
-    m.workspace = bytes{sat_mul(wt.t_raw, temps)};
+    m.gradients = bytes{wt.trained.raw};
+    m.workspace = bytes{sat_mul(wt.trained.raw, temps)};
     raw_sum = sat_add(raw_sum, step_raw);
     block_sum = sat_add(block_sum, step_block);
   } else {
     m.phase = bw.forward_end                ? memory_phase::forward_end
               : bw.layer == nodes.size() ? memory_phase::loss
                                          : memory_phase::backward;
-    m.weights = bytes{sat_add(wt.w_raw, cast_raw)};
+    m.weights = bytes{sat_add(wt.weights.raw, cast_raw)};
     raw_sum = sat_add(raw_sum, cast_raw);
     block_sum = sat_add(block_sum, cast_block);
     m.gradients = bytes{bw.gradients_bytes};
@@ -163,7 +155,7 @@ template <class Ints>
   m.allocator = bytes{sat_sub(block_sum, raw_sum)};
   m.framework = cfg.framework ? *cfg.framework : calibrated_framework;
   return {m,
-          {.weights_bytes = wt.w_raw,
+          {.weights_bytes = wt.weights.raw,
            .saved_bytes = bw.saved_bytes,
            .backward_bytes = bw.total(),
            .step_bytes = step_block,
