@@ -77,6 +77,19 @@ TEST(OnnxDims, SourceAndTargetLengthsApart) {
   EXPECT_FALSE(b.contains("dims"));  // without --dim, the report is as it was
 }
 
+/// A file's sequence dimensions go as long as the zoo's longest context, not the image cap of 2,048 they had: an
+/// exported LLM at 8,192 tokens, its source at 32,768 here. The import refuses what its counts cannot hold.
+TEST(OnnxDims, SequencesAsLongAsTheZoosLongestContext) {
+  const json at_8k = parsed(run({"predict", "--onnx", model_file(), "--device", "h100", "--seq", "8192", "--json"}));
+  EXPECT_EQ(at_8k["seq"], 8192);
+  EXPECT_EQ(at_8k["onnx_matmul_flops_per_sample"], matmul_flops(8192, 8192));
+  const json long_source = parsed(
+      run({"predict", "--onnx", model_file(), "--device", "h100", "--dim", "src_len=32768,tgt_len=512", "--json"}));
+  EXPECT_EQ(long_source["onnx_matmul_flops_per_sample"], matmul_flops(32768, 512));
+  EXPECT_EQ(refused({"predict", "--onnx", model_file(), "--device", "h100", "--seq", "131073"}),
+            "prenet: --seq must be between 1 and 131072, got '131073'\n");
+}
+
 /// Both lengths named at --seq's value predict exactly what --seq does; the report differs only by its `dims`.
 TEST(OnnxDims, NamingEveryDimensionAtSeqIsSeq) {
   const std::vector<std::string> base{"predict", "--onnx", model_file(), "--device", "v100", "--json"};
@@ -135,12 +148,12 @@ TEST(OnnxDims, MisuseIsOneLineAndExit2) {
   EXPECT_NE(with({"--dim", "batch_size=8,src_len=64,tgt_len=16"}).find("'batch_size' is the batch"),
             std::string::npos);
   // A size that is not a positive whole number.
-  EXPECT_EQ(with({"--dim", "src_len=0,tgt_len=16"}), "prenet: --dim 'src_len' must be between 1 and 2048, got '0'\n");
+  EXPECT_EQ(with({"--dim", "src_len=0,tgt_len=16"}), "prenet: --dim 'src_len' must be between 1 and 131072, got '0'\n");
   EXPECT_EQ(with({"--dim", "src_len=-3,tgt_len=16"}), "prenet: --dim 'src_len' expects a whole number, got '-3'\n");
   EXPECT_EQ(with({"--dim", "src_len=1.5,tgt_len=16"}), "prenet: --dim 'src_len' expects a whole number, got '1.5'\n");
   EXPECT_EQ(with({"--dim", "src_len=,tgt_len=16"}), "prenet: --dim 'src_len' expects a whole number, got ''\n");
   EXPECT_EQ(with({"--dim", "src_len=99999999999999999999"}),
-            "prenet: --dim 'src_len' must be between 1 and 2048, got '99999999999999999999'\n");
+            "prenet: --dim 'src_len' must be between 1 and 131072, got '99999999999999999999'\n");
   // Malformed items, a name twice, the flag twice.
   EXPECT_EQ(with({"--dim", "src_len"}), "prenet: --dim expects NAME=N items, got 'src_len'\n");
   EXPECT_EQ(with({"--dim", "=64"}), "prenet: --dim expects NAME=N items, got '=64'\n");

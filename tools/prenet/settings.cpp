@@ -31,8 +31,19 @@ constexpr std::array freezings{freezing::none, freezing::embeddings, freezing::a
 constexpr std::array loss_functions{loss_function::cross_entropy, loss_function::none};
 /// --dtype, the older flag: the element type of every tensor, which --precision fp32, fp16 and bf16 mean.
 constexpr std::array dtype_precisions{precision::fp32, precision::fp16, precision::bf16};
-/// Largest --seq, --image or --dim size of an --onnx file's symbolic dimension.
-constexpr std::int64_t max_onnx_dim = models::detail::zoo_max_image_side;
+/// Largest --image size of an --onnx file's symbolic dimensions: the zoo's largest image side.
+constexpr std::int64_t max_onnx_image = models::detail::zoo_max_image_side;
+/// Largest --seq or --dim size of an --onnx file's symbolic dimensions: the longest context of a zoo model (131,072,
+/// Llama-3.2's), so an exported LLM is predicted at the lengths its zoo twin is. The import refuses a layer whose
+/// counts would not stay exact (an attention at 131,072 positions), and predict and memory a batch that would
+/// overflow them, each saying so.
+constexpr std::int64_t max_onnx_sequence = [] {
+  std::int64_t longest = 0;
+  for (const models::zoo_entry& e : models::detail::zoo_entries) {
+    if (e.input == models::input_kind::tokens && e.max_size > longest) longest = e.max_size;
+  }
+  return longest;
+}();
 
 template <typename T, std::size_t N>
 T read_choice(std::string_view flag, std::string_view text, const std::array<T, N>& choices) {
@@ -118,7 +129,7 @@ void read_keep_batchnorm_fp32(const arguments& args, model_settings& s, std::spa
   s.keep_batchnorm_fp32 = whole_half(s.precision);
 }
 
-/// --dim NAME=N[,NAME=N...]: each name once, each size a whole number in 1..max_onnx_dim. Whether the file has
+/// --dim NAME=N[,NAME=N...]: each name once, each size a whole number in 1..max_onnx_sequence. Whether the file has
 /// a symbolic dimension of each name is the importer's check (onnx_options::named_dims), which names the file's.
 dim_sizes read_dim_sizes(std::string_view list) {
   dim_sizes sizes;
@@ -129,7 +140,7 @@ dim_sizes read_dim_sizes(std::string_view list) {
       throw usage_error("--dim expects NAME=N items, got " + quoted_text(item));
     }
     const std::string_view name = item.substr(0, eq);
-    const std::int64_t size = parse_integer("dim " + quoted_text(name), item.substr(eq + 1), 1, max_onnx_dim);
+    const std::int64_t size = parse_integer("dim " + quoted_text(name), item.substr(eq + 1), 1, max_onnx_sequence);
     if (!sizes.emplace(name, size).second) throw usage_error("--dim names " + quoted_text(name) + " more than once");
   }
   return sizes;
@@ -144,7 +155,8 @@ model_settings read_model_settings_as(const arguments& args, precision prec, std
     const std::string_view dim_flag = args.has("seq") ? "seq" : "image";
     const std::optional<std::string_view> dim = args.value(dim_flag);
     const std::optional<std::int64_t> symbolic =
-        dim ? std::optional(parse_integer(dim_flag, *dim, 1, max_onnx_dim)) : std::nullopt;
+        dim ? std::optional(parse_integer(dim_flag, *dim, 1, dim_flag == "seq" ? max_onnx_sequence : max_onnx_image))
+            : std::nullopt;
     const std::optional<std::string_view> dim_list = args.value("dim");
     const dim_sizes named = dim_list ? read_dim_sizes(*dim_list) : dim_sizes{};
     std::shared_ptr<const onnx_model> fixed;
