@@ -14,6 +14,10 @@ pooling, Dropout 0.5, Linear) with Debian's PyTorch 1.13 in every combination of
   probabilities belongs to the attention layer); every other layer's time is the same in both but an attention
   layer's, which is larger in the training-mode export (its dropout); the train-mode iteration time is the eval-mode
   one plus those differences (relative 1e-6); inference-mode times are equal.
+And the lengths an export leaves free: an encoder-decoder (token embeddings, nn.Transformer, a head) exported with
+dynamic_axes naming its source and target lengths and sized by `--dim src_len=S,tgt_len=T` predicts what the export
+fixed at S and T does (parameters, FLOPs, iteration time and memory, relative 1e-9; nothing unmapped), at two pairs
+of lengths, the target shorter and longer than the source.
 Exit 0 ok, 1 a failure, 77 torch cannot be imported. --markdown prints docs/onnx.md's table.
 """
 import json
@@ -86,6 +90,58 @@ def predict(prenet, path, mode):
     if r.returncode != 0:
         raise RuntimeError(f"exit {r.returncode}: {r.stderr.strip()[:200]}")
     return json.loads(r.stdout)
+
+
+class Seq2Seq(nn.Module):
+    """Token ids src and tgt, each embedded, through nn.Transformer (two layers each) and a head over the target."""
+
+    def __init__(self, vocab=500, d=64):
+        super().__init__()
+        self.src_emb, self.tgt_emb = nn.Embedding(vocab, d), nn.Embedding(vocab, d)
+        self.transformer = nn.Transformer(d, 4, 2, 2, 128, dropout=0.0, batch_first=True)
+        self.head = nn.Linear(d, vocab)
+
+    def forward(self, src, tgt):
+        return self.head(self.transformer(self.src_emb(src), self.tgt_emb(tgt)))
+
+
+def check_named_dims(prenet, out, failures):
+    """A dynamic_axes export sized by --dim against the export fixed at those lengths; returns the exports made."""
+    torch.manual_seed(0)
+    mod = Seq2Seq().eval()
+
+    def export_at(path, s, t, dynamic):
+        ids = (torch.randint(0, 500, (2, s)), torch.randint(0, 500, (2, t)))
+        axes = {"src": {1: "src_len"}, "tgt": {1: "tgt_len"}} if dynamic else None
+        torch.onnx.export(mod, ids, path, opset_version=14, input_names=["src", "tgt"], output_names=["output"],
+                          dynamic_axes=axes)
+
+    def run(args):
+        r = subprocess.run([prenet, "predict", "--device", "v100", "--json"] + args, capture_output=True, text=True)
+        if r.returncode != 0:
+            raise RuntimeError(f"exit {r.returncode}: {r.stderr.strip()[:200]}")
+        return json.loads(r.stdout)
+
+    dynamic = os.path.join(out, "seq2seq-dynamic.onnx")
+    export_at(dynamic, 24, 8, True)
+    made = 1
+    for s, t in ((32, 8), (16, 40)):
+        fixed = os.path.join(out, f"seq2seq-{s}-{t}.onnx")
+        export_at(fixed, s, t, False)
+        made += 1
+        try:
+            a = run(["--onnx", dynamic, "--dim", f"src_len={s},tgt_len={t}"])
+            b = run(["--onnx", fixed])
+        except RuntimeError as e:
+            failures.append(f"seq2seq {s}/{t}: {e}")
+            continue
+        for key in ("params", "flops_per_iteration", "iteration_ms", "memory_bytes"):
+            if not close(a[key], b[key], 1e-9):
+                failures.append(f"seq2seq {s}/{t}: {key} {a[key]} with --dim, {b[key]} fixed")
+        for r, how in ((a, "--dim"), (b, "fixed")):
+            if r.get("unmapped_operators"):
+                failures.append(f"seq2seq {s}/{t} ({how}): unmapped {r['unmapped_operators']}")
+    return made
 
 
 def close(a, b, rel):
@@ -162,6 +218,7 @@ def main():
                          "yes" if v["params"] == v["pytorch"] else f"{v['params']:,} / {v['pytorch']:,}",
                          f"{v['train_ms']:.3f}", f"{v['inference_ms']:.3f}",
                          f"{v['dropout_layers']}: {v['dropout_ms']:.3f}" if v["dropout_layers"] else "0"))
+    named_exports = check_named_dims(prenet, out, failures)
     for f in known:
         print("known difference:", f)
     for f in failures:
@@ -172,7 +229,7 @@ def main():
         print("|---|---|---|---|---|---|---|---|")
         for row in rows:
             print("| " + " | ".join(row) + " |")
-    print(f"{len(modules()) * len(VARIANTS)} exports checked in {time.monotonic() - start:.1f} s: "
+    print(f"{len(modules()) * len(VARIANTS) + named_exports} exports checked in {time.monotonic() - start:.1f} s: "
           f"{'ok' if not failures else str(len(failures)) + ' failures'}")
     return 1 if failures else 0
 

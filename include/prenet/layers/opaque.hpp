@@ -16,8 +16,8 @@ namespace prenet {
 /// and written per sample (bytes = elements x the run's element size), and `params` trainable parameters. Its time
 /// comes from the roofline, max(FLOPs / peak, bytes / bandwidth); a spec with neither FLOPs nor elements is a free
 /// junction (a view). Token ids stay token ids (`out.tokens`): an encoder-decoder's target ids, a second stream read
-/// from the network's one input through a junction, or ids a Slice shortened, are still what an Embedding takes.
-/// See docs/onnx.md.
+/// from the network's one input through a junction of their own length, are still what an Embedding takes. See
+/// docs/onnx.md.
 [[nodiscard]] constexpr layer_spec opaque_spec(const shape& out, std::int64_t flops, std::int64_t elements,
                                                std::int64_t params = 0) noexcept {
   return layer_spec{.kind = layer_kind::opaque, .rank = out.rank, .dim0 = out.dims[0], .dim1 = out.dims[1],
