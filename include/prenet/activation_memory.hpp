@@ -60,10 +60,10 @@ struct backward_peak {
   std::int64_t gradients_bytes = 0;    ///< parameter gradients already produced at the peak
   std::int64_t workspace_bytes = 0;    ///< d(output) + d(input) of the layer at the peak
   std::int64_t allocator_bytes = 0;    ///< the allocator's rounding of the three above
-  /// Autocast's half copies of checkpointed blocks' weights alive at the peak (node_plan::cast), as allocator blocks
-  /// too: the recomputed block's, or at the end of the forward pass autocast's cache of the trained ones. Kept out
-  /// of total(), which the learned memory correction reads as it was trained.
-  std::int64_t casts_bytes = 0, casts_block = 0;
+  /// Autocast's half copies of checkpointed blocks' weights alive at the peak (node_plan::cast): the recomputed
+  /// block's, or at the end of the forward pass autocast's cache of the trained ones. Kept out of total(), which the
+  /// learned memory correction reads as it was trained.
+  allocated_bytes casts;
   bool forward_end = false;  ///< the peak is the end of the forward pass, autocast's cache still held
   std::size_t layer = 0;  ///< node index of the layer whose backward is the peak; the node count: the loss's backward
   [[nodiscard]] constexpr std::int64_t total() const noexcept {
@@ -365,8 +365,7 @@ constexpr backward_peak backward_peak_at(std::size_t nodes, std::int64_t batch, 
     best.activations_bytes = act_raw;
     best.gradients_bytes = grad_raw;
     best.workspace_bytes = ws_raw;
-    best.casts_bytes = cast.raw;
-    best.casts_block = cast.block;
+    best.casts = cast;
     best.forward_end = forward_end;
     best.allocator_bytes = sat_sub(sat_sub(live, cast.block), sat_add(sat_add(act_raw, grad_raw), ws_raw));
     best.layer = at;

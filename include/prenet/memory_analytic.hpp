@@ -124,8 +124,8 @@ template <class Ints>
       backward_peak_at(nodes.size(), cfg.batch, w, cfg.grad_accum > 1, loss, wt.cache);
   // The update: all gradients plus the temporaries, no activations.
   const std::int64_t step_raw = sat_mul(wt.trained.raw, 1 + temps), step_block = sat_mul(wt.trained.block, 1 + temps);
-  const std::int64_t cast_raw = sat_add(wt.casts.raw, bw.casts_bytes);
-  const std::int64_t cast_block = sat_add(wt.casts.block, bw.casts_block);
+  const std::int64_t cast_raw = sat_add(wt.casts.raw, bw.casts.raw);
+  const std::int64_t cast_block = sat_add(wt.casts.block, bw.casts.block);
   const bool update = cfg.optimizer != optimizer::none && step_block > sat_add(bw.total(), cast_block);
 
   memory_breakdown m{};
