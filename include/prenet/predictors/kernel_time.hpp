@@ -197,11 +197,12 @@ inline constexpr std::int64_t gemm_output_tile = 64;
 
 /// The FLOPs `kn` runs with a GEMM's rows and columns each at least gemm_output_tile (the inner size as it is); every
 /// other family's own FLOPs. Not a bound: floor_ms reads the nominal FLOPs.
-[[nodiscard]] constexpr double executed_flops(const kernel& kn) noexcept {
-  if (kn.family != kernel_family::gemm) return static_cast<double>(kn.flops());
-  const auto padded = [](std::int64_t v) { return v < gemm_output_tile ? gemm_output_tile : v; };
-  return 2.0 * static_cast<double>(kn.b) * static_cast<double>(padded(kn.m)) * static_cast<double>(padded(kn.n)) *
-         static_cast<double>(kn.k);
+[[nodiscard]] constexpr double executed_flops(kernel kn) noexcept {
+  if (kn.family == kernel_family::gemm) {
+    kn.m = kn.m < gemm_output_tile ? gemm_output_tile : kn.m;
+    kn.n = kn.n < gemm_output_tile ? gemm_output_tile : kn.n;
+  }
+  return static_cast<double>(kn.flops());
 }
 
 /// Time of `own` (a kernel `d` runs as it is, see as_run_on; run own.repeat times) in its own precision, from
