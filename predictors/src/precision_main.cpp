@@ -471,50 +471,67 @@ struct alignment_fit {
   predictors::alignment_slowdowns slowdown = predictors::no_alignment_slowdown;
   struct side {
     int kernels = 0;
-    double log_share = 0;  ///< sum of ln(achieved share of the tensor peak)
+    double log_share = 0;  ///< sum of ln(achieved share of the tensor peak, or of the bandwidth)
     [[nodiscard]] double share() const { return kernels ? std::exp(log_share / kernels) : 0.0; }
   };
-  std::array<side, math_mode_count> aligned{}, unaligned{};  ///< by math_mode
+  /// By math_mode: compute-bound GEMMs' shares of the tensor peak, memory-bound ones' shares of the bandwidth.
+  std::array<side, math_mode_count> compute_aligned{}, compute_unaligned{}, memory_aligned{}, memory_unaligned{};
 };
 
 /// One tensor-core GEMM our bench timed, as fit_alignment reads it.
 struct timed_gemm {
   const device_spec* device;
   kernel kn;
-  double share_of_peak;  ///< achieved FLOP/s over the tensor peak of its math mode
+  bool compute_bound;  ///< else memory-bound
+  double share;        ///< achieved FLOP/s over the tensor peak of its math mode, or bytes/s over the bandwidth
 };
 
-/// Tensor-core GEMMs (linear, bmm) of 10 GFLOP or more that our bench timed (dataset::tensor_core, from
-/// data/<id>/ops.csv) on a GPU that runs their math mode. Kernels that small are launch- and memory-bound, where
-/// alignment hardly shows. Collected once; each fit_alignment (every GPU, then every held-out die) filters them.
-std::vector<timed_gemm> large_tensor_core_gemms(const dataset& kernels) {
-  constexpr double least_flops = 1e10;
+/// Tensor-core GEMMs (linear, bmm) that our bench timed (dataset::tensor_core, from data/<id>/ops.csv) on a GPU that
+/// runs their math mode, far from the device's ridge in that math mode (tensor peak / bandwidth): compute-bound
+/// ones of 10 GFLOP or more with at least twice its FLOPs per byte, and memory-bound ones with at most a quarter of
+/// them. Misalignment costs the tensor cores far more than the traffic (on our H100 and H200, bf16: 0.70 of the
+/// peak aligned against 0.13, 0.13 of the bandwidth against 0.09), and precision_time_ms slows each term by its
+/// own ratio. Collected once; each fit_alignment (every GPU, then every held-out die) filters them.
+std::vector<timed_gemm> timed_tensor_core_gemms(const dataset& kernels) {
+  constexpr double least_flops = 1e10, least_intensity_over_ridge = 2.0, most_intensity_over_ridge = 0.25;
   std::vector<timed_gemm> out;
   for (const tensor_core_row& k : kernels.tensor_core) {
-    const double flops = static_cast<double>(k.kn.flops());
-    if ((k.op != "linear" && k.op != "bmm") || flops < least_flops || !supports(*k.device, k.kn.math)) continue;
+    if ((k.op != "linear" && k.op != "bmm") || !supports(*k.device, k.kn.math)) continue;
     if (!(k.time_ms > 0) || !std::isfinite(k.time_ms)) throw data_error(k.where + ": bad latency_ms");
-    out.push_back({k.device, k.kn, flops / (k.time_ms * 1e-3) / peak_flops_per_s(k.kn.math, *k.device)});
+    const double flops = static_cast<double>(k.kn.flops()), bytes = static_cast<double>(k.kn.bytes());
+    const double peak = peak_flops_per_s(k.kn.math, *k.device), bandwidth = k.device->memory_bandwidth_bytes_per_s;
+    const double over_ridge = flops / bytes / (peak / bandwidth), seconds = k.time_ms * 1e-3;
+    if (flops >= least_flops && over_ridge >= least_intensity_over_ridge)
+      out.push_back({k.device, k.kn, true, flops / seconds / peak});
+    else if (over_ridge <= most_intensity_over_ridge)
+      out.push_back({k.device, k.kn, false, bytes / seconds / bandwidth});
   }
   return out;
 }
 
-/// The GEMMs of large_tensor_core_gemms on GPUs `use` accepts: per math mode, the geometric mean share of the tensor
-/// peak of aligned kernels (tensor_core_aligned) over that of unaligned ones. A math mode with fewer than 5 kernels
-/// on either side keeps 1 (no slowdown).
+/// The GEMMs of timed_tensor_core_gemms on GPUs `use` accepts: per math mode, the geometric mean share of aligned
+/// kernels (tensor_core_aligned) over that of unaligned ones, compute-bound and memory-bound apart. A side with
+/// fewer than 5 kernels keeps 1 (no slowdown).
 template <class Use>
 alignment_fit fit_alignment(const std::vector<timed_gemm>& gemms, Use use) {
   constexpr int least_kernels = 5;
   alignment_fit out;
   for (const timed_gemm& g : gemms) {
     if (!use(*g.device)) continue;
-    alignment_fit::side& s = (tensor_core_aligned(g.kn) ? out.aligned : out.unaligned)[static_cast<std::size_t>(g.kn.math)];
+    const bool aligned = tensor_core_aligned(g.kn);
+    auto& sides = g.compute_bound ? (aligned ? out.compute_aligned : out.compute_unaligned)
+                                  : (aligned ? out.memory_aligned : out.memory_unaligned);
+    alignment_fit::side& s = sides[static_cast<std::size_t>(g.kn.math)];
     ++s.kernels;
-    s.log_share += std::log(g.share_of_peak);
+    s.log_share += std::log(g.share);
   }
+  const auto ratio = [&](const alignment_fit::side& aligned, const alignment_fit::side& unaligned) {
+    if (aligned.kernels < least_kernels || unaligned.kernels < least_kernels) return 1.0;
+    return std::max(1.0, aligned.share() / unaligned.share());
+  };
   for (std::size_t m = 1; m < out.slowdown.size(); ++m) {
-    if (out.aligned[m].kernels < least_kernels || out.unaligned[m].kernels < least_kernels) continue;
-    out.slowdown[m] = std::max(1.0, out.aligned[m].share() / out.unaligned[m].share());
+    out.slowdown[m] = {.compute = ratio(out.compute_aligned[m], out.compute_unaligned[m]),
+                       .memory = ratio(out.memory_aligned[m], out.memory_unaligned[m])};
   }
   return out;
 }
@@ -522,17 +539,24 @@ alignment_fit fit_alignment(const std::vector<timed_gemm>& gemms, Use use) {
 /// The report's account of the alignment slowdowns.
 std::string alignment_section(const alignment_fit& a) {
   std::ostringstream o;
-  o << "\n## Alignment\n\nTensor-core GEMMs (linear, bmm) of 10 GFLOP or more timed by our bench (data/<id>/ops.csv): "
-       "the geometric mean share of the math mode's dense peak reached by GEMMs whose stored matrices' leading "
-       "dimensions are multiples of 16 bytes (*aligned*, prenet::tensor_core_aligned) and by the rest. Their ratio "
-       "is the slowdown the library multiplies an unaligned GEMM's stretch by; 1 where either side has fewer than 5 "
-       "kernels.\n\n"
-    << "| math mode | aligned kernels | aligned: share of peak | unaligned kernels | unaligned: share of peak | slowdown |\n"
-    << "|---|---|---|---|---|---|\n";
+  o << "\n## Alignment\n\nTensor-core GEMMs (linear, bmm) timed by our bench (data/<id>/ops.csv), far from the "
+       "device's ridge at the math mode's dense peak (peak / bandwidth): compute-bound ones (10 GFLOP or more, at "
+       "least twice the ridge's FLOPs per byte) by the share of the peak they reach, memory-bound ones (at most a "
+       "quarter of it) by the share of the bandwidth. *Aligned*: their stored matrices' leading dimensions are "
+       "multiples of 16 bytes (prenet::tensor_core_aligned). The ratio of the geometric mean shares, aligned over "
+       "unaligned, is the slowdown by which the library divides an unaligned GEMM's tensor peak (compute) and "
+       "bandwidth (memory) in its own roofline; 1 where either side has fewer than 5 kernels.\n\n"
+    << "| math mode | term | aligned kernels | aligned: share | unaligned kernels | unaligned: share | slowdown |\n"
+    << "|---|---|---|---|---|---|---|\n";
   for (std::size_t m = 1; m < a.slowdown.size(); ++m) {
-    o << "| " << boost::describe::enum_to_string(static_cast<math_mode>(m), "?") << " | " << a.aligned[m].kernels
-      << " | " << fixed(a.aligned[m].share(), 2) << " | " << a.unaligned[m].kernels << " | "
-      << fixed(a.unaligned[m].share(), 2) << " | " << fixed(a.slowdown[m], 2) << "× |\n";
+    const auto row = [&](std::string_view term, const alignment_fit::side& al, const alignment_fit::side& un,
+                         double slowdown) {
+      o << "| " << boost::describe::enum_to_string(static_cast<math_mode>(m), "?") << " | " << term << " | "
+        << al.kernels << " | " << fixed(al.share(), 2) << " | " << un.kernels << " | " << fixed(un.share(), 2)
+        << " | " << fixed(slowdown, 2) << "× |\n";
+    };
+    row("compute", a.compute_aligned[m], a.compute_unaligned[m], a.slowdown[m].compute);
+    row("memory", a.memory_aligned[m], a.memory_unaligned[m], a.slowdown[m].memory);
   }
   return o.str();
 }
@@ -544,7 +568,7 @@ struct calibrated_kernel {
   double fp32_ms;    ///< the learned time of its FP32 twin
   int leaf;
   double count = 1;  ///< identical kernels merged
-  double alignment = 1;  ///< predictors::alignment_factor at the measured slowdowns
+  predictors::alignment_slowdown alignment{};  ///< predictors::alignment_factor at the measured slowdowns
   board_power_law power{};  ///< the law fp32_ms was computed with (predictors::fp32_power_law)
 };
 
@@ -555,8 +579,8 @@ struct prepared_run {
 };
 
 double kernel_ms(const calibrated_kernel& k, const device_spec& d, double ln_stretch) {
-  const double stretch = predictors::precision_model::stretch_of(static_cast<float>(ln_stretch)) * k.alignment;
-  return predictors::precision_time_ms(k.fp32_ms, k.own, d, stretch, k.power) * k.count;
+  const double stretch = predictors::precision_model::stretch_of(static_cast<float>(ln_stretch));
+  return predictors::precision_time_ms(k.fp32_ms, k.own, d, stretch, k.power, k.alignment) * k.count;
 }
 
 /// The training step a run measured: its batch, optimizer and precision, its loss, and batch norm as its source's
@@ -1027,9 +1051,12 @@ std::string header_text(const tree_shape& shape, const std::vector<double>& thet
   h.wrapper_type = "precision_model";
   h.wrapper_name = "precision";
   std::string slowdowns;
-  for (const double v : slowdown) slowdowns += (slowdowns.empty() ? "" : ", ") + double_literal(v);
+  for (const predictors::alignment_slowdown& v : slowdown) {
+    slowdowns += std::string(slowdowns.empty() ? "" : ", ") + "{.compute = " + double_literal(v.compute) +
+                 ", .memory = " + double_literal(v.memory) + "}";
+  }
   h.fields_after = "    .probes = precision_data::probes,\n    .held_out = " + spread_literal(held_out) +
-                   ",\n    .unaligned_slowdown = {" + slowdowns + "},\n";
+                   ",\n    .unaligned_slowdown = {{" + slowdowns + "}},\n";
   return render(h);
 }
 
@@ -1052,7 +1079,7 @@ int prenet::trainer::train_precision(int argc, char** argv) {
     const tree_shape shape = calibration_shape();
     dataset kernels;
     ingest_per_op_kernels(datasets, data, kernels);
-    const std::vector<timed_gemm> gemms = large_tensor_core_gemms(kernels);
+    const std::vector<timed_gemm> gemms = timed_tensor_core_gemms(kernels);
     const alignment_fit alignment = fit_alignment(gemms, [](const device_spec&) { return true; });
     std::vector<prepared_run> runs;
     runs.reserve(rows.size());

@@ -203,7 +203,8 @@ std::string tensor_core_section(const trainer::dataset& kernels) {
         "calibration, which was fitted on whole-model throughput of other GPUs (docs/precision.md). *Aligned*: the "
         "GEMM's stored matrices have leading dimensions (its inner and output sizes) that are multiples of 16 "
         "bytes, which cuBLAS needs for its fastest tensor-core kernels (prenet::tensor_core_aligned); the "
-        "library multiplies an unaligned GEMM's stretch by the slowdown measured on these same kernels "
+        "library divides an unaligned GEMM's tensor peak and bandwidth in its roofline by the slowdowns measured on "
+        "the compute-bound and the memory-bound ones among these same kernels "
         "(docs/precision-calibration.md, \"Alignment\"), so this table is in-sample for it. NeuSight's shapes are "
         "random sizes, so most are not aligned. Real models mostly are, except for unpadded vocabularies (BERT's "
         "30,522, GPT-2's 50,257). Convolutions are not split by alignment. ";

@@ -216,7 +216,10 @@ inline constexpr std::int64_t gemm_output_tile = 64;
 /// Tensor cores shrink the compute term by the ratio of their peak to the FP32 rate, half-size elements the memory
 /// term; `stretch` says how much of that the kernel really gets, and is capped so that no kernel is slower than its
 /// FP32 twin. A tiny kernel keeps its launch-bound time. Both rooflines count a narrow GEMM's FLOPs at its narrowest
-/// tile (executed_flops). Both rooflines read CUDA-core work at the FP32 rate the
+/// tile (executed_flops). `slowdown` (precision_model::slowdown: an unaligned tensor-core GEMM's) divides the peak of
+/// the own roofline's compute term and the bandwidth of its memory term, each by what misalignment costs it as
+/// measured: the tensor cores' fast loads, far more than the traffic (docs/precision.md, "Alignment"); the cap at the
+/// FP32 twin holds as before. Both rooflines read CUDA-core work at the FP32 rate the
 /// board sustains (`power`, the law the learned FP32 time was computed with: board_power_law), tensor-core work at
 /// the data sheet's tensor peak: the learned FP32 time carries the shortfall of a board whose FP32 peak its power or
 /// its issue rate does not hold (the 70 W T4; Ampere and Ada GeForce and professional parts, whose FP32 peak counts
@@ -224,14 +227,16 @@ inline constexpr std::int64_t gemm_output_tile = 64;
 /// stretch's, calibrated on boards of every kind. The one definition of a kernel's time outside FP32: estimate()
 /// uses it with the embedded calibration's stretch, the trainer (`prenet-train precision`) with its candidates'.
 [[nodiscard]] constexpr double precision_time_ms(double fp32_ms, const kernel& own, const device_spec& d,
-                                                 double stretch, const board_power_law& power) noexcept {
+                                                 double stretch, const board_power_law& power,
+                                                 const alignment_slowdown& slowdown = {}) noexcept {
   const double fp32_flops_per_s = power.sustained_fp32_flops_per_s(d);
-  const double flops = executed_flops(own);
-  const double own_ms =
-      roofline_s(flops, static_cast<double>(own.bytes()), d,
-                 own.math == math_mode::fp32 ? fp32_flops_per_s : peak_flops_per_s(own.math, d)) * 1e3;
+  const double flops = executed_flops(own), bytes = static_cast<double>(own.bytes());
+  const double own_peak = own.math == math_mode::fp32 ? fp32_flops_per_s : peak_flops_per_s(own.math, d);
+  const double own_ms = roofline_s(flops, bytes, d, own_peak) * 1e3;
+  const double slowed_ms = !slowdown.any() ? own_ms
+                            : roofline_s(flops, bytes * slowdown.memory, d, own_peak / slowdown.compute) * 1e3;
   const double twin_ms = roofline_s(flops, static_cast<double>(as_fp32(own).bytes()), d, fp32_flops_per_s) * 1e3;
-  double stretched_ms = stretch * own_ms;
+  double stretched_ms = stretch * slowed_ms;
   if (stretched_ms > twin_ms) stretched_ms = twin_ms > own_ms ? twin_ms : own_ms;
   const double scaled_ms = fp32_ms * ((stretched_ms + fallback_launch_ms) / (twin_ms + fallback_launch_ms));
   const double bound_ms = floor_ms(own, d, own.bytes());
@@ -246,7 +251,8 @@ inline constexpr std::int64_t gemm_output_tile = 64;
   if (is_ieee_fp32(kn)) return estimate_fp32(kn, d, p, flags);
   const kernel own = as_run_on(kn, d);
   kernel_estimate e = estimate_fp32(as_fp32(own), d, p, flags);
-  e.time_ms = precision_time_ms(e.time_ms, own, d, p.precision->stretch(own, d), fp32_power_law(own.family, p));
+  e.time_ms = precision_time_ms(e.time_ms, own, d, p.precision->stretch(own, d), fp32_power_law(own.family, p),
+                                p.precision->slowdown(own));
   if (own.math != math_mode::fp32) e.predictor = tensor_core_name(own.math);
   return e;
 }

@@ -52,21 +52,27 @@ struct precision_probe {
   float inefficiency;
 };
 
-/// Slowdowns of tensor-core GEMMs whose operands are not 16-byte aligned, by math_mode (fp32 first: always 1).
-using alignment_slowdowns = std::array<double, math_mode_count>;
+/// What misaligned operands cost a tensor-core GEMM: its compute runs `compute` times slower and its traffic `memory`
+/// times slower (precision_time_ms divides the peak and the bandwidth of its own roofline's two terms by them).
+struct alignment_slowdown {
+  double compute = 1.0;
+  double memory = 1.0;
+  [[nodiscard]] constexpr bool any() const noexcept { return compute > 1.0 || memory > 1.0; }
+  friend constexpr bool operator==(const alignment_slowdown&, const alignment_slowdown&) = default;
+};
+
+/// Slowdowns of tensor-core GEMMs whose operands are not 16-byte aligned, by math_mode (fp32 first: always none).
+using alignment_slowdowns = std::array<alignment_slowdown, math_mode_count>;
 
 /// No slowdown in any math mode: what a GPU without measured unaligned GEMMs gets.
-inline constexpr alignment_slowdowns no_alignment_slowdown = [] {
-  alignment_slowdowns s{};
-  s.fill(1.0);
-  return s;
-}();
+inline constexpr alignment_slowdowns no_alignment_slowdown{};
 
-/// How much more than its stretch a kernel `own` takes for its alignment: `slowdown` of its math mode for a GEMM
-/// that is not tensor_core_aligned, else 1. The library and the trainer (with the values it is fitting) both use it.
-[[nodiscard]] constexpr double alignment_factor(const kernel& own, const alignment_slowdowns& slowdown) noexcept {
+/// What misalignment costs `own`: `slowdown` of its math mode for a GEMM that is not tensor_core_aligned, else none.
+/// The library and the trainer (with the values it is fitting) both use it.
+[[nodiscard]] constexpr alignment_slowdown alignment_factor(const kernel& own,
+                                                            const alignment_slowdowns& slowdown) noexcept {
   const auto m = static_cast<std::size_t>(own.math);
-  return tensor_core_aligned(own) || m >= slowdown.size() || !(slowdown[m] > 1.0) ? 1.0 : slowdown[m];
+  return tensor_core_aligned(own) || m >= slowdown.size() ? alignment_slowdown{} : slowdown[m];
 }
 
 struct precision_model {
@@ -77,8 +83,10 @@ struct precision_model {
   /// ln(measured / predicted) quantiles of the calibration's held-out runs (every GPU left out in turn): the
   /// interval stated for predictions whose kernels it scales.
   interval_spread held_out{};
-  /// Measured on our own GPUs' tensor-core GEMMs (data/<id>/ops.csv): the geometric mean share of the tensor peak
-  /// that aligned GEMMs of 10 GFLOP or more reach, over that of unaligned ones; 1 where no such kernels were timed.
+  /// Measured on our own GPUs' tensor-core GEMMs (data/<id>/ops.csv): `compute`, the geometric mean share of the
+  /// tensor peak that compute-bound aligned GEMMs of 10 GFLOP or more reach over that of unaligned ones; `memory`,
+  /// the share of the bandwidth memory-bound aligned GEMMs reach over that of unaligned ones; 1 where no such kernels
+  /// were timed.
   alignment_slowdowns unaligned_slowdown = no_alignment_slowdown;
 
   /// The least stretch a leaf may have. Below 1 a kernel gets more of its own peak than its FP32 twin got of the FP32
@@ -100,9 +108,13 @@ struct precision_model {
   [[nodiscard]] constexpr double inefficiency(const std::array<float, precision_feature_count>& x) const noexcept {
     return model.heads.empty() ? 1.0 : stretch_of(model.margin(0, x));
   }
-  /// The stretch of `own` (a kernel `d` runs as it is) on `d`: its inefficiency times its alignment_factor.
+  /// The stretch of `own` (a kernel `d` runs as it is) on `d`: its inefficiency.
   [[nodiscard]] constexpr double stretch(const kernel& own, const device_spec& d) const noexcept {
-    return inefficiency(precision_features(own, d)) * alignment_factor(own, unaligned_slowdown);
+    return inefficiency(precision_features(own, d));
+  }
+  /// What `own`'s alignment costs it (alignment_factor).
+  [[nodiscard]] constexpr alignment_slowdown slowdown(const kernel& own) const noexcept {
+    return alignment_factor(own, unaligned_slowdown);
   }
 };
 

@@ -90,8 +90,8 @@ namespace prenet::predictors::generated {
 inline constexpr precision_model precision{
     .model = precision_data::model,
     .probes = precision_data::probes,
-    .held_out = {.low_log = -0.2096, .high_log = 0.2939, .runs = 238},
-    .unaligned_slowdown = {1, 2.8364307387395593, 4.5781153936231176, 4.7224117172366702},
+    .held_out = {.low_log = -0.2098, .high_log = 0.2931, .runs = 238},
+    .unaligned_slowdown = {{{.compute = 1, .memory = 1}, {.compute = 3.3526847328106553, .memory = 1.4777060180760802}, {.compute = 5.3822423356949356, .memory = 1.406715173341694}, {.compute = 5.5205129744425472, .memory = 1.3995061661212571}}},
 };
 
 }  // namespace prenet::predictors::generated
