@@ -49,9 +49,11 @@ struct prediction {
   milliseconds forward{};    ///< one micro-batch's forward pass
   milliseconds backward{};   ///< one micro-batch's backward pass, `recompute` included
   milliseconds recompute{};  ///< the part of `backward` that checkpointing spends running blocks' forward again
+                             ///< (under autocast with their weights' casts)
   milliseconds loss{};       ///< the part of `forward` + `backward` that the loss takes (train_config::loss)
   milliseconds autocast_casts{};  ///< the part of `forward` + `backward` that autocast's casts take (amp-*): every
-                                  ///< weight to the half type in forward, the trained ones' gradients back to fp32
+                                  ///< weight to the half type in forward, the trained ones' gradients back to fp32,
+                                  ///< checkpointed blocks' weights to the half type again as backward recomputes them
   milliseconds optimizer{};  ///< the parameter update, once per step (roofline over parameters, gradients and state)
   milliseconds host_stall{};  ///< time in the step the GPU waits for the host to launch kernels (host_dispatch.hpp)
   milliseconds iteration{};  ///< one optimizer step: grad_accum x (forward + backward) + optimizer + host_stall
@@ -190,7 +192,6 @@ namespace detail {
       predictors::estimate_recompute(nodes, device, pass, train ? cfg.checkpoint : checkpointing::none, kp);
   const std::int64_t n_params = params(nodes), n_trained = trainable_params(nodes);
   predictors::step_kernels extra;
-  extra.backward_start = {re.forward_ms, re.forward_launches};
   predictors::loss_time loss;
   if (train) {
     loss = predictors::estimate_loss(loss_of(nodes, cfg.loss, how.activation_bytes, how.autocast), cfg.batch, device,
@@ -199,18 +200,24 @@ namespace detail {
     extra.loss_backward = {loss.backward_ms, loss.backward_launches};
   }
   // Autocast casts every weight in each micro-batch's forward (its cache lives for one forward); backward casts the
-  // gradients of the trained ones.
-  double cast_ms = 0, cast_back_ms = 0;
+  // gradients of the trained ones, and the forward checkpointing runs again casts its blocks' weights again.
+  double cast_ms = 0, cast_back_ms = 0, recast_ms = 0;
+  const recomputed_weights recast =
+      train && how.autocast ? weights_recomputed(nodes, cfg.checkpoint) : recomputed_weights{};
   if (how.autocast && n_params > 0) {
     cast_ms = predictors::estimate(predictors::autocast_cast_kernel(n_params), device, kp).time_ms;
     extra.weight_casts_ms = cast_ms;
     extra.autocast = true;
     if (train && n_trained > 0)
       cast_back_ms = predictors::estimate(predictors::autocast_cast_kernel(n_trained), device, kp).time_ms;
+    if (recast.params > 0)
+      recast_ms = predictors::estimate(predictors::autocast_cast_kernel(recast.params), device, kp).time_ms;
   }
+  extra.backward_start = {re.forward_ms + recast_ms, re.forward_launches + (recast_ms > 0 ? recast.layers : 0)};
   const predictors::network_estimate e = predictors::estimate_network(nodes, device, pass, train, kp, extra);
-  prediction p{.forward = milliseconds(e.forward_ms), .backward = milliseconds(e.backward_ms + re.forward_ms),
-               .recompute = milliseconds(re.forward_ms), .batch = cfg.batch,
+  prediction p{.forward = milliseconds(e.forward_ms),
+               .backward = milliseconds(e.backward_ms + re.forward_ms + recast_ms),
+               .recompute = milliseconds(re.forward_ms + recast_ms), .batch = cfg.batch,
                .grad_accum = train ? cfg.grad_accum : 1, .runnable = how.runnable, .precision_note = how.note};
   const auto micro = static_cast<double>(p.grad_accum);
   double roofline_ms = micro * (e.roofline_ms + re.roofline_ms);
@@ -222,8 +229,8 @@ namespace detail {
   }
   p.forward += milliseconds(cast_ms);
   p.backward += milliseconds(cast_back_ms);
-  p.autocast_casts = milliseconds(cast_ms + cast_back_ms);
-  roofline_ms += micro * (cast_ms + cast_back_ms);
+  p.autocast_casts = milliseconds(cast_ms + cast_back_ms + recast_ms);
+  roofline_ms += micro * (cast_ms + cast_back_ms + recast_ms);
   // The step's last micro-batch goes on into the update; the others each wait for their own launches.
   predictors::launch_queue last = e.launches;
   if (cast_back_ms > 0) last.run({cast_back_ms, 1});

@@ -282,6 +282,30 @@ template <class Node>
   return sum * batch;
 }
 
+/// The weights a checkpointed step's backward runs forward with again: `params` of every layer of a checkpointed
+/// block, in `layers` layers with parameters (checkpointing::blocks; none under `selective`, whose attention cores have
+/// no weights, or `none`). Under autocast the recomputed forward casts them to half again (its cast cache lives for
+/// one autocast region), which the memory estimate holds as node_plan::cast and predict() times.
+struct recomputed_weights {
+  std::int64_t params = 0;
+  std::int64_t layers = 0;
+};
+
+template <class Node>
+[[nodiscard]] constexpr recomputed_weights weights_recomputed(std::span<const Node> nodes, checkpointing c) noexcept {
+  recomputed_weights out;
+  if (c != checkpointing::blocks) return out;
+  for_each_block_run(nodes, [&](std::size_t first, std::size_t layers, std::size_t count) {
+    for (std::size_t j = first; j < first + layers; ++j) {
+      const std::int64_t params = nodes[j].cost().params;
+      if (params <= 0) continue;
+      out.params += params * static_cast<std::int64_t>(count);
+      out.layers += static_cast<std::int64_t>(count);
+    }
+  });
+  return out;
+}
+
 /// The network's output head: its last Dense when no layer with parameters follows it; nodes.size() when none.
 template <class Node>
 [[nodiscard]] constexpr std::size_t head_index(std::span<const Node> nodes) noexcept {

@@ -321,6 +321,39 @@ TEST(Checkpoint, RecomputeIsOneForwardOfEveryBlock) {
   EXPECT_EQ(b.forward, a.forward);
 }
 
+TEST(Checkpoint, AutocastCastsTheRecomputedBlocksWeightsAgain) {
+  const runtime_network net = zoo("llama-3.2-1b", 256);
+  const std::span<const layer_node> n = net.nodes();
+  // Every weight but the embedding's (node 1), the final norm's and the head's is in a block: 16 decoder layers,
+  // each with 4 layers with parameters (two RMSNorms, the attention with its four projections, the gated MLP).
+  std::int64_t in_blocks = 0, layers = 0;
+  for (std::size_t i = 2; i + 2 < n.size(); ++i) {
+    in_blocks += n[i].cost().params;
+    layers += n[i].cost().params > 0 ? 1 : 0;
+  }
+  const recomputed_weights w = weights_recomputed(n, checkpointing::blocks);
+  EXPECT_EQ(w.params, in_blocks);
+  EXPECT_EQ(w.layers, layers);
+  EXPECT_EQ(layers, 16 * 4);
+  EXPECT_EQ(weights_recomputed(n, checkpointing::selective).params, 0);  // attention cores have no weights
+  EXPECT_EQ(weights_recomputed(n, checkpointing::none).params, 0);
+  // The recomputed forward runs under autocast again and casts those weights again: the casts grow by one cast
+  // kernel over them, which is part of the recompute and of backward.
+  const train_config none{.batch = 3, .optimizer = optimizer::adamw, .precision = precision::amp_bf16};
+  train_config blocks = none;
+  blocks.checkpoint = checkpointing::blocks;
+  const prediction a = predict(n, devices::h100, none), b = predict(n, devices::h100, blocks);
+  const double recast_ms =
+      predictors::estimate(predictors::autocast_cast_kernel(in_blocks), devices::h100).time_ms;
+  EXPECT_GT(recast_ms, 0);
+  EXPECT_NEAR(b.autocast_casts.count() - a.autocast_casts.count(), recast_ms, 1e-9);
+  EXPECT_NEAR(b.backward.count() - a.backward.count(), b.recompute.count(), 1e-9);
+  // Without autocast there is nothing to cast.
+  train_config fp32 = blocks;
+  fp32.precision = precision::fp32;
+  EXPECT_EQ(predict(n, devices::h100, fp32).autocast_casts.count(), 0);
+}
+
 TEST(Checkpoint, KeepsBlockInputsAndOneBlock) {
   const runtime_network net = zoo("llama-3.2-1b", 2048);
   // LoRA: the gradients are tiny, so the peak is where the saved tensors are largest, early in backward (with

@@ -112,8 +112,8 @@ std::string as_text(const model_settings& s, const device_spec& d, const run_est
   if (r.loss_ms > 0)
     t += fmt::format("  loss             {:12.3f} ms   ({}, in forward and backward)\n", r.loss_ms, name(s.loss));
   if (r.autocast_cast_ms > 0)
-    t += fmt::format("  autocast casts   {:12.3f} ms   (weights to half in forward, gradients to fp32 in backward)\n",
-                     r.autocast_cast_ms);
+    t += fmt::format("  autocast casts   {:12.3f} ms   (weights to half in forward{}, gradients to fp32 in backward)\n",
+                     r.autocast_cast_ms, s.checkpoint == checkpointing::blocks ? " and in the recompute" : "");
   t += fmt::format("  optimizer        {:12.3f} ms{}\n", r.optimizer_ms, accum ? "   (once per iteration)" : "");
   // Shown when it is more than the first kernel's launch: a step whose kernels are shorter than their launches.
   if (r.host_stall_ms > 2 * predictors::host_launch_ms)
