@@ -27,10 +27,12 @@ process_result run(const std::vector<std::string>& args) {
   return prenet::cli_test::run_binary(PRENET_CLI_BINARY, args, scratch_name());
 }
 
-/// The encoder-decoder (model_writer.hpp) with inputs src (batch, "src_len") and tgt (batch, "tgt_len"), written once.
+/// The encoder-decoder (model_writer.hpp) with inputs src (batch, "src_len") and tgt (batch, "tgt_len"), written once
+/// per test process under the first test's name: ctest runs each test in a process of its own, in parallel, and one
+/// shared file was rewritten by one while another's CLI read it.
 const std::string& model_file() {
   static const std::string path = [] {
-    const std::string p = std::string(PRENET_CLI_SCRATCH) + "/encoder_decoder_dims.onnx";
+    const std::string p = scratch_name() + ".encoder_decoder.onnx";
     std::ofstream(p, std::ios::binary) << prenet::onnx_test::encoder_decoder_onnx();
     return p;
   }();
