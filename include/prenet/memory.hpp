@@ -140,23 +140,21 @@ template <class Net>
                                                                     const train_config& cfg) noexcept {
   const std::int64_t elem = element_bytes(parameter_dtype(cfg.precision));
   const std::int64_t act = element_bytes(activation_dtype(cfg.precision));
-  allocated_bytes weights;
-  std::int64_t pair_raw = 0, pair_block = 0;
+  allocated_bytes weights, largest_pair;
   for (const layer_node& n : nodes) {
     weights.add(detail::sat_mul(n.cost().params, elem));
     if (!detail::has_backward(n) || n.cost().aliases_input != 0) continue;
     const auto p = detail::gradient_pair(n, cfg.batch, act);
-    const std::int64_t block = detail::sat_add(allocator_block(p[0]), allocator_block(p[1]));
-    if (block > pair_block) {
-      pair_block = block;
-      pair_raw = detail::sat_add(p[0], p[1]);
-    }
+    allocated_bytes pair;
+    pair.add(p[0]);
+    pair.add(p[1]);
+    if (pair.block > largest_pair.block) largest_pair = pair;
   }
   memory_breakdown m;
   m.weights = bytes{weights.raw};
-  m.activations = bytes{pair_raw};
-  m.allocator =
-      bytes{detail::sat_add(detail::sat_sub(weights.block, weights.raw), detail::sat_sub(pair_block, pair_raw))};
+  m.activations = bytes{largest_pair.raw};
+  m.allocator = bytes{detail::sat_add(detail::sat_sub(weights.block, weights.raw),
+                                      detail::sat_sub(largest_pair.block, largest_pair.raw))};
   m.framework = framework_bytes(cfg);
   return m;
 }

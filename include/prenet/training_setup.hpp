@@ -264,6 +264,16 @@ template <class Node>
   return any;
 }
 
+/// Calls `f(index, count)` for every layer of the first block of each run for_each_block_run finds, `count` being the
+/// run's blocks, all alike: the layers whose forward checkpointing::blocks runs again, each `count` times. The one
+/// walk recompute_flops, weights_recomputed and predictors::estimate_recompute share.
+template <class Node, class F>
+constexpr void for_each_recomputed_layer(std::span<const Node> nodes, F&& f) {
+  for_each_block_run(nodes, [&](std::size_t first, std::size_t layers, std::size_t count) {
+    for (std::size_t j = first; j < first + layers; ++j) f(j, count);
+  });
+}
+
 /// Forward FLOPs per sample that checkpointing `c` runs again in backward: one forward of every checkpointed block.
 template <class Node>
 [[nodiscard]] constexpr std::int64_t recompute_flops(std::span<const Node> nodes, checkpointing c,
@@ -274,10 +284,8 @@ template <class Node>
     for (const Node& n : nodes) sum += core_forward_flops(n.spec, n.input);
     return sum * batch;
   }
-  for_each_block_run(nodes, [&](std::size_t first, std::size_t layers, std::size_t count) {
-    std::int64_t block = 0;
-    for (std::size_t j = first; j < first + layers; ++j) block += nodes[j].cost().forward_flops;
-    sum += block * static_cast<std::int64_t>(count);
+  for_each_recomputed_layer(nodes, [&](std::size_t j, std::size_t count) {
+    sum += nodes[j].cost().forward_flops * static_cast<std::int64_t>(count);
   });
   return sum * batch;
 }
@@ -295,13 +303,11 @@ template <class Node>
 [[nodiscard]] constexpr recomputed_weights weights_recomputed(std::span<const Node> nodes, checkpointing c) noexcept {
   recomputed_weights out;
   if (c != checkpointing::blocks) return out;
-  for_each_block_run(nodes, [&](std::size_t first, std::size_t layers, std::size_t count) {
-    for (std::size_t j = first; j < first + layers; ++j) {
-      const std::int64_t params = nodes[j].cost().params;
-      if (params <= 0) continue;
-      out.params += params * static_cast<std::int64_t>(count);
-      out.layers += static_cast<std::int64_t>(count);
-    }
+  for_each_recomputed_layer(nodes, [&](std::size_t j, std::size_t count) {
+    const std::int64_t params = nodes[j].cost().params;
+    if (params <= 0) return;
+    out.params += params * static_cast<std::int64_t>(count);
+    out.layers += static_cast<std::int64_t>(count);
   });
   return out;
 }

@@ -117,7 +117,7 @@ constexpr void for_each_layer_estimate(std::span<const layer_node> nodes, const 
 }
 
 /// Time activation checkpointing `ck` adds to the backward pass of `nodes`: one more forward of every checkpointed
-/// block (training_setup.hpp's for_each_block_run), each block's layers estimated once (the blocks of a run are
+/// block (training_setup.hpp's for_each_recomputed_layer), each block's layers estimated once (the blocks of a run are
 /// alike); under `selective`, one more forward of every eager attention core (core_recompute_kernels). The
 /// `out.forward_ms` holds it; the backward fields stay 0.
 [[nodiscard]] constexpr network_estimate estimate_recompute(std::span<const layer_node> nodes, const device_spec& d,
@@ -147,14 +147,12 @@ constexpr void for_each_layer_estimate(std::span<const layer_node> nodes, const 
     }
     return out;
   }
-  for_each_block_run(nodes, [&](std::size_t first, std::size_t layers, std::size_t count) {
-    for (std::size_t j = first; j < first + layers; ++j) {
-      const layer_estimate e = estimate_layer(nodes[j], d, c, false, kp);
-      const auto times = static_cast<double>(count);
-      out.forward_ms += times * e.forward_ms;
-      out.forward_launches += static_cast<std::int64_t>(count) * e.forward_launches;
-      add_provenance(out, e, times);
-    }
+  for_each_recomputed_layer(nodes, [&](std::size_t j, std::size_t count) {
+    const layer_estimate e = estimate_layer(nodes[j], d, c, false, kp);
+    const auto times = static_cast<double>(count);
+    out.forward_ms += times * e.forward_ms;
+    out.forward_launches += static_cast<std::int64_t>(count) * e.forward_launches;
+    add_provenance(out, e, times);
   });
   return out;
 }

@@ -58,7 +58,6 @@ struct alignment_slowdown {
   double compute = 1.0;
   double memory = 1.0;
   [[nodiscard]] constexpr bool any() const noexcept { return compute > 1.0 || memory > 1.0; }
-  friend constexpr bool operator==(const alignment_slowdown&, const alignment_slowdown&) = default;
 };
 
 /// Slowdowns of tensor-core GEMMs whose operands are not 16-byte aligned, by math_mode (fp32 first: always none).
