@@ -141,6 +141,11 @@ enum class kv_repeat { none, repeat_kv, repeat_interleave, heads_twice, tile };
 /// Einsum("bnf,fd->bnd", ., w2 (64, 32)): 4,096 parameters, 2 x 2 x 8 x 32 x 64 = 65,536 FLOPs per sample.
 [[nodiscard]] std::string einsum_mlp_onnx(const write_options& o = {});
 
+/// Matrix products the importer maps to no layer, on a (8, 16, 16) input: a 1x7 Conv (8 -> 8, pads 3 on the width),
+/// a stride-2 2x2 ConvTranspose (8 -> 4: (4, 32, 32)), then the output reshaped to (4, 1024) times its transpose, a
+/// MatMul of two activations ((4, 4) a sample), flattened into a Gemm (16 -> 10).
+[[nodiscard]] std::string matrix_products_onnx(const write_options& o = {});
+
 /// `blocks` residual blocks on a (1, 4, 8, 8) input: `y = Add(x, Relu(x))`, as shared/repro's slow_residual file.
 [[nodiscard]] std::string residual_chain_onnx(int blocks);
 /// Two skips whose sub-graphs cross on a (1, 4, 8, 8) input i: x = Relu(i), y = Add(x, Add(Relu(x), i)). The inner

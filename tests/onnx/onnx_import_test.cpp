@@ -20,6 +20,7 @@
 #include <prenet/layers/activation.hpp>
 #include <prenet/layers/dense.hpp>
 #include <prenet/layers/gated_mlp.hpp>
+#include <prenet/layers/opaque.hpp>
 #include <prenet/layers/rmsnorm.hpp>
 #include <prenet/memory.hpp>
 #include <prenet/models/bert.hpp>
@@ -29,6 +30,7 @@
 #include <prenet/onnx/load_onnx.hpp>
 #include <prenet/predict.hpp>
 #include <prenet/predictors/generated/all.hpp>
+#include <prenet/predictors/layer_time.hpp>
 
 #include "model_writer.hpp"
 
@@ -515,6 +517,41 @@ TEST(OnnxImport, UnknownOperatorsAreListedAndPredicted) {
   const prediction with = predict(r.network.nodes(), devices::v100, cfg);
   EXPECT_GT(with.iteration.count(), predict(without.nodes(), devices::v100, cfg).iteration.count());
   EXPECT_GT(with.roofline_share, 0);
+}
+
+/// A Conv of another shape than a square window, a ConvTranspose and a MatMul of two activations are opaque, but each
+/// is one matrix product (opaque_product), timed as GEMMs on the precision's matrix math: tensor cores under
+/// autocast, where the roofline fallback kept them on CUDA cores. Backward computes both operands' gradients.
+TEST(OnnxImport, UnmappedMatrixProductsRunAsGemms) {
+  const onnx_import r = load_onnx_bytes(onnx_test::matrix_products_onnx(), {.batch = 8});
+  std::vector<opaque_product_shape> products;
+  for (const layer_node& n : r.network.nodes()) {
+    if (n.spec.kind == layer_kind::opaque && product_of(n.spec).rows > 0) products.push_back(product_of(n.spec));
+  }
+  ASSERT_EQ(products.size(), 3U);
+  // The 1x7 Conv: 256 pixels x (8 channels x 7 taps) . 8 filters.
+  EXPECT_EQ(products[0].product.form, product_form::convolution);
+  EXPECT_EQ(products[0].rows, 16 * 16);
+  EXPECT_EQ(products[0].product.columns, 8);
+  EXPECT_EQ(products[0].product.inner, 8 * 7);
+  // The ConvTranspose: each of its 4,096 outputs meets 8 channels x 4 taps / stride^2 = 8 filter values.
+  EXPECT_EQ(products[1].product.form, product_form::convolution);
+  EXPECT_EQ(products[1].rows, 32 * 32);
+  EXPECT_EQ(products[1].product.columns, 4);
+  EXPECT_EQ(products[1].product.inner, 8);
+  // x x^T: one (4 x 1024) . (1024 x 4) product a sample, the batch multiplying the products.
+  EXPECT_EQ(products[2].product.form, product_form::instances);
+  EXPECT_EQ(products[2].rows, 4);
+  EXPECT_EQ(products[2].product.columns, 4);
+  EXPECT_EQ(products[2].product.inner, 1024);
+  const predictors::pass_context amp{.batch = 8, .element_bytes = 2, .matmul = math_mode::fp16, .conv = math_mode::fp16};
+  for (const layer_node& n : r.network.nodes()) {
+    if (n.spec.kind != layer_kind::opaque || product_of(n.spec).rows == 0) continue;
+    EXPECT_EQ(n.cost().backward_flops, 2 * n.cost().forward_flops);
+    const predictors::layer_estimate e = predictors::estimate_layer(n, devices::a100_40gb, amp);
+    EXPECT_EQ(e.predictor, predictors::tensor_core_name(math_mode::fp16));
+    EXPECT_GT(e.backward_ms, e.forward_ms);
+  }
 }
 
 /// ResNet-101 from TraPPM (timm, batch 32, exported with export_params=False: weights are graph inputs).

@@ -433,6 +433,25 @@ constexpr void recurrent(kernel_list& out, const layer_node& n, pass p, const pa
       if (fwd) out.push(sized(elementwise_kernel(elementwise_op::add, out_elems), eb));
       break;  // backward: the gradient flows to both branches unchanged
     case layer_kind::opaque:
+      if (const opaque_product_shape m = product_of(s); m.rows > 0) {
+        // A matrix product (opaque_product): one GEMM forward; backward, the gradients of both operands (an input
+        // and a weight, or two activations), each the forward's FLOPs. A convolution runs as its implicit GEMM on
+        // the convolutions' math mode (a conv2d kernel of 1 x 1 over single-pixel images: rows x inner x columns),
+        // the rest on the matmul's.
+        const opaque_product& g = m.product;
+        const kernel k =
+            g.form == product_form::instances ? sized(gemm_kernel(b * g.instances, m.rows, g.columns, g.inner), eb)
+            : g.form == product_form::convolution
+                ? sized(conv2d_kernel(b * m.rows * g.instances, g.inner, g.columns, 1, 1, 1, 0), eb)
+                : sized(gemm_kernel(g.instances, b * m.rows, g.columns, g.inner), eb);
+        if (fwd) {
+          out.push(k);
+        } else {
+          if (c.input_grad) out.push(k);
+          if (wg || g.form == product_form::instances) out.push(k);  // a weight's gradient, or the other activation's
+        }
+        break;
+      }
       // The roofline fallback: the operator's own FLOPs and bytes; backward reads the output's gradient and the
       // saved input and writes the input's gradient (twice the traffic), with the cost rule's FLOPs.
       if (s.opaque_flops > 0 || s.opaque_elements > 0) {

@@ -220,7 +220,45 @@ class mapper {
     u.op += " + score bias";
   }
 
-  /// The roofline stand-in of a unit: output elements as FLOPs, inputs + outputs as traffic, the parameters it holds.
+  /// The matrix product one node is, when the importer maps it to no layer (opaque_product): a Conv or
+  /// ConvTranspose of any shape with a constant filter, a MatMul of two activations or by a weight an earlier layer
+  /// holds, a Gemm by one. Its inner size is the multiply-adds per output element (matmul_flops), which for a
+  /// ConvTranspose is the filter's taps that meet each output on average; none without shapes, or where the output
+  /// is not instances x rows x columns.
+  [[nodiscard]] std::optional<opaque_product> product(const node& n) const {
+    const int y = n.output(0);
+    const std::int64_t flops = matmul_flops(g_, n);
+    if (y < 0 || !g_.at(y).has_shape || flops <= 0) return std::nullopt;
+    const std::vector<std::int64_t>& od = g_.at(y).dims;
+    const std::int64_t outputs = g_.sample_numel(y);
+    opaque_product p;
+    if (n.op == "Conv" || n.op == "ConvTranspose") {
+      const auto* wd = dims(n.input(1));
+      const std::int64_t groups = graph::attr_int(n, "group", 1);
+      if (!is_const(n.input(1)) || wd == nullptr || wd->size() < 3 || groups < 1) return std::nullopt;
+      const std::int64_t filters = n.op == "Conv" ? (*wd)[0] : (*wd)[1] * groups;  // output channels
+      if (filters % groups != 0) return std::nullopt;
+      p = {.form = product_form::convolution, .instances = groups, .columns = filters / groups};
+    } else if (n.op == "MatMul" || n.op == "Gemm") {
+      if (od.empty()) return std::nullopt;
+      p = {.form = product_form::rows, .instances = 1, .columns = od.back()};
+      const int a = n.input(0), b = n.input(1);
+      const int rank = static_cast<int>(od.size()), batch_axis = g_.at(y).batch_axis;
+      // Batch x instances products of rows x columns; a batch merged with the instances (Swin's windows) too.
+      if (n.op == "MatMul" && is_main(a) && is_main(b) && rank >= 3 && batch_axis < rank - 2) {
+        p.form = product_form::instances;
+        p.instances = outputs / std::max<std::int64_t>(od[static_cast<std::size_t>(rank - 2)] * od.back(), 1);
+      }
+    } else {
+      return std::nullopt;
+    }
+    if (p.columns <= 0 || outputs <= 0 || outputs % (p.instances * p.columns) != 0) return std::nullopt;
+    p.inner = std::max<std::int64_t>((flops + outputs) / (2 * outputs), 1);  // rounded
+    return p;
+  }
+
+  /// The roofline stand-in of a unit: output elements as FLOPs, inputs + outputs as traffic, the parameters it holds;
+  /// a matrix product (product) runs as GEMMs on their own.
   [[nodiscard]] layer_spec roofline(const unit& u) const {
     std::int64_t elements = 0, flops = 0;
     for (const int ni : u.nodes) {
@@ -237,6 +275,11 @@ class mapper {
       }
     }
     const shape out = u.out >= 0 && g_.at(u.out).has_shape ? g_.sample_shape(u.out) : vector_shape(1);
+    if (u.nodes.size() == 1 && at(u.nodes[0]).output(0) == u.out) {
+      if (const std::optional<opaque_product> p = product(at(u.nodes[0])); p && out.numel() == g_.sample_numel(u.out)) {
+        return opaque_spec(out, std::max<std::int64_t>(flops, 1), elements, u.params, *p);
+      }
+    }
     return opaque_spec(out, std::max<std::int64_t>(flops, 1), elements, u.params);
   }
 
