@@ -5,7 +5,7 @@
     check-readme-numbers.py REPO
 
 Each claim reads its number from a generated report in docs/ (precision-calibration.md, validation.md,
-monotonicity.md, memory.md, predictors-budget.md), formats it the way the README writes it and looks for that phrase in README.md
+monotonicity.md, memory.md, predictors-budget.md, onnx-accuracy.md), formats it the way the README writes it and looks for that phrase in README.md
 (whitespace collapsed, so line breaks do not matter). A report regenerated without updating the README fails here
 with the phrase it expected; the ctest docs.readme_numbers_current runs it. Prints "README numbers current" and exits
 0 when every claim holds; exits 1 naming each stale one, 2 when a report lacks the row a claim reads."""
@@ -63,6 +63,7 @@ def claims(docs):
     mono = (docs / "monotonicity.md").read_text(encoding="utf-8")
     mem = (docs / "memory.md").read_text(encoding="utf-8")
     budget = (docs / "predictors-budget.md").read_text(encoding="utf-8")
+    onnx = (docs / "onnx-accuracy.md").read_text(encoding="utf-8")
 
     # Precision: held-out and data-sheet-only error per precision (report, "By precision": columns 4 and 7).
     held, before = {}, {}
@@ -98,6 +99,14 @@ def claims(docs):
     yield ("interval coverage", f"({inside.group(1)}% of held-out runs fall inside it")
     cpu_mape, cpu_worst = search(val, r"\n[0-9]+ runs: MAPE ([0-9.]+)%, worst ([0-9.]+)%").groups()
     yield ("CPU bench", f"come within {cpu_mape}% of measured on average, {cpu_worst}% at worst")
+
+    # ONNX imports end to end (onnx-accuracy.md, scripts/onnx-accuracy.py): timm's models outside the zoo, its twins.
+    held_out = search(onnx, r"\*\*Held-out models\*\* \(not in the zoo\): ([0-9]+) rows: mean abs error ([0-9.]+)%, "
+                            r"geometric-mean bias ([-+][0-9.]+)%")
+    twins = search(onnx, r"\*\*Zoo twins\*\* \(calibrated on these rows\): ([0-9]+) rows: mean abs error ([0-9.]+)%")
+    yield ("ONNX imports, held-out models", f"{held_out.group(1)} torchvision models outside the zoo, predicted from "
+           f"their exports, come within {held_out.group(2)}% on average (bias {float(held_out.group(3)):.1f}%; the "
+           f"zoo's own {twins.group(1)} twins {twins.group(2)}%")
 
     # Prediction cost (predictors-budget.md, scripts/bench-predictors.sh).
     library_us = float(search(budget, r"BERT-large \([0-9]+ layers\), forward \+ backward: ([0-9.]+) us").group(1))

@@ -241,6 +241,34 @@ TEST(Predictors, ImplicitGemmIsOneProductOverEveryImagesPixels) {
   EXPECT_EQ(g, gemm_kernel(1, 4 * 14 * 14, 1024, 256));
 }
 
+// A grouped convolution runs its groups' convolutions, in / groups to out / groups channels each: its kernel does the
+// layer's multiply-adds (ResNeXt's 32 groups read as one convolution over every channel did 32 times as many). A
+// depthwise one is no matrix product: a memory-family kernel of the layer's FLOPs over input, output and filter once.
+TEST(Predictors, GroupedConvolutionsDoTheLayersMultiplyAdds) {
+  constexpr std::int64_t batch = 8;
+  runtime_network resnext(image_shape(128, 56, 56));
+  resnext.append(conv2d_spec(128, 3, {.padding = 1, .groups = 32, .bias = false}));
+  const layer_node& grouped = resnext.nodes()[1];
+  const kernel_list k = layer_kernels(grouped, pass::forward, {.batch = batch});
+  ASSERT_EQ(k.size, 1U);
+  EXPECT_EQ(k.items[0], conv2d_kernel(batch * 32, 4, 4, 3, 56, 1, 1));
+  EXPECT_EQ(k.items[0].flops(), batch * grouped.cost().forward_flops);
+
+  runtime_network convnext(image_shape(96, 16, 16));
+  convnext.append(conv2d_spec(96, 7, {.padding = 3, .groups = 96}));
+  const layer_node& depthwise = convnext.nodes()[1];
+  const kernel_list d = layer_kernels(depthwise, pass::forward, {.batch = batch, .element_bytes = 2});
+  ASSERT_EQ(d.size, 1U);
+  EXPECT_EQ(d.items[0].family, kernel_family::memory);
+  EXPECT_EQ(d.items[0].flops(), batch * 2 * depthwise.cost().macs);
+  EXPECT_EQ(d.items[0].bytes(), (2 * batch * 96 * 16 * 16 + 96 * 49) * 2);
+  // Far below the same convolution over every channel, which the old kernel timed.
+  runtime_network dense(image_shape(96, 16, 16));
+  dense.append(conv2d_spec(96, 7, {.padding = 3}));
+  EXPECT_LT(10 * estimate_layer(depthwise, devices::a100_40gb, {.batch = batch}).forward_ms,
+            estimate_layer(dense.nodes()[1], devices::a100_40gb, {.batch = batch}).forward_ms);
+}
+
 TEST(Predictors, KernelsTakeInferredSizesFromTheShapes) {
   // The DSL leaves in_features / in_channels at 0 (inferred); the kernels must use the resolved input shape.
   runtime_network mlp(sequence_shape(128, 768));

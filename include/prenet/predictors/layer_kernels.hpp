@@ -74,11 +74,25 @@ namespace detail {
 
 /// The convolution of a Conv2d (or a PatchEmbedding's projection: kernel = stride = patch, no padding) over `b`
 /// images. Square images in the zoo; a non-square one is approximated by the square of equal area.
+///
+/// A grouped convolution is its groups' independent convolutions, in / groups to out / groups channels each, in one
+/// launch: the kernel of b x groups of them. A depthwise one (one input channel a group: MobileNet's, EfficientNet's,
+/// ConvNeXt's 7x7) is no matrix product at all: each output reads its own channel's window, on CUDA cores, as ATen's
+/// and cuDNN's depthwise kernels run it, so it is timed by the bytes it moves and the FLOPs it does (a memory-family
+/// kernel: input, output and filter read or written once). Read as one convolution over every channel, ResNeXt's 32
+/// groups cost 32 times the multiply-adds and a depthwise 7x7 of ConvNeXt-T's 96 channels 96 times; as an implicit
+/// GEMM of one column, its window's 49 taps multiplied the traffic (docs/onnx-accuracy.md).
 [[nodiscard]] constexpr kernel convolution(const layer_node& n, std::int64_t b, std::int64_t eb) noexcept {
   const layer_spec& s = n.spec;
   std::int64_t image = 1;
   while ((image + 1) * (image + 1) <= n.input[1] * n.input[2]) ++image;
-  return sized(conv2d_kernel(b, n.input[0], s.out_features, s.kernel, image, s.stride, s.padding), eb);
+  const std::int64_t g = s.groups > 1 ? s.groups : 1;
+  if (g > 1 && n.input[0] == g) {
+    const std::int64_t in = b * n.input.numel(), outputs = b * n.output.numel();
+    return memory_kernel(2 * outputs * s.kernel * s.kernel,
+                         (in + outputs + s.out_features * s.kernel * s.kernel) * eb);
+  }
+  return sized(conv2d_kernel(b * g, n.input[0] / g, s.out_features / g, s.kernel, image, s.stride, s.padding), eb);
 }
 
 /// Forward GEMM x (rows x in) . W (in x out) and, for backward, dX = dY . W^T and dW = X^T . dY (none when the
