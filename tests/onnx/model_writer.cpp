@@ -364,6 +364,15 @@ std::string matrix_products_onnx(const write_options& o) {
   return m.bytes();
 }
 
+std::string hard_activations_onnx(const write_options& o) {
+  builder m(o, 14);
+  std::string x = m.input("input", ::onnx::TensorProto::FLOAT, {-1, 16});
+  x = m.node("Clip", {x, m.scalar(0), m.scalar(6)});
+  x = m.node("HardSigmoid", {m.node("HardSwish", {x})});
+  m.output(m.node("Clip", {x, m.scalar(-1), m.scalar(1)}));
+  return m.bytes();
+}
+
 std::string parameter_free_onnx(const write_options& o) {
   builder m(o, 13);
   const std::string x = m.input("input", ::onnx::TensorProto::FLOAT, {-1, 64});

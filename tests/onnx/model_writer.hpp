@@ -146,6 +146,10 @@ enum class kv_repeat { none, repeat_kv, repeat_interleave, heads_twice, tile };
 /// MatMul of two activations ((4, 4) a sample), flattened into a Gemm (16 -> 10).
 [[nodiscard]] std::string matrix_products_onnx(const write_options& o = {});
 
+/// MobileNet's activations on a (-1, 16) input, opset 14: Clip to [0, 6] (ReLU6), HardSwish, HardSigmoid, then a Clip
+/// to [-1, 1], which is not a ReLU.
+[[nodiscard]] std::string hard_activations_onnx(const write_options& o = {});
+
 /// `blocks` residual blocks on a (1, 4, 8, 8) input: `y = Add(x, Relu(x))`, as shared/repro's slow_residual file.
 [[nodiscard]] std::string residual_chain_onnx(int blocks);
 /// Two skips whose sub-graphs cross on a (1, 4, 8, 8) input i: x = Relu(i), y = Add(x, Add(Relu(x), i)). The inner

@@ -554,6 +554,18 @@ TEST(OnnxImport, UnmappedMatrixProductsRunAsGemms) {
   }
 }
 
+/// ReLU6 (a Clip from 0), HardSwish and HardSigmoid are element-wise activations, one kernel each way: ReLU, SiLU and
+/// Sigmoid; a Clip with another lower bound stays on the roofline.
+TEST(OnnxImport, MobileNetActivationsAreMapped) {
+  const onnx_import r = load_onnx_bytes(onnx_test::hard_activations_onnx(), {.batch = 4});
+  std::vector<layer_kind> kinds;
+  for (const layer_node& n : r.network.nodes()) kinds.push_back(n.spec.kind);
+  EXPECT_EQ(kinds, (std::vector<layer_kind>{layer_kind::input, layer_kind::relu, layer_kind::silu,
+                                            layer_kind::sigmoid, layer_kind::opaque}));
+  ASSERT_EQ(r.unmapped.size(), 1U);
+  EXPECT_EQ(r.unmapped[0], (unmapped_operator{"Clip", 1}));
+}
+
 /// ResNet-101 from TraPPM (timm, batch 32, exported with export_params=False: weights are graph inputs).
 TEST(OnnxImport, TrappmResnet101) {
   const std::filesystem::path file = PRENET_DATASETS_DIR "/trappm/examples/resnet101_32.onnx";

@@ -316,6 +316,22 @@ class mapper {
       const bool inplace = g_.at(x).consumers.size() == 1 && x != g_.main_input();
       return layer(ni, activation_spec(layer_kind::relu, inplace), x, y);
     }
+    if (op == "Clip") {
+      // Clamped below at 0 (ReLU6: torchvision's MobileNet v2 and MNASNet, in place): one element-wise kernel each
+      // way, as ReLU. The bounds are inputs from opset 11, attributes before.
+      std::optional<double> lo = g_.scalar(n.input(1));
+      if (n.input(1) < 0) {
+        if (const std::optional<float> a = graph::attr_float(n, "min")) lo = *a;
+      }
+      if (lo && *lo == 0) {
+        const bool inplace = g_.at(x).consumers.size() == 1 && x != g_.main_input();
+        return layer(ni, activation_spec(layer_kind::relu, inplace), x, y);
+      }
+      return unmapped(ni);
+    }
+    // Hardswish and Hardsigmoid (MobileNet v3): one element-wise kernel each way, as SiLU and Sigmoid.
+    if (op == "HardSwish") return layer(ni, activation_spec(layer_kind::silu), x, y);
+    if (op == "HardSigmoid") return layer(ni, activation_spec(layer_kind::sigmoid), x, y);
     if (op == "Gelu") return layer(ni, activation_spec(layer_kind::gelu), x, y);
     if (op == "Tanh") return layer(ni, activation_spec(layer_kind::tanh), x, y);
     if (op == "Sigmoid") return layer(ni, activation_spec(layer_kind::sigmoid), x, y);
