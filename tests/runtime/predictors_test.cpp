@@ -269,6 +269,20 @@ TEST(Predictors, GroupedConvolutionsDoTheLayersMultiplyAdds) {
             estimate_layer(dense.nodes()[1], devices::a100_40gb, {.batch = batch}).forward_ms);
 }
 
+// A dilated convolution's kernel does the layer's multiply-adds: the undilated window over the same output (read with
+// the dilated padding, a 28x28 map with padding 2 made a 30x30 output).
+TEST(Predictors, DilatedConvolutionsDoTheLayersMultiplyAdds) {
+  for (const auto& [padding, dilation] : {std::pair{2, 2}, {0, 2}, {4, 4}, {1, 3}}) {
+    runtime_network net(image_shape(64, 28, 28));
+    net.append(conv2d_spec(64, 3, {.padding = padding, .dilation = dilation}));
+    const layer_node& n = net.nodes()[1];
+    const kernel_list k = layer_kernels(n, pass::forward, {.batch = 4});
+    ASSERT_EQ(k.size, 1U);
+    EXPECT_EQ(k.items[0].out_image(), n.output[1]) << "padding " << padding << ", dilation " << dilation;
+    EXPECT_EQ(k.items[0].flops(), 4 * 2 * n.cost().macs);
+  }
+}
+
 TEST(Predictors, KernelsTakeInferredSizesFromTheShapes) {
   // The DSL leaves in_features / in_channels at 0 (inferred); the kernels must use the resolved input shape.
   runtime_network mlp(sequence_shape(128, 768));
