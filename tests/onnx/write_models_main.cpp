@@ -24,7 +24,8 @@ int main(int argc, char** argv) {
                   write("side_branch.onnx", side_branch_onnx()) &&
                   write("crossing_skips.onnx", crossing_skips_onnx()) &&
                   write("parameter_free.onnx", parameter_free_onnx()) &&
-                  write("encoder_decoder.onnx", encoder_decoder_onnx());
+                  write("encoder_decoder.onnx", encoder_decoder_onnx()) &&
+                  write("matrix_products.onnx", matrix_products_onnx());
   if (!ok) std::cerr << "cannot write to " << dir << "\n";
   return ok ? 0 : 1;
 }

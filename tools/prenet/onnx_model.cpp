@@ -2,6 +2,9 @@
 // `--onnx FILE`: prenet::load_onnx behind the CLI's settings, its errors as usage errors.
 #include "onnx_model.hpp"
 
+#include <algorithm>
+
+#include <prenet/layers/opaque.hpp>
 #include <prenet/onnx/load_onnx.hpp>
 
 #include "arguments.hpp"
@@ -81,7 +84,12 @@ std::string onnx_text(const onnx_model& m) {
     for (std::size_t i = 0; i < m.imported.unmapped.size(); ++i) {
       t += (i > 0 ? ", " : "") + m.imported.unmapped[i].op_type + " x" + std::to_string(m.imported.unmapped[i].count);
     }
-    t += "   (predicted by the roofline fallback)\n";
+    const auto& nodes = m.imported.network.nodes();
+    const bool products = std::any_of(nodes.begin(), nodes.end(), [](const layer_node& n) {
+      return product_of(n.spec).rows > 0;
+    });
+    t += products ? "   (opaque: matrix products timed as GEMMs, the rest by the roofline)\n"
+                  : "   (predicted by the roofline fallback)\n";
   }
   if (!m.dims.empty()) {
     t += "  dims             ";
