@@ -132,7 +132,7 @@ def main():
                      f"{ratio:.3f}", f"{total:.3f}", unmapped, f"{seconds:.2f}"))
     if markdown:
         print("\n| export | params = PyTorch | Conv/Gemm/MatMul FLOPs / PyTorch | forward FLOPs / PyTorch's matrix "
-              "products | operators on the roofline | import + predict (s) |")
+              "products | unmapped operators (opaque: matrix products as GEMMs, the rest on the roofline) | import + predict (s) |")
         print("|---|---|---|---|---|---|")
         for row in rows:
             print("| " + " | ".join(str(c) for c in row) + " |")
