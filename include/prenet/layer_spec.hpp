@@ -15,10 +15,13 @@ namespace prenet {
 /// Shape inference, features, FLOPs, memory and prediction are all free functions over this value.
 struct layer_spec {
   layer_kind kind = layer_kind::input;
-  std::int64_t in_features = 0;   ///< in_features / in_channels / num_features / input_size / embed_dim; 0 = inferred
+  /// in_features / in_channels / num_features / input_size / embed_dim; 0 = inferred. Opaque matrix product: its
+  /// inner size (layers/opaque.hpp, opaque_product), as out_features holds its columns and groups its instances.
+  std::int64_t in_features = 0;
   std::int64_t out_features = 0;  ///< out_features / out_channels / hidden_size / embedding_dim
   std::int64_t num_embeddings = 0;
-  std::int64_t kernel = 0;  ///< kernel_size; MultiheadAttention: its attention_impl (0 = eager); GELU: its gelu_form
+  /// kernel_size; MultiheadAttention: its attention_impl (0 = eager); GELU: its gelu_form; Opaque: its product_form
+  std::int64_t kernel = 0;
   std::int64_t stride = 1;
   std::int64_t padding = 0;
   std::int64_t dilation = 1;
