@@ -67,7 +67,7 @@ struct opaque_product_shape {
   const opaque_product p{.form = static_cast<product_form>(s.kernel), .instances = s.groups, .columns = s.out_features,
                          .inner = s.in_features};
   const std::int64_t outputs = detail::explicit_shape(s).numel();
-  return {.product = p, .rows = p.instances > 0 && p.columns > 0 ? outputs / (p.instances * p.columns) : 0};
+  return {.product = p, .rows = p.instances > 0 && p.columns > 0 ? outputs / p.columns / p.instances : 0};
 }
 
 namespace detail {
@@ -82,7 +82,7 @@ constexpr void validate_opaque(const layer_spec& s) {
     require(s.in_features > 0 && s.out_features > 0 && s.groups > 0,
             "Opaque: a matrix product needs inner size, columns and instances > 0");
     const std::int64_t outputs = explicit_shape(s).numel();
-    require(outputs % (s.groups * s.out_features) == 0,
+    require(outputs % s.out_features == 0 && (outputs / s.out_features) % s.groups == 0,
             "Opaque: a matrix product's output must be instances x rows x columns");
   }
 }

@@ -246,13 +246,18 @@ class mapper {
       const int rank = static_cast<int>(od.size()), batch_axis = g_.at(y).batch_axis;
       // Batch x instances products of rows x columns; a batch merged with the instances (Swin's windows) too.
       if (n.op == "MatMul" && is_main(a) && is_main(b) && rank >= 3 && batch_axis < rank - 2) {
+        const std::int64_t rows = od[static_cast<std::size_t>(rank - 2)];
+        if (rows < 1 || od.back() < 1 || rows > outputs / od.back()) return std::nullopt;
         p.form = product_form::instances;
-        p.instances = outputs / std::max<std::int64_t>(od[static_cast<std::size_t>(rank - 2)] * od.back(), 1);
+        p.instances = outputs / (rows * od.back());
       }
     } else {
       return std::nullopt;
     }
-    if (p.columns <= 0 || outputs <= 0 || outputs % (p.instances * p.columns) != 0) return std::nullopt;
+    if (p.columns <= 0 || p.instances <= 0 || outputs <= 0 || outputs % p.columns != 0 ||
+        (outputs / p.columns) % p.instances != 0) {
+      return std::nullopt;
+    }
     p.inner = std::max<std::int64_t>((flops + outputs) / (2 * outputs), 1);  // rounded
     return p;
   }
