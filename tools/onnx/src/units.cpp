@@ -235,7 +235,7 @@ class mapper {
     if (n.op == "Conv" || n.op == "ConvTranspose") {
       const auto* wd = dims(n.input(1));
       const std::int64_t groups = graph::attr_int(n, "group", 1);
-      if (!is_const(n.input(1)) || wd == nullptr || wd->size() < 3 || groups < 1) return std::nullopt;
+      if (!is_const(n.input(1)) || wd == nullptr || wd->size() < 3 || !in_window(groups, 1)) return std::nullopt;
       const std::int64_t filters = n.op == "Conv" ? (*wd)[0] : (*wd)[1] * groups;  // output channels
       if (filters % groups != 0) return std::nullopt;
       p = {.form = product_form::convolution, .instances = groups, .columns = filters / groups};
