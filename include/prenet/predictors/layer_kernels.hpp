@@ -87,16 +87,16 @@ namespace detail {
 /// window with the padding that gives the same output, less input where that padding would be negative.
 [[nodiscard]] constexpr kernel convolution(const layer_node& n, std::int64_t b, std::int64_t eb) noexcept {
   const layer_spec& s = n.spec;
-  std::int64_t image = 1;
-  while ((image + 1) * (image + 1) <= n.input[1] * n.input[2]) ++image;
-  std::int64_t padding = s.padding - (s.dilation - 1) * (s.kernel - 1) / 2;
-  if (padding < 0) image += 2 * padding, padding = 0;
   const std::int64_t g = s.groups > 1 ? s.groups : 1;
   if (g > 1 && n.input[0] == g) {
     const std::int64_t in = b * n.input.numel(), outputs = b * n.output.numel();
     return memory_kernel(2 * outputs * s.kernel * s.kernel,
                          (in + outputs + s.out_features * s.kernel * s.kernel) * eb);
   }
+  std::int64_t image = 1;
+  while ((image + 1) * (image + 1) <= n.input[1] * n.input[2]) ++image;
+  std::int64_t padding = s.padding - (s.dilation - 1) * (s.kernel - 1) / 2;
+  if (padding < 0) image += 2 * padding, padding = 0;
   return sized(conv2d_kernel(b * g, n.input[0] / g, s.out_features / g, s.kernel, image, s.stride, padding), eb);
 }
 
