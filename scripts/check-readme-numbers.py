@@ -107,6 +107,10 @@ def claims(docs):
     yield ("ONNX imports, held-out models", f"{held_out.group(1)} torchvision models outside the zoo, predicted from "
            f"their exports, come within {held_out.group(2)}% on average (bias {float(held_out.group(3)):.1f}%; the "
            f"zoo's own {twins.group(1)} twins {twins.group(2)}%")
+    depthwise = search(onnx, r"\| with depthwise convolutions [^|]*\| ([0-9]+) rows: mean abs error ([0-9.]+)%, "
+                             r"geometric-mean bias ([-+][0-9.]+)%")
+    yield ("ONNX imports, depthwise models", f"the {depthwise.group(1)} with depthwise convolutions "
+           f"{depthwise.group(2)}%, bias {float(depthwise.group(3)):.1f}%")
 
     # Prediction cost (predictors-budget.md, scripts/bench-predictors.sh).
     library_us = float(search(budget, r"BERT-large \([0-9]+ layers\), forward \+ backward: ([0-9.]+) us").group(1))

@@ -127,6 +127,22 @@ class Exports:
                 json.dump(self.params, f, indent=1, sort_keys=True)
         return self.params[ctor]
 
+    def convolutions(self, ctor, kwargs):
+        """What convolutions `ctor` has beyond ordinary ones: "depthwise" (one input channel a group), "grouped"
+        (several), or "none"; cached beside the parameter counts."""
+        path = os.path.join(self.dir, "convolutions.json")
+        kinds = {}
+        if os.path.exists(path):
+            with open(path) as f:
+                kinds = json.load(f)
+        if ctor not in kinds:
+            convs = [m for m in build(ctor, kwargs).modules() if isinstance(m, torch.nn.Conv2d) and m.groups > 1]
+            kinds[ctor] = ("depthwise" if any(m.groups == m.in_channels for m in convs)
+                           else "grouped" if convs else "none")
+            with open(path, "w") as f:
+                json.dump(kinds, f, indent=1, sort_keys=True)
+        return kinds[ctor]
+
     def path(self, ctor, kwargs, hw):
         """The file, exported as tests/onnx/torch_exports.py does (opset 14, export_params=False) in training mode;
         Swin without constant folding (which would turn its relative position bias table into a constant). None
@@ -218,6 +234,7 @@ def table1(rows, exports, prenet):
             failures[f"{name} ({ctor})"] = p
             continue
         measured = float(row["value"])
+        p["convolutions"] = exports.convolutions(ctor, kwargs)
         ratios.append((name, ctor in ZOO_TWINS, p["ms"] / measured, p))
         twin = f"{ctor} (zoo twin, calibrated)" if ctor in ZOO_TWINS else ctor
         lines.append(f"| {name} | {twin} | {n / 1e6:.2f} | {row['input']} | {row['batch']} | {measured:.1f} | "
@@ -298,6 +315,11 @@ def render(t1, t2):
         *lines1, "",
         f"**Held-out models** (not in the zoo): {summary(held_out)}. "
         f"**Zoo twins** (calibrated on these rows): {summary(zoo)}.", "",
+        "| held-out models | rows |", "|---|---|",
+        *(f"| {label} | {summary([r for _, z, r, p in ratios1 if not z and p['convolutions'] == kind])} |"
+          for kind, label in (("depthwise", "with depthwise convolutions (MobileNet, EfficientNet, MNASNet, ConvNeXt)"),
+                              ("grouped", "with grouped convolutions, none depthwise (ResNeXt, RegNet)"),
+                              ("none", "without grouped convolutions"))), "",
     ]
     if dropped:
         out += ["Pairs left out:", ""] + [f"- {d}" for d in dropped] + [""]

@@ -269,6 +269,50 @@ TEST(Predictors, GroupedConvolutionsDoTheLayersMultiplyAdds) {
             estimate_layer(dense.nodes()[1], devices::a100_40gb, {.batch = batch}).forward_ms);
 }
 
+// ATen's depthwise kernels (a thread per element, a division per index) are bound by the instructions they issue, not
+// by their bytes: each of a 7x7's three kernels carries its count, is timed no faster than that count issues on the
+// SMs at the boost clock, and takes the same time in fp32 and bf16. cuDNN takes fp16 3x3s of 32 or more channels
+// (PyTorch's use_cudnn_depthwise), which stay timed by their bytes; bf16 ones stay on ATen's kernels.
+TEST(Predictors, AtenDepthwiseKernelsAreBoundByTheirInstructions) {
+  constexpr std::int64_t batch = 64;
+  const device_spec& a100 = devices::a100_40gb;
+  runtime_network convnext(image_shape(96, 56, 56));
+  convnext.append(conv2d_spec(96, 7, {.padding = 3, .groups = 96}));
+  const layer_node& n = convnext.nodes()[1];
+  const std::int64_t outputs = batch * 96 * 56 * 56;
+  const auto kernels_of = [&n](pass p, math_mode conv, std::int64_t eb) {
+    return layer_kernels(n, p, {.batch = batch, .element_bytes = eb, .conv = conv});
+  };
+  const kernel_list fwd = kernels_of(pass::forward, math_mode::fp32, 4);
+  const kernel_list bwd = kernels_of(pass::backward, math_mode::fp32, 4);
+  ASSERT_EQ(fwd.size, 1U);
+  ASSERT_EQ(bwd.size, 2U);
+  using i = predictors::detail::depthwise_instructions;
+  EXPECT_EQ(fwd.items[0].instructions_, outputs * (i::per_element + 49 * i::forward_per_tap_looped));
+  EXPECT_EQ(bwd.items[0].instructions_, outputs * (i::per_element + 49 * i::input_gradient_per_tap_looped));
+  EXPECT_EQ(bwd.items[1].instructions_, outputs * 49 * i::weight_gradient_per_tap);
+  const kernel_list bf16 = kernels_of(pass::backward, math_mode::bf16, 2);
+  for (std::size_t k = 0; k < 2; ++k) {
+    const kernel& kn = bwd.items[k];
+    const double issue_ms = static_cast<double>(kn.instructions_) /
+                            (128.0 * static_cast<double>(a100.sm_count) * a100.boost_clock_mhz * 1e6) * 1e3;
+    EXPECT_GE(estimate(kn, a100).time_ms, issue_ms);
+    EXPECT_GT(issue_ms, 5 * roofline_s(static_cast<double>(kn.flops()), static_cast<double>(kn.bytes()), a100) * 1e3);
+    EXPECT_DOUBLE_EQ(estimate(bf16.items[k], a100).time_ms, estimate(kn, a100).time_ms);
+  }
+
+  runtime_network mobilenet(image_shape(96, 56, 56));
+  mobilenet.append(conv2d_spec(96, 3, {.padding = 1, .groups = 96}));
+  const auto instructions = [&mobilenet](math_mode conv) {
+    return layer_kernels(mobilenet.nodes()[1], pass::forward, {.batch = batch, .element_bytes = 2, .conv = conv})
+        .items[0]
+        .instructions_;
+  };
+  EXPECT_EQ(instructions(math_mode::fp16), 0);
+  EXPECT_GT(instructions(math_mode::bf16), 0);
+  EXPECT_GT(kernels_of(pass::forward, math_mode::fp16, 2).items[0].instructions_, 0);  // 7x7: ATen's
+}
+
 // A dilated convolution's kernel does the layer's multiply-adds: the undilated window over the same output (read with
 // the dilated padding, a 28x28 map with padding 2 made a 30x30 output).
 TEST(Predictors, DilatedConvolutionsDoTheLayersMultiplyAdds) {

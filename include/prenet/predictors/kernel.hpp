@@ -135,6 +135,9 @@ struct kernel {
 
   std::int64_t flops_ = 0;  ///< memory and attention families only: FLOPs and bytes given directly
   std::int64_t bytes_ = 0;
+  /// Memory family only: the thread instructions its CUDA-core code issues, for a kernel whose index arithmetic
+  /// rather than its bytes or FLOPs bounds it (ATen's depthwise convolutions: issue_s); 0 when neither does.
+  std::int64_t instructions_ = 0;
   /// A GEMM whose inner dimension k runs over the rows of both operands (a weight gradient X^T dY, attention's dV
   /// and dK): its stored matrices' leading dimensions are m and n; every other GEMM's are k and n (tensor_core_aligned).
   bool reduces_rows = false;
@@ -172,8 +175,9 @@ struct kernel {
                                                   std::int64_t element_bytes = 4) noexcept {
   return kernel{.family = kernel_family::elementwise, .op = op, .m = elements, .element_bytes = element_bytes};
 }
-[[nodiscard]] constexpr kernel memory_kernel(std::int64_t flops, std::int64_t bytes) noexcept {
-  return kernel{.family = kernel_family::memory, .flops_ = flops, .bytes_ = bytes};
+[[nodiscard]] constexpr kernel memory_kernel(std::int64_t flops, std::int64_t bytes,
+                                             std::int64_t instructions = 0) noexcept {
+  return kernel{.family = kernel_family::memory, .flops_ = flops, .bytes_ = bytes, .instructions_ = instructions};
 }
 /// A cast of `elements` elements from `from_bytes` to `to_bytes` each (autocast's casts to and from the half type):
 /// one read and one write, streamed.

@@ -49,9 +49,24 @@ inline constexpr std::size_t first_device_feature = 14;
   return roofline_s(flops, bytes, d, d.peak_fp32_flops_per_s);
 }
 
-/// Roofline lower bound of a kernel on a device, in seconds.
+/// Thread instructions one SM issues a clock at most: four schedulers of one warp (32 threads) each, on every NVIDIA
+/// GPU since Maxwell, whatever its FP32 lanes per SM (64 or 128): the bound of a kernel that is all index arithmetic.
+inline constexpr double issued_threads_per_sm_clock = 128;
+
+/// The time `kn`'s CUDA-core instructions (kernel::instructions_) take to issue on `d`'s SMs at its boost clock, in
+/// seconds; 0 for a kernel without them and on a CPU.
+[[nodiscard]] constexpr double issue_s(const kernel& kn, const device_spec& d) noexcept {
+  if (kn.instructions_ <= 0 || d.is_cpu || d.sm_count <= 0 || d.boost_clock_mhz <= 0) return 0;
+  return static_cast<double>(kn.instructions_) /
+         (issued_threads_per_sm_clock * static_cast<double>(d.sm_count) * d.boost_clock_mhz * 1e6);
+}
+
+/// Lower bound of a kernel on a device, in seconds: its roofline, or the issue of its instructions where they bound
+/// it (issue_s).
 [[nodiscard]] constexpr double roofline_s(const kernel& kn, const device_spec& d) noexcept {
-  return roofline_s(static_cast<double>(kn.flops()), static_cast<double>(kn.bytes()), d);
+  const double roofline = roofline_s(static_cast<double>(kn.flops()), static_cast<double>(kn.bytes()), d);
+  const double issue = issue_s(kn, d);
+  return issue > roofline ? issue : roofline;
 }
 
 /// The FP32 rate a GPU's board power sustains under load, from its data sheet: a board with fewer watts per peak

@@ -161,8 +161,9 @@ inline constexpr kernel_predictors embedded_predictors{generated::all, &generate
 /// kernel's own peak and element size: with the direct FLOPs a Winograd 3x3 convolution's fp16 time on CUDA cores
 /// was clamped above its FP32 time. precision_time_ms keeps it, least_learned_ms reads it.
 [[nodiscard]] constexpr double floor_ms(const kernel& own, const device_spec& d, std::int64_t bytes) noexcept {
-  return roofline_s(fewest_flops(own), static_cast<double>(bytes), d, peak_flops_per_s(own.math, d)) * 1e3 *
-         static_cast<double>(own.repeat);
+  const double roofline = roofline_s(fewest_flops(own), static_cast<double>(bytes), d, peak_flops_per_s(own.math, d));
+  const double issue = issue_s(own, d);
+  return (issue > roofline ? issue : roofline) * 1e3 * static_cast<double>(own.repeat);
 }
 
 /// Whether `kn` is an IEEE FP32 kernel, which the learned models time as it is (no precision scaling).
@@ -232,10 +233,15 @@ inline constexpr std::int64_t gemm_output_tile = 64;
   const double fp32_flops_per_s = power.sustained_fp32_flops_per_s(d);
   const double flops = executed_flops(own), bytes = static_cast<double>(own.bytes());
   const double own_peak = own.math == math_mode::fp32 ? fp32_flops_per_s : peak_flops_per_s(own.math, d);
-  const double own_ms = roofline_s(flops, bytes, d, own_peak) * 1e3;
-  const double slowed_ms = !slowdown.any() ? own_ms
-                            : roofline_s(flops, bytes * slowdown.memory, d, own_peak / slowdown.compute) * 1e3;
-  const double twin_ms = roofline_s(flops, static_cast<double>(as_fp32(own).bytes()), d, fp32_flops_per_s) * 1e3;
+  // Instructions issue alike in every precision (issue_s): a bound both rooflines share.
+  const double issue_ms = issue_s(own, d) * 1e3;
+  const auto bounded_ms = [issue_ms](double roofline_ms) { return roofline_ms > issue_ms ? roofline_ms : issue_ms; };
+  const double own_ms = bounded_ms(roofline_s(flops, bytes, d, own_peak) * 1e3);
+  const double slowed_ms =
+      !slowdown.any() ? own_ms
+                      : bounded_ms(roofline_s(flops, bytes * slowdown.memory, d, own_peak / slowdown.compute) * 1e3);
+  const double twin_ms =
+      bounded_ms(roofline_s(flops, static_cast<double>(as_fp32(own).bytes()), d, fp32_flops_per_s) * 1e3);
   double stretched_ms = stretch * slowed_ms;
   if (stretched_ms > twin_ms) stretched_ms = twin_ms > own_ms ? twin_ms : own_ms;
   const double scaled_ms = fp32_ms * ((stretched_ms + fallback_launch_ms) / (twin_ms + fallback_launch_ms));

@@ -72,26 +72,83 @@ namespace detail {
   return k;
 }
 
-/// The convolution of a Conv2d (or a PatchEmbedding's projection: kernel = stride = patch, no padding) over `b`
-/// images. Square images in the zoo; a non-square one is approximated by the square of equal area.
+/// The three kernels of a convolution layer: its forward and, in backward, the gradients of its input and weight.
+enum class conv_kernel : std::uint8_t { forward, input_gradient, weight_gradient };
+
+/// Whether PyTorch hands a depthwise convolution of `n` over `b` images to cuDNN rather than to ATen's own kernels
+/// (`use_cudnn_depthwise` with cuDNN 8.2 or newer, PyTorch 1.12 to 2.x): fp16 only (model.half() or autocast fp16;
+/// the fp16 math mode, which a plan gives only to a GPU with FP16 tensor cores), at least 32 channels, a 1x1, 3x3 or
+/// 5x5 window without dilation, an image at least 7 wide, and stride 1 or, at stride 2, the shapes its heuristic
+/// lists. Everything else (fp32, TF32, bf16, ConvNeXt's 7x7) runs ATen's.
+[[nodiscard]] constexpr bool cudnn_depthwise(const layer_node& n, std::int64_t b, math_mode conv) noexcept {
+  const layer_spec& s = n.spec;
+  const std::int64_t ch = n.input[0], w = n.input[2], k = s.kernel;
+  const bool window = k == 1 || k == 3 || k == 5;
+  if (conv != math_mode::fp16 || ch < 32 || !window || s.dilation != 1 || w < 7) return false;
+  if (s.stride == 1) return true;
+  if (s.stride != 2) return false;
+  if (b == 1) return k != 1 || w <= 28;
+  return (k == 1 && b <= 16 && ch >= 128 && w <= 7) || (k != 1 && (ch >= 512 || (ch >= 256 && w >= 28)));
+}
+
+/// Thread instructions of ATen's depthwise kernels (aten/src/ATen/native/cuda/DepthwiseConv2d.cu), estimated from
+/// their structure: thread-per-element loops on CUDA cores whose index arithmetic, not their bytes, bounds them.
+/// The forward runs a thread per output and the input gradient one per input, each first splitting its flat index
+/// into image, channel, row and column (three integer divisions by run-time sizes: `per_element`), then a tap of the
+/// window per iteration (bounds checks, offsets, two loads, two conversions from the half type, one multiply-add),
+/// unrolled for the 1x1, 3x3 and 5x5 windows they are compiled for and a loop otherwise. The weight gradient runs
+/// one thread block per channel and tap, which streams every output of its channel and splits each output's index
+/// again (a division per output and tap). Not measured: no kernel data here times a depthwise convolution, and the
+/// counts are of the order a compiler emits for such loops. What they change: docs/onnx-accuracy.md.
+struct depthwise_instructions {
+  static constexpr std::int64_t per_element = 60;
+  static constexpr std::int64_t forward_per_tap = 8, forward_per_tap_looped = 12;
+  static constexpr std::int64_t input_gradient_per_tap = 10, input_gradient_per_tap_looped = 14;
+  static constexpr std::int64_t weight_gradient_per_tap = 36;
+};
+
+/// One kernel of a Conv2d (or of a PatchEmbedding's projection: kernel = stride = patch, no padding) over `b` images
+/// with `eb`-byte elements on math mode `conv`. Square images in the zoo; a non-square one is approximated by the
+/// square of equal area. A convolution's input and weight gradients each do the forward's FLOPs over the same
+/// tensors: both are timed as its forward.
 ///
 /// A grouped convolution is its groups' independent convolutions, in / groups to out / groups channels each, in one
 /// launch: the kernel of b x groups of them. A depthwise one (one input channel a group: MobileNet's, EfficientNet's,
-/// ConvNeXt's 7x7) is no matrix product at all: each output reads its own channel's window, on CUDA cores, as ATen's
-/// and cuDNN's depthwise kernels run it, so it is timed by the bytes it moves and the FLOPs it does (a memory-family
-/// kernel: input, output and filter read or written once). Read as one convolution over every channel, ResNeXt's 32
-/// groups cost 32 times the multiply-adds and a depthwise 7x7 of ConvNeXt-T's 96 channels 96 times; as an implicit
-/// GEMM of one column, its window's 49 taps multiplied the traffic (docs/onnx-accuracy.md).
+/// ConvNeXt's 7x7) is no matrix product at all: each output reads its own channel's window, on CUDA cores, so it is
+/// a memory-family kernel of the bytes it moves (input, output and filter once) and its FLOPs; where ATen's kernels
+/// run it (cudnn_depthwise) also of the instructions they issue (depthwise_instructions), which bound it: ConvNeXt-T's
+/// 7x7s at batch 256 under AMP on an RTX 3090 take about 96 ms of a step timm measures at 314 ms, where their bytes
+/// gave 7 and the step 0.70x of the measured one (0.99x now). Read as one
+/// convolution over every channel, ResNeXt's 32 groups cost 32 times the multiply-adds and a depthwise 7x7 of
+/// ConvNeXt-T's 96 channels 96 times; as an implicit GEMM of one column, its window's 49 taps multiplied the traffic.
 ///
 /// A dilated window (DeepLab's) has the taps of the undilated one over a wider reach: the kernel is the undilated
 /// window with the padding that gives the same output, less input where that padding would be negative.
-[[nodiscard]] constexpr kernel convolution(const layer_node& n, std::int64_t b, std::int64_t eb) noexcept {
+[[nodiscard]] constexpr kernel convolution(const layer_node& n, std::int64_t b, std::int64_t eb,
+                                           conv_kernel which = conv_kernel::forward,
+                                           math_mode conv = math_mode::fp32) noexcept {
   const layer_spec& s = n.spec;
   const std::int64_t g = s.groups > 1 ? s.groups : 1;
   if (g > 1 && n.input[0] == g) {
-    const std::int64_t in = b * n.input.numel(), outputs = b * n.output.numel();
-    return memory_kernel(2 * outputs * s.kernel * s.kernel,
-                         (in + outputs + s.out_features * s.kernel * s.kernel) * eb);
+    const std::int64_t in = b * n.input.numel(), outputs = b * n.output.numel(), taps = s.kernel * s.kernel;
+    std::int64_t instructions = 0;
+    if (!cudnn_depthwise(n, b, conv)) {
+      using i = depthwise_instructions;
+      const bool unrolled = s.kernel == 1 || s.kernel == 3 || s.kernel == 5;
+      const std::int64_t multiplier = n.input[0] > 0 ? s.out_features / n.input[0] : 1;
+      switch (which) {
+        case conv_kernel::forward:
+          instructions =
+              outputs * (i::per_element + taps * (unrolled ? i::forward_per_tap : i::forward_per_tap_looped));
+          break;
+        case conv_kernel::input_gradient:
+          instructions = in * (i::per_element + multiplier * taps * (unrolled ? i::input_gradient_per_tap
+                                                                               : i::input_gradient_per_tap_looped));
+          break;
+        case conv_kernel::weight_gradient: instructions = outputs * taps * i::weight_gradient_per_tap; break;
+      }
+    }
+    return memory_kernel(2 * outputs * taps, (in + outputs + s.out_features * taps) * eb, instructions);
   }
   std::int64_t image = 1;
   while ((image + 1) * (image + 1) <= n.input[1] * n.input[2]) ++image;
@@ -334,13 +391,12 @@ constexpr void recurrent(kernel_list& out, const layer_node& n, pass p, const pa
       break;
     }
     case layer_kind::conv2d: {
-      const kernel k = detail::convolution(n, b, eb);
+      using detail::conv_kernel;
       if (fwd) {
-        out.push(k);
+        out.push(detail::convolution(n, b, eb, conv_kernel::forward, c.conv));
       } else {
-        // Data and weight gradients each do the forward's FLOPs over the same tensors: predicted as a forward.
-        if (c.input_grad) out.push(k);
-        if (wg) out.push(k);
+        if (c.input_grad) out.push(detail::convolution(n, b, eb, conv_kernel::input_gradient, c.conv));
+        if (wg) out.push(detail::convolution(n, b, eb, conv_kernel::weight_gradient, c.conv));
       }
       break;
     }
