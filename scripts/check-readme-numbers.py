@@ -111,6 +111,10 @@ def claims(docs):
                              r"geometric-mean bias ([-+][0-9.]+)%")
     yield ("ONNX imports, depthwise models", f"the {depthwise.group(1)} with depthwise convolutions "
            f"{depthwise.group(2)}%, bias {float(depthwise.group(3)):.1f}%")
+    inference = search(onnx, r"\*\*Inference\*\* \(the last column\): held-out models [0-9]+ rows: mean abs error "
+                             r"([0-9.]+)%, geometric-mean bias ([-+][0-9.]+)%")
+    yield ("ONNX imports, inference", f"inference tables, come within {inference.group(1)}% (bias "
+           f"{inference.group(2)}%")
 
     # Prediction cost (predictors-budget.md, scripts/bench-predictors.sh).
     library_us = float(search(budget, r"BERT-large \([0-9]+ layers\), forward \+ backward: ([0-9.]+) us").group(1))

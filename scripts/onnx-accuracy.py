@@ -7,7 +7,7 @@ ONNX in training mode, predicted, and compared with published training-step time
 
 PRENET is the CLI (build/tools/prenet). Table 1: timm's AMP training steps on an RTX 3090 (large batches), each timm
 model paired with the torchvision constructor of the same architecture, kept only where the parameter counts agree
-within 0.5%. Table 2: ryujaehun/pytorch-gpu-benchmark's batch-12 forward + backward steps of 32 torchvision models on
+within 0.5%, and in its last column the same models' forward passes from timm's inference tables. Table 2: ryujaehun/pytorch-gpu-benchmark's batch-12 forward + backward steps of 32 torchvision models on
 six GPUs (FP32, model.half(), TF32). Exports are cached in DIR (default /tmp/onnx-accuracy), one file per model and
 image size, made at batch 2 (the CLI's --batch rescales a file's batch; docs/onnx.md). Needs torch and torchvision
 (Debian's /usr/bin/python3). A model the CLI or the exporter fails on is listed in the document and the run exits 1
@@ -59,11 +59,14 @@ TIMM_PAIRS = [
      (("004", "400mf"), ("008", "800mf"), ("016", "1_6gf"), ("032", "3_2gf"), ("080", "8gf"), ("160", "16gf"),
       ("320", "32gf"))] + [
     (v, v, {}) for v in ("vgg11", "vgg11_bn", "vgg13", "vgg13_bn", "vgg16", "vgg16_bn", "vgg19", "vgg19_bn")] + [
-    (r, r, {}) for r in ("resnet18", "resnet34", "resnet50", "resnet101", "resnet152")]
+    (r, r, {}) for r in ("resnet18", "resnet34", "resnet50", "resnet101", "resnet152")] + [
+    ("vit_base_patch16_224", "vit_b_16", {}), ("vit_large_patch16_224", "vit_l_16", {})]
+
+TIMM_KWARGS = {ctor: tuple(kwargs.items()) for _, ctor, kwargs in TIMM_PAIRS}
 
 # torchvision models whose twin is in prenet's zoo and whose timm rows the precision calibration fits
 # (predictors/src/precision_main.cpp, model_names).
-ZOO_TWINS = {"resnet18", "resnet50", "resnet101", "resnet152", "vgg16"}
+ZOO_TWINS = {"resnet18", "resnet50", "resnet101", "resnet152", "vgg16", "vit_b_16", "vit_l_16"}
 
 # The dataset's GPU names (column `gpu`) -> prenet device ids, as include/prenet/devices.hpp maps them.
 DEVICE_IDS = {"RTX 3090": "rtx3090", "RTX 2080 Ti": "rtx2080ti", "Titan Xp": "titan-xp", "Titan RTX": "titan-rtx",
@@ -76,13 +79,16 @@ def read_rows(path):
         return list(csv.DictReader(f))
 
 
-def timm_rows(rows):
-    """timm's NCHW AMP training rows, one per model: PyTorch 1.12's where the model has one, else its newest."""
+def timm_rows(rows, mode="train"):
+    """timm's NCHW AMP rows of `mode` (train or inference), one per model: PyTorch 1.12's where the model has one, else
+    its newest up to 1.12 (the training tables stop there; later inference tables run other image sizes)."""
     newest = {}
     for r in rows:
-        if r["source"] != TIMM or r["mode"] != "train" or not r["notes"].startswith("NCHW"):
+        if r["source"] != TIMM or r["mode"] != mode or not r["notes"].startswith("NCHW"):
             continue
         version = tuple(int(p) for p in r["framework"].split()[1].split("."))
+        if version > (1, 12):
+            continue
         if r["model"] not in newest or version > newest[r["model"]][0]:
             newest[r["model"]] = (version, r)
     return {m: r for m, (_, r) in newest.items()}
@@ -164,10 +170,10 @@ class Exports:
         return path
 
 
-def predict(prenet, onnx, device, batch, precision, optimizer):
+def predict(prenet, onnx, device, batch, precision, optimizer, mode="train"):
     """The CLI's prediction as a dict (iteration_ms, roofline_share, roofline operators), or an error string."""
     cmd = [prenet, "predict", "--onnx", onnx, "--device", device, "--batch", str(batch), "--precision", precision,
-           "--optimizer", optimizer, "--json"]
+           "--optimizer", optimizer, "--mode", mode, "--json"]
     run = subprocess.run(cmd, capture_output=True, text=True)
     if run.returncode != 0:
         return f"exit {run.returncode}: {run.stderr.strip()[:200]}"
@@ -224,23 +230,43 @@ def table1(rows, exports, prenet):
             kept.append((name, ctor, row, path, n))
     preds = predict_all(prenet, {name: (path, DEVICE_IDS[row["gpu"]], int(row["batch"]), "amp-fp16", "momentum")
                                  for name, _, row, path, _ in kept})
+    # The same models' forward passes: timm's inference tables (torch.no_grad under autocast, eval mode).
+    infer = timm_rows(rows, "inference")
+    infer_jobs = {}
+    for name, ctor, _, _, _ in kept:
+        row = infer.get(name)
+        path = exports.path(ctor, dict(TIMM_KWARGS[ctor]), image_size(row)) if row else None
+        if path is not None:
+            infer_jobs[name] = (path, DEVICE_IDS[row["gpu"]], int(row["batch"]), "amp-fp16", "none", "inference")
+    infer_preds = predict_all(prenet, infer_jobs)
     lines = ["| timm model | torchvision twin | params (M) | image | batch | measured ms | predicted ms | "
-             "pred / meas | roofline share | on the roofline (share of the step) | unmapped operators |",
-             "|---|---|---:|---|---:|---:|---:|---:|---:|---|---|"]
-    ratios, failures = [], dict(exports.failures)
+             "pred / meas | roofline share | on the roofline (share of the step) | unmapped operators | "
+             "inference: batch, measured / predicted ms (pred / meas) |",
+             "|---|---|---:|---|---:|---:|---:|---:|---:|---|---|---|"]
+    ratios, infer_ratios, failures = [], [], dict(exports.failures)
     for name, ctor, row, _, n in kept:
         p = preds[name]
         if isinstance(p, str):
             failures[f"{name} ({ctor})"] = p
             continue
         measured = float(row["value"])
-        p["convolutions"] = exports.convolutions(ctor, kwargs)
+        p["convolutions"] = exports.convolutions(ctor, dict(TIMM_KWARGS[ctor]))
         ratios.append((name, ctor in ZOO_TWINS, p["ms"] / measured, p))
         twin = f"{ctor} (zoo twin, calibrated)" if ctor in ZOO_TWINS else ctor
+        cell = ""
+        if name in infer_preds:
+            q, irow = infer_preds[name], infer[name]
+            if isinstance(q, str):
+                failures[f"{name} ({ctor}), inference"] = q
+            else:
+                infer_measured = float(irow["value"])
+                infer_ratios.append((name, ctor in ZOO_TWINS, q["ms"] / infer_measured, p))
+                cell = f"{irow['batch']}, {infer_measured:.1f} / {q['ms']:.1f} ({q['ms'] / infer_measured:.2f})"
         lines.append(f"| {name} | {twin} | {n / 1e6:.2f} | {row['input']} | {row['batch']} | {measured:.1f} | "
                      f"{p['ms']:.1f} | {p['ms'] / measured:.2f} | {100 * p['roofline_share']:.0f}% | "
-                     f"{roofline_text(p)} | {unmapped_text(p)} |")
-    return lines, ratios, dropped, failures, [row for _, _, row, _, _ in kept]
+                     f"{roofline_text(p)} | {unmapped_text(p)} | {cell} |")
+    used = [row for _, _, row, _, _ in kept] + [infer[name] for name in infer_jobs]
+    return lines, ratios, dropped, failures, used, infer_ratios
 
 
 def table2(rows, exports, prenet):
@@ -287,7 +313,7 @@ def sources(rows):
 
 
 def render(t1, t2):
-    lines1, ratios1, dropped, fail1, used1 = t1
+    lines1, ratios1, dropped, fail1, used1, infer1 = t1
     lines2, ratios2, fail2, used2 = t2
     held_out = [r for _, zoo, r, _ in ratios1 if not zoo]
     zoo = [r for _, zoo, r, _ in ratios1 if zoo]
@@ -311,7 +337,11 @@ def render(t1, t2):
         "--batch B` (amp-fp16 includes GradScaler's unscale and check, a small part of a step). The RTX 3090 is unseen "
         "by the kernel-level predictors, but the precision calibration is fitted on its timm rows of the zoo's "
         "ResNets, VGG16 and ViTs: this table holds models out, not the GPU. Each timm model is paired with the "
-        "torchvision constructor of the same architecture only where the parameter counts agree within 0.5%.", "",
+        "torchvision constructor of the same architecture only where the parameter counts agree within 0.5%. The last "
+        "column is the same model's forward pass in timm's inference tables (same source and PyTorch, NCHW, "
+        "torch.no_grad under autocast fp16, eval mode, the largest batch from 1024 down), predicted with `--mode "
+        "inference --optimizer none`: the calibration fits training steps only, so this column holds the pass out "
+        "too.", "",
         *lines1, "",
         f"**Held-out models** (not in the zoo): {summary(held_out)}. "
         f"**Zoo twins** (calibrated on these rows): {summary(zoo)}.", "",
@@ -320,6 +350,8 @@ def render(t1, t2):
           for kind, label in (("depthwise", "with depthwise convolutions (MobileNet, EfficientNet, MNASNet, ConvNeXt)"),
                               ("grouped", "with grouped convolutions, none depthwise (ResNeXt, RegNet)"),
                               ("none", "without grouped convolutions"))), "",
+        f"**Inference** (the last column): held-out models {summary([r for _, z, r, _ in infer1 if not z])}; zoo "
+        f"twins {summary([r for _, z, r, _ in infer1 if z])}.", "",
     ]
     if dropped:
         out += ["Pairs left out:", ""] + [f"- {d}" for d in dropped] + [""]
