@@ -272,7 +272,8 @@ TEST(Predictors, GroupedConvolutionsDoTheLayersMultiplyAdds) {
 // ATen's depthwise kernels (a thread per element, a division per index) are bound by the instructions they issue, not
 // by their bytes: each of a 7x7's three kernels carries its count, is timed no faster than that count issues on the
 // SMs at the boost clock, and takes the same time in fp32 and bf16. cuDNN takes fp16 3x3s of 32 or more channels
-// (PyTorch's use_cudnn_depthwise), which stay timed by their bytes; bf16 ones stay on ATen's kernels.
+// (PyTorch's use_cudnn_depthwise): their forward stays timed by its bytes, their gradients are timed as ATen's; bf16
+// ones stay on ATen's kernels.
 TEST(Predictors, AtenDepthwiseKernelsAreBoundByTheirInstructions) {
   constexpr std::int64_t batch = 64;
   const device_spec& a100 = devices::a100_40gb;
@@ -303,13 +304,14 @@ TEST(Predictors, AtenDepthwiseKernelsAreBoundByTheirInstructions) {
 
   runtime_network mobilenet(image_shape(96, 56, 56));
   mobilenet.append(conv2d_spec(96, 3, {.padding = 1, .groups = 96}));
-  const auto instructions = [&mobilenet](math_mode conv) {
-    return layer_kernels(mobilenet.nodes()[1], pass::forward, {.batch = batch, .element_bytes = 2, .conv = conv})
-        .items[0]
+  const auto instructions = [&mobilenet](math_mode conv, pass p = pass::forward, std::size_t k = 0) {
+    return layer_kernels(mobilenet.nodes()[1], p, {.batch = batch, .element_bytes = 2, .conv = conv})
+        .items[k]
         .instructions_;
   };
   EXPECT_EQ(instructions(math_mode::fp16), 0);
   EXPECT_GT(instructions(math_mode::bf16), 0);
+  EXPECT_EQ(instructions(math_mode::fp16, pass::backward, 1), instructions(math_mode::bf16, pass::backward, 1));
   EXPECT_GT(kernels_of(pass::forward, math_mode::fp16, 2).items[0].instructions_, 0);  // 7x7: ATen's
 }
 

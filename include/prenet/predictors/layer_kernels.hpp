@@ -79,7 +79,7 @@ enum class conv_kernel : std::uint8_t { forward, input_gradient, weight_gradient
 /// (`use_cudnn_depthwise` with cuDNN 8.2 or newer, PyTorch 1.12 to 2.x): fp16 only (model.half() or autocast fp16;
 /// the fp16 math mode, which a plan gives only to a GPU with FP16 tensor cores), at least 32 channels, a 1x1, 3x3 or
 /// 5x5 window without dilation, an image at least 7 wide, and stride 1 or, at stride 2, the shapes its heuristic
-/// lists. Everything else (fp32, TF32, bf16, ConvNeXt's 7x7) runs ATen's.
+/// lists. Everything else (fp32, TF32, bf16, ConvNeXt's 7x7) runs ATen's. The backward runs on the forward's.
 [[nodiscard]] constexpr bool cudnn_depthwise(const layer_node& n, std::int64_t b, math_mode conv) noexcept {
   const layer_spec& s = n.spec;
   const std::int64_t ch = n.input[0], w = n.input[2], k = s.kernel;
@@ -115,12 +115,16 @@ struct depthwise_instructions {
 /// A grouped convolution is its groups' independent convolutions, in / groups to out / groups channels each, in one
 /// launch: the kernel of b x groups of them. A depthwise one (one input channel a group: MobileNet's, EfficientNet's,
 /// ConvNeXt's 7x7) is no matrix product at all: each output reads its own channel's window, on CUDA cores, so it is
-/// a memory-family kernel of the bytes it moves (input, output and filter once) and its FLOPs; where ATen's kernels
-/// run it (cudnn_depthwise) also of the instructions they issue (depthwise_instructions), which bound it: ConvNeXt-T's
-/// 7x7s at batch 256 under AMP on an RTX 3090 take about 96 ms of a step timm measures at 314 ms, where their bytes
-/// gave 7 and the step 0.70x of the measured one (0.99x now). Read as one
-/// convolution over every channel, ResNeXt's 32 groups cost 32 times the multiply-adds and a depthwise 7x7 of
-/// ConvNeXt-T's 96 channels 96 times; as an implicit GEMM of one column, its window's 49 taps multiplied the traffic.
+/// a memory-family kernel of the bytes it moves (input, output and filter once) and its FLOPs, and of the
+/// instructions ATen's kernels issue for it (depthwise_instructions), which bound it: ConvNeXt-T's 7x7s at batch 256
+/// under AMP on an RTX 3090 take about 96 ms of a step timm measures at 314 ms, where their bytes gave 7 and the step
+/// 0.70x of the measured one (0.99x now). Only a forward that cuDNN runs (cudnn_depthwise) is timed by its bytes
+/// alone. Its gradients, which cuDNN runs too, are timed as ATen's: no kernel data here measures cuDNN's, and with
+/// their bytes alone the MobileNets' and MNASNets' AMP steps on that GPU came out 0.71-0.85x of timm's while their
+/// forward passes came out 1.23-1.39x of its inference tables, so their backward is where the time went
+/// (docs/onnx-accuracy.md). Read as one convolution over every channel, ResNeXt's 32 groups cost 32 times the
+/// multiply-adds and a depthwise 7x7 of ConvNeXt-T's 96 channels 96 times; as an implicit GEMM of one column, its
+/// window's 49 taps multiplied the traffic.
 ///
 /// A dilated window (DeepLab's) has the taps of the undilated one over a wider reach: the kernel is the undilated
 /// window with the padding that gives the same output, less input where that padding would be negative.
@@ -132,7 +136,7 @@ struct depthwise_instructions {
   if (g > 1 && n.input[0] == g) {
     const std::int64_t in = b * n.input.numel(), outputs = b * n.output.numel(), taps = s.kernel * s.kernel;
     std::int64_t instructions = 0;
-    if (!cudnn_depthwise(n, b, conv)) {
+    if (which != conv_kernel::forward || !cudnn_depthwise(n, b, conv)) {
       using i = depthwise_instructions;
       const bool unrolled = s.kernel == 1 || s.kernel == 3 || s.kernel == 5;
       const std::int64_t multiplier = n.input[0] > 0 ? s.out_features / n.input[0] : 1;
