@@ -135,24 +135,32 @@ struct depthwise_instructions {
   const std::int64_t g = s.groups > 1 ? s.groups : 1;
   if (g > 1 && n.input[0] == g) {
     const std::int64_t in = b * n.input.numel(), outputs = b * n.output.numel(), taps = s.kernel * s.kernel;
-    std::int64_t instructions = 0;
+    // Counted in double: the weight gradient's count is 18 times the FLOPs, which stay inside 64 bits with less room.
+    double instructions = 0;
     if (which != conv_kernel::forward || !cudnn_depthwise(n, b, conv)) {
       using i = depthwise_instructions;
       const bool unrolled = s.kernel == 1 || s.kernel == 3 || s.kernel == 5;
-      const std::int64_t multiplier = n.input[0] > 0 ? s.out_features / n.input[0] : 1;
-      switch (which) {
+      const double multiplier = n.input[0] > 0 ? static_cast<double>(s.out_features / n.input[0]) : 1.0;
+      const auto t = static_cast<double>(taps);
+      switch (which) {  // threads (outputs or inputs) x (their index splitting + their taps)
         case conv_kernel::forward:
-          instructions =
-              outputs * (i::per_element + taps * (unrolled ? i::forward_per_tap : i::forward_per_tap_looped));
+          instructions = static_cast<double>(outputs) *
+                         (i::per_element + t * (unrolled ? i::forward_per_tap : i::forward_per_tap_looped));
           break;
         case conv_kernel::input_gradient:
-          instructions = in * (i::per_element + multiplier * taps * (unrolled ? i::input_gradient_per_tap
-                                                                               : i::input_gradient_per_tap_looped));
+          instructions = static_cast<double>(in) *
+                         (i::per_element + multiplier * t *
+                                               (unrolled ? i::input_gradient_per_tap : i::input_gradient_per_tap_looped));
           break;
-        case conv_kernel::weight_gradient: instructions = outputs * taps * i::weight_gradient_per_tap; break;
+        case conv_kernel::weight_gradient:
+          instructions = static_cast<double>(outputs) * t * i::weight_gradient_per_tap;
+          break;
       }
     }
-    return memory_kernel(2 * outputs * taps, (in + outputs + s.out_features * taps) * eb, instructions);
+    constexpr double most_instructions = 4e18;  // saturates rather than overflows: far past any real layer
+    return memory_kernel(2 * outputs * taps, (in + outputs + s.out_features * taps) * eb,
+                         static_cast<std::int64_t>(instructions < most_instructions ? instructions
+                                                                                     : most_instructions));
   }
   std::int64_t image = 1;
   while ((image + 1) * (image + 1) <= n.input[1] * n.input[2]) ++image;
