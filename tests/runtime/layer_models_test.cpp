@@ -71,6 +71,19 @@ TEST(LayerModels, OnlyTheirDevicesUseThem) {
   EXPECT_GT(on_cpu.backward_ms, on_cpu.forward_ms);  // weight and input gradients: about twice the forward work
 }
 
+// The bench timed convolutions of one group: a grouped or depthwise one on the CPU is estimated from its kernels (the
+// conv2d layer model, which knows no groups, took a depthwise 3x3 for a dense one of 128 times the multiply-adds).
+TEST(LayerModels, GroupedConvolutionsAreNotTheBenchsConvolutions) {
+  if (model_covering(layer_kind::conv2d, "cpu") == nullptr) GTEST_SKIP() << "no CPU conv2d model";
+  runtime_network n(image_shape(128, 32, 32));
+  n.append(layer_spec{.kind = layer_kind::conv2d, .out_features = 128, .kernel = 3, .padding = 1, .groups = 128});
+  n.finish();
+  const layer_estimate depthwise = estimate_layer(n.nodes()[1], devices::cpu, {.batch = 8});
+  EXPECT_FALSE(depthwise.predictor.starts_with("bench.")) << depthwise.predictor;
+  EXPECT_GT(depthwise.forward_ms, 0);
+  EXPECT_LT(depthwise.forward_ms, estimate_layer(conv(128, 128, 32), devices::cpu, {.batch = 8}).forward_ms);
+}
+
 TEST(LayerModels, TheCpuNeverUsesGpuKernelModels) {
   // A residual add has no bench model: on the CPU it falls back to the roofline of the CPU's own specs.
   runtime_network n(image_shape(64, 16, 16));
