@@ -7,8 +7,9 @@ ONNX in training mode, predicted, and compared with published training-step time
 
 PRENET is the CLI (build/tools/prenet). Table 1: timm's AMP training steps on an RTX 3090 (large batches), each timm
 model paired with the torchvision constructor of the same architecture, kept only where the parameter counts agree
-within 0.5%, and in its last column the same models' forward passes from timm's inference tables. Table 2: ryujaehun/pytorch-gpu-benchmark's batch-12 forward + backward steps of 32 torchvision models on
-six GPUs (FP32, model.half(), TF32). Exports are cached in DIR (default /tmp/onnx-accuracy), one file per model and
+within 0.5%, and in its last column the same models' forward passes from timm's inference tables. Table 2:
+ryujaehun/pytorch-gpu-benchmark's batch-12 forward + backward steps of 32 torchvision models on six GPUs (FP32,
+model.half(), TF32). Exports are cached in DIR (default /tmp/onnx-accuracy), one file per model and
 image size, made at batch 2 (the CLI's --batch rescales a file's batch; docs/onnx.md). Needs torch and torchvision
 (Debian's /usr/bin/python3). A model the CLI or the exporter fails on is listed in the document and the run exits 1
 after writing it; exit 2 when the CLI cannot run at all. --check writes nothing: it prints "identical" when the
@@ -61,8 +62,6 @@ TIMM_PAIRS = [
     (v, v, {}) for v in ("vgg11", "vgg11_bn", "vgg13", "vgg13_bn", "vgg16", "vgg16_bn", "vgg19", "vgg19_bn")] + [
     (r, r, {}) for r in ("resnet18", "resnet34", "resnet50", "resnet101", "resnet152")] + [
     ("vit_base_patch16_224", "vit_b_16", {}), ("vit_large_patch16_224", "vit_l_16", {})]
-
-TIMM_KWARGS = {ctor: tuple(kwargs.items()) for _, ctor, kwargs in TIMM_PAIRS}
 
 # torchvision models whose twin is in prenet's zoo and whose timm rows the precision calibration fits
 # (predictors/src/precision_main.cpp, model_names).
@@ -124,6 +123,11 @@ class Exports:
         if os.path.exists(self.index_path):
             with open(self.index_path) as f:
                 self.params = json.load(f)
+        self.kinds_path = os.path.join(directory, "convolutions.json")
+        self.kinds = {}
+        if os.path.exists(self.kinds_path):
+            with open(self.kinds_path) as f:
+                self.kinds = json.load(f)
         self.failures = {}
 
     def param_count(self, ctor, kwargs):
@@ -136,18 +140,13 @@ class Exports:
     def convolutions(self, ctor, kwargs):
         """What convolutions `ctor` has beyond ordinary ones: "depthwise" (one input channel a group), "grouped"
         (several), or "none"; cached beside the parameter counts."""
-        path = os.path.join(self.dir, "convolutions.json")
-        kinds = {}
-        if os.path.exists(path):
-            with open(path) as f:
-                kinds = json.load(f)
-        if ctor not in kinds:
+        if ctor not in self.kinds:
             convs = [m for m in build(ctor, kwargs).modules() if isinstance(m, torch.nn.Conv2d) and m.groups > 1]
-            kinds[ctor] = ("depthwise" if any(m.groups == m.in_channels for m in convs)
-                           else "grouped" if convs else "none")
-            with open(path, "w") as f:
-                json.dump(kinds, f, indent=1, sort_keys=True)
-        return kinds[ctor]
+            self.kinds[ctor] = ("depthwise" if any(m.groups == m.in_channels for m in convs)
+                                else "grouped" if convs else "none")
+            with open(self.kinds_path, "w") as f:
+                json.dump(self.kinds, f, indent=1, sort_keys=True)
+        return self.kinds[ctor]
 
     def path(self, ctor, kwargs, hw):
         """The file, exported as tests/onnx/torch_exports.py does (opset 14, export_params=False) in training mode;
@@ -227,15 +226,15 @@ def table1(rows, exports, prenet):
             continue
         path = exports.path(ctor, kwargs, image_size(row))
         if path is not None:
-            kept.append((name, ctor, row, path, n))
+            kept.append((name, ctor, kwargs, row, path, n))
     preds = predict_all(prenet, {name: (path, DEVICE_IDS[row["gpu"]], int(row["batch"]), "amp-fp16", "momentum")
-                                 for name, _, row, path, _ in kept})
+                                 for name, _, _, row, path, _ in kept})
     # The same models' forward passes: timm's inference tables (torch.no_grad under autocast, eval mode).
     infer = timm_rows(rows, "inference")
     infer_jobs = {}
-    for name, ctor, _, _, _ in kept:
+    for name, ctor, kwargs, _, _, _ in kept:
         row = infer.get(name)
-        path = exports.path(ctor, dict(TIMM_KWARGS[ctor]), image_size(row)) if row else None
+        path = exports.path(ctor, kwargs, image_size(row)) if row else None
         if path is not None:
             infer_jobs[name] = (path, DEVICE_IDS[row["gpu"]], int(row["batch"]), "amp-fp16", "none", "inference")
     infer_preds = predict_all(prenet, infer_jobs)
@@ -244,13 +243,13 @@ def table1(rows, exports, prenet):
              "inference: batch, measured / predicted ms (pred / meas) |",
              "|---|---|---:|---|---:|---:|---:|---:|---:|---|---|---|"]
     ratios, infer_ratios, failures = [], [], dict(exports.failures)
-    for name, ctor, row, _, n in kept:
+    for name, ctor, kwargs, row, _, n in kept:
         p = preds[name]
         if isinstance(p, str):
             failures[f"{name} ({ctor})"] = p
             continue
         measured = float(row["value"])
-        p["convolutions"] = exports.convolutions(ctor, dict(TIMM_KWARGS[ctor]))
+        p["convolutions"] = exports.convolutions(ctor, kwargs)
         ratios.append((name, ctor in ZOO_TWINS, p["ms"] / measured, p))
         twin = f"{ctor} (zoo twin, calibrated)" if ctor in ZOO_TWINS else ctor
         cell = ""
@@ -260,12 +259,12 @@ def table1(rows, exports, prenet):
                 failures[f"{name} ({ctor}), inference"] = q
             else:
                 infer_measured = float(irow["value"])
-                infer_ratios.append((name, ctor in ZOO_TWINS, q["ms"] / infer_measured, p))
+                infer_ratios.append((name, ctor in ZOO_TWINS, q["ms"] / infer_measured, q))
                 cell = f"{irow['batch']}, {infer_measured:.1f} / {q['ms']:.1f} ({q['ms'] / infer_measured:.2f})"
         lines.append(f"| {name} | {twin} | {n / 1e6:.2f} | {row['input']} | {row['batch']} | {measured:.1f} | "
                      f"{p['ms']:.1f} | {p['ms'] / measured:.2f} | {100 * p['roofline_share']:.0f}% | "
                      f"{roofline_text(p)} | {unmapped_text(p)} | {cell} |")
-    used = [row for _, _, row, _, _ in kept] + [infer[name] for name in infer_jobs]
+    used = [row for _, _, _, row, _, _ in kept] + [infer[name] for name in infer_jobs]
     return lines, ratios, dropped, failures, used, infer_ratios
 
 
