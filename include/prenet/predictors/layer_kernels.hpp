@@ -140,7 +140,7 @@ struct depthwise_instructions {
     if (which != conv_kernel::forward || !cudnn_depthwise(n, b, conv)) {
       using i = depthwise_instructions;
       const bool unrolled = s.kernel == 1 || s.kernel == 3 || s.kernel == 5;
-      const double multiplier = n.input[0] > 0 ? static_cast<double>(s.out_features / n.input[0]) : 1.0;
+      const auto multiplier = static_cast<double>(s.out_features / g);  // outputs per input channel
       const auto t = static_cast<double>(taps);
       switch (which) {  // threads (outputs or inputs) x (their index splitting + their taps)
         case conv_kernel::forward:
