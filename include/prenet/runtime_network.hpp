@@ -34,6 +34,8 @@ class runtime_network {
     const std::size_t i = nodes_.size();
     const bool aliases = n.cost().aliases_input != 0 && i > 0;
     nodes_.push_back(n);
+    readers_.push_back(0);
+    if (i > 0) ++readers_[i - 1];
     first_input_.push_back(i == 0 ? 0 : static_cast<std::int64_t>(i - 1));
     extra_inputs_begin_.push_back(extra_inputs_.size());
     tensor_.push_back(aliases ? tensor_[i - 1] : static_cast<std::int64_t>(i));
@@ -73,6 +75,12 @@ class runtime_network {
     state_.last_kind = spec.kind;
     graph_ = graph_ || inputs.size() > 1 || inputs[0] + 1 != nodes_.size();
     nodes_.push_back(n);
+    readers_.push_back(0);
+    // Each read past a tensor's first is one more gradient to sum into it. A Residual begin marker in a graph reads
+    // the stream beside the layers that do (nothing reads it): it carries no gradient of its own.
+    for (const std::size_t j : inputs) {
+      if (spec.kind != layer_kind::residual_begin && ++readers_[j] > 1) ++nodes_[j].gradient_sums;
+    }
     first_input_.push_back(static_cast<std::int64_t>(inputs[0]));
     extra_inputs_begin_.push_back(extra_inputs_.size());
     extra_inputs_.insert(extra_inputs_.end(), inputs.begin() + 1, inputs.end());
@@ -133,6 +141,7 @@ class runtime_network {
   std::vector<std::size_t> extra_inputs_begin_;   ///< per node: where its further operands start in extra_inputs_
   std::vector<std::size_t> extra_inputs_;
   std::vector<std::int64_t> tensor_;              ///< per node: the node that allocated its output
+  std::vector<std::int64_t> readers_;             ///< per node: the nodes reading it (chain form: the next one)
   bool graph_ = false;
 };
 

@@ -192,7 +192,7 @@ template <class Node>
 [[nodiscard]] constexpr bool same_segment(std::span<const Node> nodes, std::size_t a, std::size_t b,
                                           std::size_t p) noexcept {
   for (std::size_t j = 0; j < p; ++j) {
-    if (!(nodes[a + j] == nodes[b + j])) return false;
+    if (!same_layer(nodes[a + j], nodes[b + j])) return false;  // layer_node.hpp's, found where Node is known
   }
   return true;
 }

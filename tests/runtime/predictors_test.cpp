@@ -12,6 +12,7 @@
 #include <prenet/layers/dense.hpp>
 #include <prenet/layers/embedding.hpp>
 #include <prenet/layers/multihead_attention.hpp>
+#include <prenet/layers/residual.hpp>
 #include <prenet/models/bert.hpp>
 #include <prenet/models/resnet.hpp>
 #include <prenet/models/vgg.hpp>
@@ -378,6 +379,48 @@ TEST(Predictors, InferenceHasNoBackward) {
   runtime_network mlp(vector_shape(1024));
   mlp.append(dense_spec(1024));
   EXPECT_EQ(estimate_layer(mlp.nodes()[1], devices::t4, {.batch = 8}, false).backward_ms, 0);
+}
+
+// A tensor read twice gets two gradients, and autograd adds the second into the first before the gradient flows on:
+// one add over the tensor in backward per reader past the first (layer_node::gradient_sums). A chain's Residual begin
+// marker is such a fork (the block and the shortcut read it); in a graph the edges count, whatever the layers.
+TEST(Predictors, GradientsOfATensorReadTwiceAreSummed) {
+  constexpr std::int64_t batch = 8;
+  runtime_network net(image_shape(64, 56, 56));
+  net.append(conv2d_spec(64, 3, {.padding = 1, .bias = false}))
+      .append(Residual<Conv2d<64, 3, conv2d_options{.padding = 1, .bias = false}>>{});
+  net.finish();
+  const layer_node& fork = net.nodes()[2];
+  ASSERT_EQ(fork.spec.kind, layer_kind::residual_begin);
+  EXPECT_EQ(fork.gradient_sums, 1);
+  EXPECT_EQ(net.nodes()[1].gradient_sums, 0);
+  EXPECT_EQ(layer_kernels(fork, pass::forward, {.batch = batch, .element_bytes = 2}).size, 0U);
+  const kernel_list sum = layer_kernels(fork, pass::backward, {.batch = batch, .element_bytes = 2});
+  ASSERT_EQ(sum.size, 1U);
+  EXPECT_EQ(sum.items[0],
+            prenet::predictors::detail::sized(elementwise_kernel(elementwise_op::add, batch * 64 * 56 * 56), 2));
+  // Its FLOPs are the backward's, one an element, and only where a gradient reaches the fork.
+  EXPECT_EQ(backward_flops_of(net.nodes(), 2), 64 * 56 * 56);
+  EXPECT_EQ(fork.cost().forward_flops, 0);
+  const layer_estimate e = estimate_layer(fork, devices::a100_40gb, {.batch = batch});
+  EXPECT_EQ(e.forward_ms, 0);
+  EXPECT_GT(e.backward_ms, 0);
+  runtime_network at_the_input(image_shape(64, 56, 56));
+  at_the_input.append(Residual<Conv2d<64, 3, conv2d_options{.padding = 1, .bias = false}>>{});
+  at_the_input.finish();
+  EXPECT_EQ(backward_flops_of(at_the_input.nodes(), 1), 0);
+
+  // A graph: one layer's output read by three (a ReLU, a Dense and a sum of both), so two gradients are added in.
+  runtime_network g(vector_shape(256));
+  g.append(dense_spec(256));  // node 1, chain form: read by nothing yet
+  const std::size_t one[] = {1}, relu_and_dense[] = {2, 3}, three[] = {1, 4};
+  g.append(layer_spec{.kind = layer_kind::relu}, one).append(dense_spec(256), one);
+  g.append(layer_spec{.kind = layer_kind::residual_add}, relu_and_dense).append(layer_spec{.kind = layer_kind::residual_add}, three);
+  EXPECT_EQ(g.nodes()[1].gradient_sums, 2);
+  EXPECT_EQ(g.nodes()[4].gradient_sums, 0);
+  const kernel_list sums = layer_kernels(g.nodes()[1], pass::backward, {.batch = batch});
+  ASSERT_GE(sums.size, 1U);
+  EXPECT_EQ(sums.items[0], prenet::predictors::detail::sized(elementwise_kernel(elementwise_op::add, batch * 256), 4, 2));
 }
 
 /// Every layer of the zoo gets a positive forward time unless it is a view.

@@ -49,6 +49,7 @@ struct propagation {
       case layer_kind::residual_begin:
         require(depth < max_residual_depth, "Residual: nesting must be at most 16 deep", i, current);
         stack[static_cast<std::size_t>(depth++)] = frame{current, {}, false};
+        node.gradient_sums = 1;  // the block reads the stream, and so does the shortcut
         return node;
       case layer_kind::residual_shortcut: {
         require(depth > 0 && !top().in_shortcut, "Residual: shortcut marker without an open Residual", i, current);

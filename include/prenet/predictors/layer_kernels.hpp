@@ -395,6 +395,11 @@ constexpr void recurrent(kernel_list& out, const layer_node& n, pass p, const pa
   const bool fwd = p == pass::forward;
   const bool wg = !n.role.frozen;  // a frozen layer computes no gradient of its own parameters
   using detail::sized;
+  // Backward starts where the output's gradients meet: autograd adds each further reader's into the first
+  // (layer_node::gradient_sums; a residual stream's fork, read by the block and by the skip).
+  if (!fwd && n.gradient_sums > 0) {
+    out.push(sized(elementwise_kernel(elementwise_op::add, out_elems), eb, n.gradient_sums));
+  }
   switch (s.kind) {
     case layer_kind::dense: {
       const std::int64_t in = n.input.last();  // the spec's in_features may be 0 (inferred)
