@@ -35,7 +35,7 @@ class runtime_network {
     const bool aliases = n.cost().aliases_input != 0 && i > 0;
     nodes_.push_back(n);
     readers_.push_back(0);
-    if (i > 0) ++readers_[i - 1];
+    if (i > 0) read(i - 1);
     first_input_.push_back(i == 0 ? 0 : static_cast<std::int64_t>(i - 1));
     extra_inputs_begin_.push_back(extra_inputs_.size());
     tensor_.push_back(aliases ? tensor_[i - 1] : static_cast<std::int64_t>(i));
@@ -75,11 +75,11 @@ class runtime_network {
     state_.last_kind = spec.kind;
     graph_ = graph_ || inputs.size() > 1 || inputs[0] + 1 != nodes_.size();
     nodes_.push_back(n);
-    readers_.push_back(0);
-    // Each read past a tensor's first is one more gradient to sum into it. A Residual begin marker in a graph reads
-    // the stream beside the layers that do (nothing reads it): it carries no gradient of its own.
-    for (const std::size_t j : inputs) {
-      if (spec.kind != layer_kind::residual_begin && ++readers_[j] > 1) ++nodes_[j].gradient_sums;
+    readers_.push_back(spec.kind == layer_kind::residual_begin ? -1 : 0);
+    // Each read past a tensor's first is one more gradient to sum into it. A Residual begin marker in a graph is a
+    // view of the stream it reads (readers_ -1): it is not a reader, and a read of it is a read of the stream.
+    if (spec.kind != layer_kind::residual_begin) {
+      for (const std::size_t j : inputs) read(j);
     }
     first_input_.push_back(static_cast<std::int64_t>(inputs[0]));
     extra_inputs_begin_.push_back(extra_inputs_.size());
@@ -135,13 +135,20 @@ class runtime_network {
   }
 
  private:
+  /// Counts a read of node `j`'s output (of the stream, where `j` is a graph's marker): each read past the first is
+  /// one more gradient to sum into it in backward.
+  void read(std::size_t j) {
+    while (readers_[j] < 0) j = first_input(j);
+    if (++readers_[j] > 1) ++nodes_[j].gradient_sums;
+  }
+
   detail::propagation state_{};
   std::vector<layer_node> nodes_;
   std::vector<std::int64_t> first_input_;         ///< per node: the node read first
   std::vector<std::size_t> extra_inputs_begin_;   ///< per node: where its further operands start in extra_inputs_
   std::vector<std::size_t> extra_inputs_;
   std::vector<std::int64_t> tensor_;              ///< per node: the node that allocated its output
-  std::vector<std::int64_t> readers_;             ///< per node: the nodes reading it (chain form: the next one)
+  std::vector<std::int64_t> readers_;  ///< per node: the nodes reading it (chain form: the next one); -1: a graph's marker
   bool graph_ = false;
 };
 

@@ -421,6 +421,20 @@ TEST(Predictors, GradientsOfATensorReadTwiceAreSummed) {
   const kernel_list sums = layer_kernels(g.nodes()[1], pass::backward, {.batch = batch});
   ASSERT_GE(sums.size, 1U);
   EXPECT_EQ(sums.items[0], prenet::predictors::detail::sized(elementwise_kernel(elementwise_op::add, batch * 256), 4, 2));
+
+  // A Residual begin marker in a graph is a view of the stream: the block reading the marker and the add reading the
+  // stream itself are the stream's two readers, as are the block and the add both reading it beside the marker.
+  for (const bool block_reads_the_marker : {true, false}) {
+    runtime_network m(vector_shape(256));
+    m.append(dense_spec(256));
+    const std::size_t stream[] = {1}, marker[] = {2};
+    m.append(layer_spec{.kind = layer_kind::residual_begin}, stream)
+        .append(dense_spec(256), block_reads_the_marker ? marker : stream);
+    const std::size_t sum[] = {3, 1};
+    m.append(layer_spec{.kind = layer_kind::residual_add}, sum);
+    EXPECT_EQ(m.nodes()[1].gradient_sums, 1) << block_reads_the_marker;
+    EXPECT_EQ(m.nodes()[2].gradient_sums, 0) << block_reads_the_marker;
+  }
 }
 
 /// Every layer of the zoo gets a positive forward time unless it is a view.
