@@ -148,7 +148,7 @@ class runtime_network {
   std::vector<std::size_t> extra_inputs_begin_;   ///< per node: where its further operands start in extra_inputs_
   std::vector<std::size_t> extra_inputs_;
   std::vector<std::int64_t> tensor_;              ///< per node: the node that allocated its output
-  std::vector<std::int64_t> readers_;  ///< per node: the nodes reading it (chain form: the next one); -1: a graph's marker
+  std::vector<std::int64_t> readers_;             ///< per node: the nodes reading it; -1: a graph's begin marker
   bool graph_ = false;
 };
 

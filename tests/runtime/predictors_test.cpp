@@ -410,17 +410,19 @@ TEST(Predictors, GradientsOfATensorReadTwiceAreSummed) {
   at_the_input.finish();
   EXPECT_EQ(backward_flops_of(at_the_input.nodes(), 1), 0);
 
-  // A graph: one layer's output read by three (a ReLU, a Dense and a sum of both), so two gradients are added in.
+  // A graph: one layer's output read by three (a ReLU, a Dense, and an add of it to their sum): two sums.
   runtime_network g(vector_shape(256));
   g.append(dense_spec(256));  // node 1, chain form: read by nothing yet
   const std::size_t one[] = {1}, relu_and_dense[] = {2, 3}, three[] = {1, 4};
   g.append(layer_spec{.kind = layer_kind::relu}, one).append(dense_spec(256), one);
-  g.append(layer_spec{.kind = layer_kind::residual_add}, relu_and_dense).append(layer_spec{.kind = layer_kind::residual_add}, three);
+  g.append(layer_spec{.kind = layer_kind::residual_add}, relu_and_dense)
+      .append(layer_spec{.kind = layer_kind::residual_add}, three);
   EXPECT_EQ(g.nodes()[1].gradient_sums, 2);
   EXPECT_EQ(g.nodes()[4].gradient_sums, 0);
   const kernel_list sums = layer_kernels(g.nodes()[1], pass::backward, {.batch = batch});
   ASSERT_GE(sums.size, 1U);
-  EXPECT_EQ(sums.items[0], prenet::predictors::detail::sized(elementwise_kernel(elementwise_op::add, batch * 256), 4, 2));
+  EXPECT_EQ(sums.items[0],
+            prenet::predictors::detail::sized(elementwise_kernel(elementwise_op::add, batch * 256), 4, 2));
 
   // A Residual begin marker in a graph is a view of the stream: the block reading the marker and the add reading the
   // stream itself are the stream's two readers, as are the block and the add both reading it beside the marker.
