@@ -1,16 +1,22 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
-"""Checks that the numbers README.md quotes from the generated reports are today's.
+"""Checks that the numbers the README and the hand-written docs quote from generated reports and from the CLI are
+today's.
 
-    check-readme-numbers.py REPO
+    check-quoted-numbers.py REPO [PRENET]
 
 Each claim reads its number from a generated report in docs/ (precision-calibration.md, validation.md,
-monotonicity.md, memory.md, predictors-budget.md, onnx-accuracy.md), formats it the way the README writes it and looks for that phrase in README.md
-(whitespace collapsed, so line breaks do not matter). A report regenerated without updating the README fails here
-with the phrase it expected; the ctest docs.readme_numbers_current runs it. Prints "README numbers current" and exits
-0 when every claim holds; exits 1 naming each stale one, 2 when a report lacks the row a claim reads."""
+monotonicity.md, memory.md, predictors-budget.md, onnx-accuracy.md, layer-predictors.md) or, given the CLI binary
+PRENET, from a prediction it prints, formats it the way the quoting text writes it (README.md, docs/bench.md,
+docs/attention.md, docs/onnx.md) and looks for that phrase there (whitespace collapsed, so line breaks do not
+matter). A report regenerated, or a predictor retrained, without updating the text fails here with the phrase it
+expected; the ctest docs.quoted_numbers_current runs it with the CLI. Prints "quoted numbers current" and exits 0
+when every claim holds; exits 1 naming each stale one, 2 when a report lacks the row a claim reads or the CLI
+fails."""
 
+import json
 import re
+import subprocess
 import sys
 from pathlib import Path
 
@@ -45,8 +51,8 @@ def pct(cell):
     return float(m.group(1))
 
 
-def search(text, pattern):
-    m = re.search(pattern, text)
+def search(text, pattern, flags=0):
+    m = re.search(pattern, text, flags)
     if not m:
         raise MissingRow(f"no match for /{pattern}/")
     return m
@@ -56,8 +62,8 @@ def thousands(n):
     return f"{int(n):,}"
 
 
-def claims(docs):
-    """(what, phrase the README must hold), each phrase built from today's reports."""
+def readme_claims(docs):
+    """(what, phrase README.md must hold), each phrase built from today's reports."""
     cal = (docs / "precision-calibration.md").read_text(encoding="utf-8")
     val = (docs / "validation.md").read_text(encoding="utf-8")
     mono = (docs / "monotonicity.md").read_text(encoding="utf-8")
@@ -148,27 +154,134 @@ def claims(docs):
            f"({worst_own:.1f}% at worst")
 
 
+
+# How docs/bench.md names validation.md's CPU runs, by the model and size columns.
+CPU_RUN_NAMES = {"vgg16": "VGG16, {size}×{size}", "bert-base": "BERT-base, {size} tokens"}
+
+
+def signed(cell):
+    """'-2.2%' -> '−2.2%': the minus sign prose uses."""
+    return "−" + cell[1:] if cell.startswith("-") else cell
+
+
+def bench_claims(docs):
+    """(what, phrase docs/bench.md must hold): its CPU results, quoted from validation.md and layer-predictors.md."""
+    val = (docs / "validation.md").read_text(encoding="utf-8")
+    layers = (docs / "layer-predictors.md").read_text(encoding="utf-8")
+
+    # The whole-model runs: one line per model with every batch's error, then the mean and the worst.
+    cpu = search(val, r"\n## [^\n]*prenet-bench's whole-model runs\n(.*?)(?:\n## |\Z)", re.S).group(1)
+    runs = {}
+    for line in cpu.splitlines():
+        cells = [c.strip() for c in line.strip().strip("|").split("|")] if line.startswith("|") else []
+        if len(cells) == 8 and cells[2].isdigit():
+            runs.setdefault((cells[0], cells[1]), []).append((cells[2], signed(cells[7])))
+    if not runs:
+        raise MissingRow("no CPU runs in validation.md")
+    for (model, size), errors in runs.items():
+        if model not in CPU_RUN_NAMES:
+            raise MissingRow(f"a CPU run of '{model}', which CPU_RUN_NAMES does not name")
+        name = CPU_RUN_NAMES[model].format(size=size)
+        yield ("CPU runs, " + name, f"| {name} | {', '.join(b for b, _ in errors)} | "
+               f"{', '.join(e for _, e in errors)} |")
+    mape, worst = search(cpu, r"\n[0-9]+ runs: MAPE ([0-9.]+)%, worst ([0-9.]+)%").groups()
+    yield ("CPU runs, mean and worst", f"MAPE {mape}%, worst {worst}%")
+
+    # The layer bench's data: rows measured, families, rows the bench skipped.
+    measured, skipped = search(layers, r"\n[0-9]+ rows read, ([0-9]+) measured, ([0-9]+) recorded as skipped").groups()
+    families = re.findall(r"^\| [a-z0-9]+ \| [a-z0-9_, ]+ \| [a-z0-9-]+ \| [0-9]+ \|$", layers, flags=re.M)
+    ran = "all rows ran (none skipped)" if skipped == "0" else f"{skipped} rows skipped"
+    yield ("layer bench rows", f"{thousands(measured)} layers over {len(families)} kinds")
+    yield ("layer bench, skipped rows", ran)
+
+    # The layer models: each family's embedded candidate, its cross-validated forward / backward error.
+    embedded = search(layers, r"\n## Embedded\n(.*?)(?:\n## |\Z)", re.S).group(1)
+    errors = []
+    for family, kind, target in re.findall(r"^\| ([a-z0-9]+) \| bench\.[a-z0-9]+\.([a-z]+)\.([a-z_]+) \|$", embedded,
+                                           flags=re.M):
+        r = [c for c in table_rows(layers, family) if c[1] == kind and c[2] == target]
+        if not r:
+            raise MissingRow(f"no held-out row for {family} {kind} {target}")
+        errors.append((pct(r[0][3]) + pct(r[0][4]), f"{family} {pct(r[0][3]):.1f} / {pct(r[0][4]):.1f}%"))
+    if not errors:
+        raise MissingRow("no embedded layer models in layer-predictors.md")
+    yield ("layer models, cross-validated", ", ".join(e for _, e in sorted(errors)))
+    roofline = [pct(c) for r in re.findall(r"^\| [a-z0-9]+ \| roofline \(no learning\) \| \| ([0-9.]+%) \| ([0-9.]+%) \|",
+                                           layers, flags=re.M) for c in r]
+    if not roofline:
+        raise MissingRow("no roofline rows in layer-predictors.md")
+    yield ("layer models, roofline", f"A roofline of the CPU's specs alone is {min(roofline):.0f}–{max(roofline):.0f}% off")
+
+
+class CliFailed(Exception):
+    pass
+
+
+def prenet_output(prenet, args):
+    try:
+        out = subprocess.run([prenet, *args], capture_output=True, text=True, check=False)
+    except OSError as e:
+        raise CliFailed(f"cannot run {prenet}: {e.strerror}") from e
+    if out.returncode != 0:
+        raise CliFailed(f"`prenet {' '.join(args)}` exited {out.returncode}: {out.stderr.strip()}")
+    return out.stdout
+
+
+def cli_claims(prenet):
+    """(file, what, phrase the file must hold): predictions the docs quote, made by today's CLI."""
+    llama = ["predict", "--model", "llama-3.2-1b", "--batch", "2", "--seq", "4096", "--precision", "amp-bf16",
+             "--device", "a100-80gb", "--json"]
+    sdpa = json.loads(prenet_output(prenet, llama))
+    eager = json.loads(prenet_output(prenet, llama + ["--attention", "eager"]))
+    gib = 2.0 ** 30
+    yield ("docs/attention.md", "LLaMA-3.2-1B eager against SDPA",
+           f"at {eager['iteration_ms']:,.0f} ms and {eager['memory_bytes'] / gib:.0f} GiB, against "
+           f"{sdpa['iteration_ms']:.0f} ms and {sdpa['memory_bytes'] / gib:.1f} GiB as Hugging Face runs it")
+    yield ("docs/attention.md", "LLaMA-3.2-1B with the fused kernel's shares",
+           f"at the shares above {sdpa['iteration_ms']:.0f} ms")
+    # docs/onnx.md's example: the import of ResNet-101 predicts as the zoo's (the doc says so beside it).
+    resnet = prenet_output(prenet, ["predict", "--model", "resnet101", "--batch", "32", "--device", "v100"])
+    yield ("docs/onnx.md", "ResNet-101 import example",
+           search(resnet, r"\n  (iteration +[0-9.]+ ms +\(80% interval [0-9.]+ - [0-9.]+ ms\))").group(1))
+
+
+def all_claims(repo, prenet):
+    docs = repo / "docs"
+    for what, phrase in readme_claims(docs):
+        yield "README.md", what, phrase
+    for what, phrase in bench_claims(docs):
+        yield "docs/bench.md", what, phrase
+    if prenet:
+        yield from cli_claims(prenet)
+
+
 def main():
-    if len(sys.argv) != 2:
-        print(__doc__.strip().splitlines()[2].strip(), file=sys.stderr)
+    if len(sys.argv) not in (2, 3):
+        print(__doc__.strip().splitlines()[3].strip(), file=sys.stderr)
         return 2
     repo = Path(sys.argv[1])
-    readme = " ".join((repo / "README.md").read_text(encoding="utf-8").split())
-    stale, count = [], 0
+    prenet = sys.argv[2] if len(sys.argv) == 3 else None
+    texts, stale, count = {}, [], 0
     try:
-        for what, phrase in claims(repo / "docs"):
+        for where, what, phrase in all_claims(repo, prenet):
+            if where not in texts:
+                texts[where] = " ".join((repo / where).read_text(encoding="utf-8").split())
             count += 1
-            if " ".join(phrase.split()) not in readme:
-                stale.append(f"README.md, {what}: the reports give \"{phrase}\"")
+            if " ".join(phrase.split()) not in texts[where]:
+                stale.append(f"{where}, {what}: today's numbers give \"{phrase}\"")
     except MissingRow as e:
-        print(f"check-readme-numbers: a report changed shape ({e}); update scripts/check-readme-numbers.py",
+        print(f"check-quoted-numbers: a report changed shape ({e}); update scripts/check-quoted-numbers.py",
               file=sys.stderr)
+        return 2
+    except CliFailed as e:
+        print(f"check-quoted-numbers: {e}", file=sys.stderr)
         return 2
     for s in stale:
         print(s)
     if stale:
         return 1
-    print(f"README numbers current ({count} claims)")
+    skipped = "" if prenet else "; the CLI's predictions not checked (no PRENET given)"
+    print(f"quoted numbers current ({count} claims{skipped})")
     return 0
 
 
