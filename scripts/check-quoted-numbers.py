@@ -8,7 +8,7 @@ today's.
 Each claim reads its number from a generated report in docs/ (precision-calibration.md, validation.md,
 monotonicity.md, memory.md, predictors-budget.md, onnx-accuracy.md, layer-predictors.md) or, given the CLI binary
 PRENET, from a prediction it prints, formats it the way the quoting text writes it (README.md, docs/bench.md,
-docs/attention.md, docs/onnx.md) and looks for that phrase there (whitespace collapsed, so line breaks do not
+docs/precision.md, docs/attention.md, docs/onnx.md) and looks for that phrase there (whitespace collapsed, so line breaks do not
 matter). A report regenerated, or a predictor retrained, without updating the text fails here with the phrase it
 expected; the ctest docs.quoted_numbers_current runs it with the CLI. Prints "quoted numbers current" and exits 0
 when every claim holds; exits 1 naming each stale one, 2 when a report lacks the row a claim reads or the CLI
@@ -213,6 +213,30 @@ def bench_claims(docs):
     yield ("layer models, roofline", f"A roofline of the CPU's specs alone is {min(roofline):.0f}–{max(roofline):.0f}% off")
 
 
+def precision_doc_claims(docs):
+    """(what, phrase docs/precision.md must hold): the calibration report's numbers its prose quotes."""
+    cal = (docs / "precision-calibration.md").read_text(encoding="utf-8")
+    sxm, pcie = row(cal, "tf32 a100-sxm4-40gb"), row(cal, "tf32 a100-40gb")
+    yield ("TF32 on the A100 held out", f"(held-out TF32 error: A100-SXM4 {sxm[3]}, A100 PCIe {pcie[3]}, from {sxm[6]} "
+           f"and {pcie[6]} with the data sheet alone)")
+    memory = cal.partition("## Memory of our own steps")[2]
+    steps = [r for r in re.findall(r"^\| h[0-9]+ \| ([a-z0-9_]+) \| ([a-z0-9-]+) \| [0-9]+ \| [a-z]+ \| [0-9.]+ \| "
+                                  r"[0-9.]+ \| (-?[0-9.]+)% \|$", memory, flags=re.M)]
+    if not steps:
+        raise MissingRow("no rows in 'Memory of our own steps'")
+    model, precision, worst = max(steps, key=lambda r: abs(float(r[2])))
+    names = {"bert_large": "BERT-large", "gpt2_large": "GPT-2 large", "resnet50": "ResNet-50"}
+    kinds = {"fp16": "fp16", "bf16": "bf16", "fp32": "FP32", "tf32": "TF32"}
+    side = lambda bias: "under" if float(bias.rstrip("×")) < 1 else "over"
+    everything = [r for r in table_rows(memory, "all") if len(r) == 4][0]
+    yield ("memory of our steps", f"within {everything[2]} of the peak `torch.cuda.max_memory_allocated` measured, on "
+           f"average, {abs(float(worst)):.1f}% at worst ({names.get(model, model)}'s "
+           f"{kinds[precision.rpartition('-')[2]]} step, predicted {'under' if float(worst) < 0 else 'over'})")
+    amp = {p: [r for r in table_rows(memory, p) if len(r) == 4][0] for p in ("amp-bf16", "amp-fp16")}
+    yield ("memory of our steps under AMP", f"{amp['amp-bf16'][2]} {side(amp['amp-bf16'][3])} AMP bf16 and "
+           f"{amp['amp-fp16'][2]} {side(amp['amp-fp16'][3])} AMP fp16")
+
+
 class CliFailed(Exception):
     pass
 
@@ -251,6 +275,8 @@ def all_claims(repo, prenet):
         yield "README.md", what, phrase
     for what, phrase in bench_claims(docs):
         yield "docs/bench.md", what, phrase
+    for what, phrase in precision_doc_claims(docs):
+        yield "docs/precision.md", what, phrase
     if prenet:
         yield from cli_claims(prenet)
 
