@@ -562,7 +562,7 @@ def run_e2e(writer, out_file, dev, deadline, reserve_s, smoke):
 # batch norm, which bf16 runs instead of cuDNN's, explains part), while GPT-2 large's took the same and the
 # tensor-core GEMM samples ran at the same speed in both (docs/precision.md). And ResNet-50's FP32 step against its
 # TF32 one: prenet times a convolution's data and weight gradients as two forwards, which fits its forward (41 of
-# 42.5 ms on the H100) but not its FP32 backward (71 of 110.5 ms; TF32's backward is 1.9x its forward, FP32's 2.6x):
+# 42.5 ms on the H100) but not its FP32 backward (74 of 110.5 ms; TF32's backward is 1.9x its forward, FP32's 2.6x):
 # the kernels say whether cuDNN's FP32 weight gradients, batch norm or something else takes the difference.
 TRACE_PLAN = [(m, s, b, p) for (m, s, b) in (("bert_large", 512, 8), ("resnet50", 224, 128), ("gpt2_large", 1024, 4))
               for p in ("amp_fp16", "amp_bf16")] + [("resnet50", 224, 128, p) for p in ("fp32", "tf32")]

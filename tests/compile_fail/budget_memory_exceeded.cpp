@@ -9,7 +9,7 @@ using namespace prenet;
 #ifdef PRENET_COMPILE_FAIL_CONTROL
 inline constexpr std::int64_t batch = 8;
 #else
-inline constexpr std::int64_t batch = 48;  // about 60 GiB
+inline constexpr std::int64_t batch = 48;  // about 84 GiB (README.md, "Budgets", quotes the number)
 #endif
 static_assert(within(training_memory(models::bert_large, {.batch = batch, .optimizer = optimizer::adam}),
                      devices::a100_40gb.memory));
