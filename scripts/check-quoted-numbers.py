@@ -6,13 +6,14 @@ today's.
     check-quoted-numbers.py REPO [PRENET]
 
 Each claim reads its number from a generated report in docs/ (precision-calibration.md, validation.md,
-monotonicity.md, memory.md, predictors-budget.md, onnx-accuracy.md, layer-predictors.md) or, given the CLI binary
-PRENET, from a prediction it prints, formats it the way the quoting text writes it (README.md, docs/bench.md,
-docs/precision.md, docs/attention.md, docs/onnx.md) and looks for that phrase there (whitespace collapsed, so line breaks do not
-matter). A report regenerated, or a predictor retrained, without updating the text fails here with the phrase it
-expected; the ctest docs.quoted_numbers_current runs it with the CLI. Prints "quoted numbers current" and exits 0
-when every claim holds; exits 1 naming each stale one, 2 when a report lacks the row a claim reads or the CLI
-fails."""
+monotonicity.md, memory.md, predictors-budget.md, onnx-accuracy.md, layer-predictors.md, predictors-training.md)
+or, given the CLI binary PRENET, from a prediction it prints (against our own measurements in data/ where the text
+compares them), formats it the way the quoting text writes it (README.md, tools/prenet/README.md, docs/bench.md,
+docs/precision.md, docs/predictors.md, docs/memory.md, docs/attention.md, docs/onnx.md) and looks for that phrase
+there (whitespace collapsed, so line breaks do not matter). A report regenerated, or a predictor retrained, without
+updating the text fails here with the phrase it expected; the ctest docs.quoted_numbers_current runs it with the
+CLI. Prints "quoted numbers current" and exits 0 when every claim holds; exits 1 naming each stale one, 2 when a
+report lacks the row a claim reads or the CLI fails."""
 
 import json
 import re
@@ -56,6 +57,18 @@ def search(text, pattern, flags=0):
     if not m:
         raise MissingRow(f"no match for /{pattern}/")
     return m
+
+
+def section(text, heading):
+    """The text under a markdown heading line, up to the next heading of the same or a higher level."""
+    level = heading.split(" ")[0]
+    m = search(text, rf"\n{re.escape(heading)}\n(.*?)(?=\n#{{1,{len(level)}}} |\Z)", re.S)
+    return m.group(1)
+
+
+def signed_pct(x, digits=1):
+    """+2.7% / −2.9%: a relative error as prose writes it."""
+    return f"{'−' if x < 0 else '+'}{abs(x):.{digits}f}%"
 
 
 def thousands(n):
@@ -219,6 +232,42 @@ def precision_doc_claims(docs):
     sxm, pcie = row(cal, "tf32 a100-sxm4-40gb"), row(cal, "tf32 a100-40gb")
     yield ("TF32 on the A100 held out", f"(held-out TF32 error: A100-SXM4 {sxm[3]}, A100 PCIe {pcie[3]}, from {sxm[6]} "
            f"and {pcie[6]} with the data sheet alone)")
+    ryu, u39 = (row(cal, f"{s} (batch {b}, validation only), fp32") for s, b in (("ryujaehun", 12), ("u39kun", 16)))
+    slow = all(float(r[4].rstrip("×")) > 1 for r in (ryu, u39))
+    yield ("small-batch FP32", f"their FP32 rows are predicted {'too slow' if slow else 'off'} (bias {ryu[4]} and "
+           f"{u39[4]})")
+    mli_bf16 = row(cal, "mli (HF Trainer, RTX 3090 Ti, validation only), amp-bf16")
+    mli_tf32 = row(cal, "mli (HF Trainer, RTX 3090 Ti, validation only), tf32")
+    yield ("mli's AMP bf16 step", f"is predicted {mli_bf16[4]} held out ({mli_bf16[7]} from the data sheet alone)")
+    yield ("mli's AMP bf16 step, in Limits", f"{mli_bf16[4]} held out), beside our 6 Hopper steps")
+    yield ("mli's TF32 step", f"with the Trainer's AdamW {mli_tf32[4]} ({mli_tf32[7]} from the data sheet alone)")
+    dies = section(cal, "## Kernel models held out too")
+    die = {(r[0]): r for r in (c for c in (l.strip().strip("|").split("|") for l in dies.splitlines()
+                                             if l.startswith("| ")) for c in [[x.strip() for x in c]])}
+    def die_row(name):
+        if name not in die:
+            raise MissingRow(f"no row '{name}' in 'Kernel models held out too'")
+        return die[name]
+    gv_fp32, gv_amp = die_row("fp32, die 80x64"), die_row("amp-fp16, die 80x64")
+    ga_tf32, ga_amp = die_row("tf32, die 108x64/tf32/bf16"), die_row("amp-fp16, die 108x64/tf32/bf16")
+    gh_fp32 = die_row("fp32, die 132x128/tf32/bf16")
+    yield ("kernel models held out, GV100", f"FP32 on GV100 goes from {gv_fp32[3]} to {gv_fp32[5]} (bias {gv_fp32[4]} "
+           f"→ {gv_fp32[6]}, the held-out V100 of docs/validation.md again), AMP on GV100 {gv_amp[3]} → {gv_amp[5]}")
+    yield ("kernel models held out, GA100", f"TF32 on GA100 {ga_tf32[3]} → {ga_tf32[5]}, AMP on GA100 {ga_amp[3]} → "
+           f"{ga_amp[5]}")
+    fast = float(gh_fp32[6].rstrip("×")) < 1
+    yield ("kernel models held out, GH100", f"from {gh_fp32[3]} to {gh_fp32[5]} (bias {gh_fp32[6]}: predicted too "
+           f"{'fast' if fast else 'slow'}; worst run {gh_fp32[7]})")
+    gpt2 = sorted({row(cal, f"{p} gpt2-large")[4] for p in ("amp-bf16", "amp-fp16")})
+    yield ("GPT-2 large under AMP", "GPT-2 large under AMP " + "–".join(b.rstrip("×") for b in gpt2) + "×")
+    yield ("GPT-2 large in TF32", f"in TF32 it is {row(cal, 'tf32 gpt2-large')[4]} too slow")
+    val = (docs / "validation.md").read_text(encoding="utf-8")
+    convs = [float(b.rstrip("×")) for b in re.findall(r"^\| h[0-9]+ \| [a-z0-9]+ \| conv \| [^|]* \| [0-9]+ \| [0-9.]+% \| "
+                                                      r"([0-9.]+×) \|", val, flags=re.M)]
+    if not convs:
+        raise MissingRow("no convolution rows in validation.md's tensor-core table")
+    yield ("NCHW convolutions on Hopper", f"NCHW convolutions are predicted {min(convs):.2f}–{max(convs):.2f}× too "
+           f"{'slow' if min(convs) > 1 else 'fast' if max(convs) < 1 else 'far off'} on both")
     memory = cal.partition("## Memory of our own steps")[2]
     steps = [r for r in re.findall(r"^\| h[0-9]+ \| ([a-z0-9_]+) \| ([a-z0-9-]+) \| [0-9]+ \| [a-z]+ \| [0-9.]+ \| "
                                   r"[0-9.]+ \| (-?[0-9.]+)% \|$", memory, flags=re.M)]
@@ -237,6 +286,45 @@ def precision_doc_claims(docs):
            f"{amp['amp-fp16'][2]} {side(amp['amp-fp16'][3])} AMP fp16")
 
 
+def predictors_doc_claims(docs):
+    """(what, phrase docs/predictors.md must hold): figures of validation.md, predictors-training.md and
+    monotonicity.md its prose quotes."""
+    val = (docs / "validation.md").read_text(encoding="utf-8")
+    training = (docs / "predictors-training.md").read_text(encoding="utf-8")
+    mono = (docs / "monotonicity.md").read_text(encoding="utf-8")
+    h100 = pct(row(val, "NVIDIA H100 80GB HBM3 (data/h100)")[2])
+    h200 = pct(row(val, "NVIDIA H200 (data/h200)")[2])
+    yield ("H200 held out", f"Held out of today's models (leave-one-GPU-out), it is {h200:.1f}%.")
+    yield ("the Hopper fold end to end", f"the same Hopper fold is {h100:.1f}% (H100) and {h200:.1f}% (H200)")
+    v100 = [float(e.rstrip("%")) for r in table_rows(val, "Tesla_V100-PCIE-32GB") if len(r) == 11
+            for e in [r[8]] if re.fullmatch(r"[-+][0-9.]+%", e)]
+    if not v100:
+        raise MissingRow("no held-out runs of Tesla_V100-PCIE-32GB in validation.md")
+    every = "every run" if min(v100) > 0 else "most runs"
+    yield ("the V100 held out", f"is still predicted too slow on {every} ({signed_pct(min(v100), 0)} to "
+           f"{signed_pct(max(v100), 0)};")
+    gemm = section(training, "### gemm (NeuSight)")
+    p4 = [c for c in table_rows(gemm, "p4") if len(c) == 6]
+    if not p4:
+        raise MissingRow("no held-out-shapes row for the p4 under gemm (NeuSight)")
+    yield ("P4 GEMMs", f"are {float(p4[0][5]):.0f}% off even in sample** (the roofline alone {float(p4[0][3]):.0f}%)")
+    dense = section(training, "### dense (Justus)")
+    per_gpu = [[float(c[i]) for c in (r for r in (l.strip().strip("|").split("|") for l in dense.splitlines()
+                                                   if l.startswith("| ") and not l.startswith("| **"))
+                                      for r in [[x.strip() for x in r]]) if c[1].isdigit()]
+               for i in (3, 5, 7)]
+    if not per_gpu[0]:
+        raise MissingRow("no per-GPU rows under dense (Justus)")
+    best, worst = [min(m) for m in per_gpu], [max(m) for m in per_gpu]
+    yield ("Justus Dense per GPU", f"each model is {min(best):.0f}–{max(best):.0f}% off on its best GPU and "
+           f"{min(worst):.0f}–{max(worst):.0f}% on its worst")
+    conv = search(mono, r"\| conv2d 3x3[^|]*\| [0-9]+ \| [0-9]+ \(([0-9.]+)%\) \| [0-9]+ \| ([0-9.]+) ")
+    gemm_steps = search(mono, r"\| gemm, rows[^|]*\| [0-9]+ \| [0-9]+ \(([0-9.]+)%\)")
+    yield ("size steps, kernel by kernel", f"{conv.group(1)}% of a 3×3 convolution's one-pixel image steps are "
+           f"predicted over 3% faster (worst {conv.group(2)}×")
+    yield ("size steps, GEMM", f"{gemm_steps.group(1)}% of a GEMM's steps of an eighth more rows")
+
+
 class CliFailed(Exception):
     pass
 
@@ -251,18 +339,75 @@ def prenet_output(prenet, args):
     return out.stdout
 
 
-def cli_claims(prenet):
+def cli_claims(repo, prenet):
     """(file, what, phrase the file must hold): predictions the docs quote, made by today's CLI."""
+    gib = 2.0 ** 30
     llama = ["predict", "--model", "llama-3.2-1b", "--batch", "2", "--seq", "4096", "--precision", "amp-bf16",
              "--device", "a100-80gb", "--json"]
     sdpa = json.loads(prenet_output(prenet, llama))
     eager = json.loads(prenet_output(prenet, llama + ["--attention", "eager"]))
-    gib = 2.0 ** 30
     yield ("docs/attention.md", "LLaMA-3.2-1B eager against SDPA",
            f"at {eager['iteration_ms']:,.0f} ms and {eager['memory_bytes'] / gib:.0f} GiB, against "
            f"{sdpa['iteration_ms']:.0f} ms and {sdpa['memory_bytes'] / gib:.1f} GiB as Hugging Face runs it")
     yield ("docs/attention.md", "LLaMA-3.2-1B with the fused kernel's shares",
            f"at the shares above {sdpa['iteration_ms']:.0f} ms")
+    # Our Hopper steps against today's predictions of them (data/<id>/e2e.csv, the step rows).
+    def measured(gpu, model, precision):
+        lines = (repo / "data" / gpu / "e2e.csv").read_text(encoding="utf-8").splitlines()
+        head = lines[0].split(",")
+        for line in lines[1:]:
+            r = dict(zip(head, line.split(",")))
+            if (r["model"], r["mode"], r["precision"]) == (model, "step", precision):
+                return {k: float(r[k]) for k in ("fw_ms", "bw_ms", "opt_ms", "iteration_ms")}
+        raise MissingRow(f"no {model} {precision} step in data/{gpu}/e2e.csv")
+    resnet = json.loads(prenet_output(prenet, ["predict", "--model", "resnet50", "--device", "h100", "--batch", "128",
+                                               "--precision", "fp32", "--optimizer", "momentum", "--json"]))
+    m = measured("h100", "resnet50", "fp32")
+    forward_error = abs(resnet["forward_ms"] / m["fw_ms"] - 1) * 100
+    yield ("docs/precision.md", "ResNet-50 FP32 on the H100",
+           f"ResNet-50 in FP32 {resnet['iteration_ms'] / m['iteration_ms']:.2f}× (H100 {resnet['iteration_ms']:.0f} "
+           f"against {m['iteration_ms']:.0f} ms; all of it in the backward, {resnet['backward_ms']:.0f} against "
+           f"{m['bw_ms']:.1f} ms, where the forward is within {forward_error:.1f}%")
+    yield ("docs/bench.md", "ResNet-50 FP32 on the H100",
+           f"prenet predicts its FP32 forward on the H100 within {forward_error:.1f}% but its backward at "
+           f"{resnet['backward_ms'] / m['bw_ms']:.2f}x ({resnet['backward_ms']:.0f} of {m['bw_ms']:.1f} ms)")
+    gpt2 = json.loads(prenet_output(prenet, ["predict", "--model", "gpt2-large", "--seq", "1024", "--batch", "4",
+                                             "--optimizer", "adamw", "--device", "h200", "--json"]))
+    yield ("docs/precision.md", "GPT-2 large's AdamW update on the H200",
+           f"AdamW's foreach update takes {gpt2['optimizer_ms']:.1f} ms on the H200, measured "
+           f"{measured('h200', 'gpt2_large', 'fp32')['opt_ms']:.1f}")
+    # LoRA on every linear layer, rank 4 against 8: the padded tile's cost (docs/precision.md, "Alignment").
+    lora = ["predict", "--model", "llama-3.2-1b", "--seq", "2048", "--batch", "4", "--precision", "amp-bf16",
+            "--device", "a100-80gb", "--lora-targets", "all-linear", "--json", "--lora"]
+    rank4, rank8 = (json.loads(prenet_output(prenet, lora + [r]))["iteration_ms"] for r in ("4", "8"))
+    yield ("docs/precision.md", "LoRA rank 4 against 8", f"now {rank4:.1f}, {(rank4 / rank8 - 1) * 100:.1f}%")
+    # docs/memory.md: GPT-2 large's tensors on one GPU against our run's allocated peak (fp32, no optimizer).
+    tensor_parts = ("weights_bytes", "gradients_bytes", "optimizer_state_bytes", "activations_bytes",
+                    "workspace_bytes", "allocator_bytes")
+    def tensors_gib(batch, loss):
+        j = json.loads(prenet_output(prenet, ["memory", "--model", "gpt2-large", "--seq", "1024", "--batch", str(batch),
+                                              "--precision", "fp32", "--optimizer", "none", "--device", "h100",
+                                              "--loss", loss, "--json"]))
+        return sum(j["breakdown"][k] for k in tensor_parts) / gib
+    def peak_gib(batch):
+        for line in (repo / "data" / "h100" / "e2e.csv").read_text(encoding="utf-8").splitlines():
+            f = line.split(",")
+            if f[:5] == ["gpt2_large", "train", "fp32", "1024", str(batch)]:
+                return float(f[9]) / gib
+        raise MissingRow(f"no gpt2_large train fp32 1024 x {batch} in data/h100/e2e.csv")
+    t4, t4_loss, t1 = tensors_gib(4, "none"), tensors_gib(4, "cross-entropy"), tensors_gib(1, "none")
+    yield ("docs/memory.md", "GPT-2 large on one GPU, batch 4",
+           f"come to {t4:.1f} GiB with the loss left out as the run did (`--loss none`, "
+           f"{signed_pct((t4 / peak_gib(4) - 1) * 100)}; {t4_loss:.1f} GiB, {signed_pct((t4_loss / peak_gib(4) - 1) * 100)}, "
+           "with the default cross-entropy")
+    yield ("docs/memory.md", "GPT-2 large on one GPU, batch 1",
+           f"and {t1:.1f} GiB at batch 1 (measured {peak_gib(1):.1f}, {signed_pct((t1 / peak_gib(1) - 1) * 100)})")
+    # tools/prenet/README.md: the largest batch LLaMA-3.2-1B at 131,072 tokens takes with eager attention.
+    out = subprocess.run([prenet, "predict", "--model", "llama-3.2-1b", "--seq", "131072", "--attention", "eager",
+                          "--device", "h100", "--batch", "65536"], capture_output=True, text=True, check=False)
+    largest = search(out.stderr, r"at most ([0-9]+) here").group(1)
+    yield ("tools/prenet/README.md", "the largest LLaMA-3.2-1B batch",
+           f"LLaMA-3.2-1B at its 131,072 tokens with eager attention takes at most {largest})")
     # docs/onnx.md's example: the import of ResNet-101 predicts as the zoo's (the doc says so beside it).
     resnet = prenet_output(prenet, ["predict", "--model", "resnet101", "--batch", "32", "--device", "v100"])
     yield ("docs/onnx.md", "ResNet-101 import example",
@@ -277,8 +422,10 @@ def all_claims(repo, prenet):
         yield "docs/bench.md", what, phrase
     for what, phrase in precision_doc_claims(docs):
         yield "docs/precision.md", what, phrase
+    for what, phrase in predictors_doc_claims(docs):
+        yield "docs/predictors.md", what, phrase
     if prenet:
-        yield from cli_claims(prenet)
+        yield from cli_claims(repo, prenet)
 
 
 def main():
