@@ -6,7 +6,8 @@ today's.
     check-quoted-numbers.py REPO [PRENET]
 
 Each claim reads its number from a generated report in docs/ (precision-calibration.md, validation.md,
-monotonicity.md, memory.md, predictors-budget.md, onnx-accuracy.md, layer-predictors.md, predictors-training.md)
+monotonicity.md, memory.md, predictors-budget.md, onnx-accuracy.md, layer-predictors.md, predictors-training.md,
+constexpr-steps.md)
 or, given the CLI binary PRENET, from a prediction it prints (against our own measurements in data/ where the text
 compares them), formats it the way the quoting text writes it (README.md, tools/prenet/README.md, docs/bench.md,
 docs/precision.md, docs/predictors.md, docs/memory.md, docs/attention.md, docs/onnx.md) and looks for that phrase
@@ -156,6 +157,22 @@ def readme_claims(docs):
     yield ("kernel by kernel, GEMM", f"a GEMM with an eighth more rows in {float(gemm.group(1)):.0f}%")
     yield ("stronger GPU", f"{stronger_fail} of {thousands(stronger_pairs)} model × precision × batch pairs")
     yield ("stronger GPU, worst", f"{(1 - stronger_worst) * 100:.0f}% slower than its 300 W Max-Q twin")
+
+    # Constant-expression budgets (constexpr-steps.md, scripts/constexpr-steps.sh): thousands of clang steps.
+    def steps(call):
+        return round(int(search(steps_report, rf"\| {re.escape(call)} \| ([0-9]+) \|").group(1)) / 1000)
+    steps_report = (docs / "constexpr-steps.md").read_text(encoding="utf-8")
+    llama = [steps(f"max_batch({m}, a100_80gb)") for m in ("llama_3_2_1b", "llama_2_7b", "llama_3_8b")]
+    yield ("max_batch steps", f"`max_batch` takes {steps('max_batch(resnet152, a100_80gb)')}k steps on ResNet-152 "
+           f"(1.25M), {steps('max_batch(bert_large, a100_80gb)')}k on BERT-large (586k), "
+           f"{steps('max_batch(gpt3_2_7b, a100_80gb)')}k on GPT-3 2.7B ({steps('max_batch(gpt3_2_7b, h200)')}k on an "
+           f"H200; 596k), {steps('max_batch(opt_1_3b, a100_80gb)')}k on OPT-1.3B (534k), {min(llama)}k-{max(llama)}k on "
+           "the LLaMA models")
+    yield ("fits steps", f"`fits` (one evaluation) {steps('fits(resnet152, a100_80gb, batch 64)')}k on ResNet-152 at "
+           f"batch 64 (336k), {steps('fits(bert_large, a100_80gb, batch 8)')}k on BERT-large at batch 8 (192k)")
+    yield ("predict steps", f"`predict` (SGD, fp32) takes {steps('predict(resnet18, t4, batch 8)')}k on ResNet-18 at "
+           f"batch 8 on a T4, {steps('predict(vgg16, v100, batch 64)')}k on VGG16 at batch 64 on a V100 and "
+           f"{steps('predict(bert_large, a100_80gb, batch 8)')}k on BERT-large at batch 8 on an A100-80GB")
 
     # Memory (memory.md's embedded correction, both transfer directions; the calibration report's own steps).
     transfer = [pct(r[2]) for r in table_rows(mem, "step1 → step2") + table_rows(mem, "step2 → step1")

@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: MIT
 // The embedded predictors: parity with the trainer, a physical domain, tags and flags.
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <string_view>
 #include <utility>
+#include <vector>
 
 #include <gtest/gtest.h>
 
@@ -476,5 +478,28 @@ TEST(Predictors, NetworkSumsItsLayers) {
   EXPECT_NEAR(net.forward_ms, forward, 1e-9 * forward);
   EXPECT_NEAR(net.backward_ms, backward, 1e-9 * backward);
   EXPECT_GT(net.backward_ms, net.forward_ms);
+}
+
+TEST(Predictors, LayerSumsItsKernels) {
+  // estimate_layer estimates a kernel it launched before once (a convolution's gradients are its forward's shape);
+  // the result must equal the plain sum of every kernel's estimate, and the same on every layer of a ResNet.
+  using prenet::predictors::pass;
+  for (const prenet::device_spec* d : {&prenet::devices::t4, &prenet::devices::h100}) {
+    bool repeated = false;
+    for (const prenet::layer_node& n : prenet::models::resnet50.nodes()) {
+      const prenet::predictors::pass_context c{.batch = 16, .input_grad = n.spec.kind != prenet::layer_kind::input};
+      double forward = 0, backward = 0;
+      std::vector<prenet::kernel> kernels;
+      prenet::predictors::for_each_kernel(n, c, true, [&](pass p, const prenet::kernel& k) {
+        repeated = repeated || std::find(kernels.begin(), kernels.end(), k) != kernels.end();
+        kernels.push_back(k);
+        (p == pass::forward ? forward : backward) += prenet::predictors::estimate(k, *d).time_ms;
+      });
+      const auto e = prenet::predictors::estimate_layer(n, *d, c, true);
+      EXPECT_DOUBLE_EQ(e.forward_ms, forward) << d->id << " layer " << prenet::name(n.spec.kind);
+      EXPECT_DOUBLE_EQ(e.backward_ms, backward) << d->id << " layer " << prenet::name(n.spec.kind);
+    }
+    EXPECT_TRUE(repeated) << "no layer launched one kernel twice: the test checks nothing";
+  }
 }
 }  // namespace
