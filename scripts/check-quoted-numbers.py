@@ -27,15 +27,16 @@ class MissingRow(Exception):
     pass
 
 
-def table_rows(text, first_cell):
-    """Cells of the markdown table rows whose first cell is `first_cell` (bold markers dropped)."""
-    rows = []
+def table_lines(text):
+    """The cells of every markdown table row in `text` (bold markers dropped)."""
     for line in text.splitlines():
-        if not line.startswith("|"):
-            continue
-        cells = [c.strip().replace("**", "") for c in line.strip().strip("|").split("|")]
-        if cells and cells[0] == first_cell:
-            rows.append(cells)
+        if line.startswith("|"):
+            yield [c.strip().replace("**", "") for c in line.strip().strip("|").split("|")]
+
+
+def table_rows(text, first_cell):
+    """Cells of the markdown table rows whose first cell is `first_cell`."""
+    rows = [cells for cells in table_lines(text) if cells[0] == first_cell]
     if not rows:
         raise MissingRow(f"no table row '{first_cell}'")
     return rows
@@ -96,8 +97,8 @@ def readme_claims(docs):
     hopper = [pct(r[3]) for gpu in ("h100", "h200") for p in ("fp32", "tf32", "amp-fp16", "amp-bf16")
               for r in table_rows(cal, f"{p} {gpu}")]
     yield ("precision, held out", f"the mean error is {held['amp-fp16']:.1f}% under AMP fp16, {held['amp-bf16']:.1f}% "
-           f"under AMP bf16 (validation only: our Hopper steps and one published RTX 3090 Ti step), {held['tf32']:.1f}% in TF32, {held['fp32']:.1f}% in FP32 and "
-           f"{held['fp16']:.1f}% in pure fp16")
+           f"under AMP bf16 (validation only: our Hopper steps and one published RTX 3090 Ti step), "
+           f"{held['tf32']:.1f}% in TF32, {held['fp32']:.1f}% in FP32 and {held['fp16']:.1f}% in pure fp16")
     yield ("precision, before calibration", f"({before['amp-fp16']:.1f}%, {before['amp-bf16']:.1f}%, "
            f"{before['tf32']:.1f}%, {before['fp32']:.1f}% and {before['fp16']:.1f}% from the data sheet alone")
     yield ("pure fp16 on NVIDIA's scripts", f"pure fp16 is {nvidia_fp16:.1f}% on NVIDIA's scripts")
@@ -111,7 +112,8 @@ def readme_claims(docs):
     seen = pct(row(val, "all eager runs")[4])
     h100 = pct(row(val, "NVIDIA H100 80GB HBM3 (data/h100)")[2])
     h200 = pct(row(val, "NVIDIA H200 (data/h200)")[2])
-    inside = search(val, r"\| not in the kernel models' training data \|[^|]*\| [0-9]+ \| [0-9]+ of [0-9]+ \(([0-9]+)%\)")
+    inside = search(val, r"\| not in the kernel models' training data \|[^|]*\| [0-9]+ \| [0-9]+ of [0-9]+ "
+                         r"\(([0-9]+)%\)")
     yield ("unseen GPUs, mean", f"the mean error is {mean_over_gpus:.1f}% over GPUs")
     yield ("unseen GPUs, worst", f"P4: {worst}%")
     yield ("Hopper held out", f"the H100 is predicted within {h100:.1f}% and the H200 within {h200:.1f}%")
@@ -166,8 +168,8 @@ def readme_claims(docs):
     yield ("max_batch steps", f"`max_batch` takes {steps('max_batch(resnet152, a100_80gb)')}k steps on ResNet-152 "
            f"(1.25M), {steps('max_batch(bert_large, a100_80gb)')}k on BERT-large (586k), "
            f"{steps('max_batch(gpt3_2_7b, a100_80gb)')}k on GPT-3 2.7B ({steps('max_batch(gpt3_2_7b, h200)')}k on an "
-           f"H200; 596k), {steps('max_batch(opt_1_3b, a100_80gb)')}k on OPT-1.3B (534k), {min(llama)}k-{max(llama)}k on "
-           "the LLaMA models")
+           f"H200; 596k), {steps('max_batch(opt_1_3b, a100_80gb)')}k on OPT-1.3B (534k), "
+           f"{min(llama)}k-{max(llama)}k on the LLaMA models")
     yield ("fits steps", f"`fits` (one evaluation) {steps('fits(resnet152, a100_80gb, batch 64)')}k on ResNet-152 at "
            f"batch 64 (336k), {steps('fits(bert_large, a100_80gb, batch 8)')}k on BERT-large at batch 8 (192k)")
     yield ("predict steps", f"`predict` (SGD, fp32) takes {steps('predict(resnet18, t4, batch 8)')}k on ResNet-18 at "
@@ -202,8 +204,7 @@ def bench_claims(docs):
     # The whole-model runs: one line per model with every batch's error, then the mean and the worst.
     cpu = search(val, r"\n## [^\n]*prenet-bench's whole-model runs\n(.*?)(?:\n## |\Z)", re.S).group(1)
     runs = {}
-    for line in cpu.splitlines():
-        cells = [c.strip() for c in line.strip().strip("|").split("|")] if line.startswith("|") else []
+    for cells in table_lines(cpu):
         if len(cells) == 8 and cells[2].isdigit():
             runs.setdefault((cells[0], cells[1]), []).append((cells[2], signed(cells[7])))
     if not runs:
@@ -236,11 +237,13 @@ def bench_claims(docs):
     if not errors:
         raise MissingRow("no embedded layer models in layer-predictors.md")
     yield ("layer models, cross-validated", ", ".join(e for _, e in sorted(errors)))
-    roofline = [pct(c) for r in re.findall(r"^\| [a-z0-9]+ \| roofline \(no learning\) \| \| ([0-9.]+%) \| ([0-9.]+%) \|",
-                                           layers, flags=re.M) for c in r]
+    roofline_rows = re.findall(r"^\| [a-z0-9]+ \| roofline \(no learning\) \| \| ([0-9.]+%) \| ([0-9.]+%) \|", layers,
+                               flags=re.M)
+    roofline = [pct(c) for r in roofline_rows for c in r]
     if not roofline:
         raise MissingRow("no roofline rows in layer-predictors.md")
-    yield ("layer models, roofline", f"A roofline of the CPU's specs alone is {min(roofline):.0f}–{max(roofline):.0f}% off")
+    yield ("layer models, roofline",
+           f"A roofline of the CPU's specs alone is {min(roofline):.0f}–{max(roofline):.0f}% off")
 
 
 def precision_doc_claims(docs):
@@ -259,8 +262,7 @@ def precision_doc_claims(docs):
     yield ("mli's AMP bf16 step, in Limits", f"{mli_bf16[4]} held out), beside our 6 Hopper steps")
     yield ("mli's TF32 step", f"with the Trainer's AdamW {mli_tf32[4]} ({mli_tf32[7]} from the data sheet alone)")
     dies = section(cal, "## Kernel models held out too")
-    die = {(r[0]): r for r in (c for c in (l.strip().strip("|").split("|") for l in dies.splitlines()
-                                             if l.startswith("| ")) for c in [[x.strip() for x in c]])}
+    die = {cells[0]: cells for cells in table_lines(dies)}
     def die_row(name):
         if name not in die:
             raise MissingRow(f"no row '{name}' in 'Kernel models held out too'")
@@ -268,10 +270,11 @@ def precision_doc_claims(docs):
     gv_fp32, gv_amp = die_row("fp32, die 80x64"), die_row("amp-fp16, die 80x64")
     ga_tf32, ga_amp = die_row("tf32, die 108x64/tf32/bf16"), die_row("amp-fp16, die 108x64/tf32/bf16")
     gh_fp32 = die_row("fp32, die 132x128/tf32/bf16")
-    yield ("kernel models held out, GV100", f"FP32 on GV100 goes from {gv_fp32[3]} to {gv_fp32[5]} (bias {gv_fp32[4]} "
-           f"→ {gv_fp32[6]}, the held-out V100 of docs/validation.md again), AMP on GV100 {gv_amp[3]} → {gv_amp[5]}")
-    yield ("kernel models held out, GA100", f"TF32 on GA100 {ga_tf32[3]} → {ga_tf32[5]}, AMP on GA100 {ga_amp[3]} → "
-           f"{ga_amp[5]}")
+    yield ("kernel models held out, GV100",
+           f"FP32 on GV100 goes from {gv_fp32[3]} to {gv_fp32[5]} (bias {gv_fp32[4]} → {gv_fp32[6]}, the held-out "
+           f"V100 of docs/validation.md again), AMP on GV100 {gv_amp[3]} → {gv_amp[5]}")
+    yield ("kernel models held out, GA100",
+           f"TF32 on GA100 {ga_tf32[3]} → {ga_tf32[5]}, AMP on GA100 {ga_amp[3]} → {ga_amp[5]}")
     fast = float(gh_fp32[6].rstrip("×")) < 1
     yield ("kernel models held out, GH100", f"from {gh_fp32[3]} to {gh_fp32[5]} (bias {gh_fp32[6]}: predicted too "
            f"{'fast' if fast else 'slow'}; worst run {gh_fp32[7]})")
@@ -279,8 +282,8 @@ def precision_doc_claims(docs):
     yield ("GPT-2 large under AMP", "GPT-2 large under AMP " + "–".join(b.rstrip("×") for b in gpt2) + "×")
     yield ("GPT-2 large in TF32", f"in TF32 it is {row(cal, 'tf32 gpt2-large')[4]} too slow")
     val = (docs / "validation.md").read_text(encoding="utf-8")
-    convs = [float(b.rstrip("×")) for b in re.findall(r"^\| h[0-9]+ \| [a-z0-9]+ \| conv \| [^|]* \| [0-9]+ \| [0-9.]+% \| "
-                                                      r"([0-9.]+×) \|", val, flags=re.M)]
+    conv_rows = [c for c in table_lines(val) if len(c) == 9 and re.fullmatch(r"h[0-9]+", c[0]) and c[2] == "conv"]
+    convs = [float(c[6].rstrip("×")) for c in conv_rows]
     if not convs:
         raise MissingRow("no convolution rows in validation.md's tensor-core table")
     yield ("NCHW convolutions on Hopper", f"NCHW convolutions are predicted {min(convs):.2f}–{max(convs):.2f}× too "
@@ -293,14 +296,14 @@ def precision_doc_claims(docs):
     model, precision, worst = max(steps, key=lambda r: abs(float(r[2])))
     names = {"bert_large": "BERT-large", "gpt2_large": "GPT-2 large", "resnet50": "ResNet-50"}
     kinds = {"fp16": "fp16", "bf16": "bf16", "fp32": "FP32", "tf32": "TF32"}
-    side = lambda bias: "under" if float(bias.rstrip("×")) < 1 else "over"
     everything = [r for r in table_rows(memory, "all") if len(r) == 4][0]
     yield ("memory of our steps", f"within {everything[2]} of the peak `torch.cuda.max_memory_allocated` measured, on "
            f"average, {abs(float(worst)):.1f}% at worst ({names.get(model, model)}'s "
            f"{kinds[precision.rpartition('-')[2]]} step, predicted {'under' if float(worst) < 0 else 'over'})")
     amp = {p: [r for r in table_rows(memory, p) if len(r) == 4][0] for p in ("amp-bf16", "amp-fp16")}
-    yield ("memory of our steps under AMP", f"{amp['amp-bf16'][2]} {side(amp['amp-bf16'][3])} AMP bf16 and "
-           f"{amp['amp-fp16'][2]} {side(amp['amp-fp16'][3])} AMP fp16")
+    side = {p: "under" if float(amp[p][3].rstrip("×")) < 1 else "over" for p in amp}
+    yield ("memory of our steps under AMP", f"{amp['amp-bf16'][2]} {side['amp-bf16']} AMP bf16 and "
+           f"{amp['amp-fp16'][2]} {side['amp-fp16']} AMP fp16")
 
 
 def predictors_doc_claims(docs):
@@ -326,10 +329,8 @@ def predictors_doc_claims(docs):
         raise MissingRow("no held-out-shapes row for the p4 under gemm (NeuSight)")
     yield ("P4 GEMMs", f"are {float(p4[0][5]):.0f}% off even in sample** (the roofline alone {float(p4[0][3]):.0f}%)")
     dense = section(training, "### dense (Justus)")
-    per_gpu = [[float(c[i]) for c in (r for r in (l.strip().strip("|").split("|") for l in dense.splitlines()
-                                                   if l.startswith("| ") and not l.startswith("| **"))
-                                      for r in [[x.strip() for x in r]]) if c[1].isdigit()]
-               for i in (3, 5, 7)]
+    gpus = [cells for cells in table_lines(dense) if len(cells) == 8 and cells[1].isdigit()]
+    per_gpu = [[float(cells[i]) for cells in gpus] for i in (3, 5, 7)]  # each model's MAPE on each held-out GPU
     if not per_gpu[0]:
         raise MissingRow("no per-GPU rows under dense (Justus)")
     best, worst = [min(m) for m in per_gpu], [max(m) for m in per_gpu]
@@ -421,8 +422,8 @@ def cli_claims(repo, prenet):
     t4, t4_loss, t1 = tensors_gib(4, "none"), tensors_gib(4, "cross-entropy"), tensors_gib(1, "none")
     yield ("docs/memory.md", "GPT-2 large on one GPU, batch 4",
            f"come to {t4:.1f} GiB with the loss left out as the run did (`--loss none`, "
-           f"{signed_pct((t4 / peak_gib(4) - 1) * 100)}; {t4_loss:.1f} GiB, {signed_pct((t4_loss / peak_gib(4) - 1) * 100)}, "
-           "with the default cross-entropy")
+           f"{signed_pct((t4 / peak_gib(4) - 1) * 100)}; {t4_loss:.1f} GiB, "
+           f"{signed_pct((t4_loss / peak_gib(4) - 1) * 100)}, with the default cross-entropy")
     yield ("docs/memory.md", "GPT-2 large on one GPU, batch 1",
            f"and {t1:.1f} GiB at batch 1 (measured {peak_gib(1):.1f}, {signed_pct((t1 / peak_gib(1) - 1) * 100)})")
     # tools/prenet/README.md: the largest batch LLaMA-3.2-1B at 131,072 tokens takes with eager attention.
