@@ -761,6 +761,24 @@ TEST(CliTrainingSetup, KeepingBatchNormInFp32RunsItOnCudnn) {
   }
 }
 
+TEST(Cli, MemorySaysWhatThePrecisionRunsAs) {
+  // A precision the device runs otherwise (bfloat16 math emulated before Ampere, TF32 without tensor cores): memory
+  // says so as predict does, in JSON and text; its bytes are those of the element sizes asked for.
+  const json gpt2_bf16 = parsed(run({"predict", "--model", "gpt2", "--device", "v100", "--precision", "bf16", "--json"}));
+  const json gpt2_bf16_memory =
+      parsed(run({"memory", "--model", "gpt2", "--device", "v100", "--precision", "bf16", "--json"}));
+  EXPECT_NE(gpt2_bf16_memory["precision_note"], "");
+  EXPECT_EQ(gpt2_bf16_memory["precision_note"], gpt2_bf16["precision_note"]);
+  EXPECT_EQ(gpt2_bf16_memory["memory_bytes"], gpt2_bf16["memory_bytes"]);
+  const process_result tf32_text = run({"memory", "--model", "bert-base", "--device", "t4", "--precision", "tf32"});
+  EXPECT_NE(tf32_text.out.find("  precision: no TF32 tensor cores: runs as IEEE FP32 (tf32 asked)\n"),
+            std::string::npos)
+      << tf32_text.out;
+  EXPECT_EQ(parsed(run({"memory", "--model", "bert-base", "--device", "a100-80gb", "--precision", "tf32", "--json"}))
+                ["precision_note"],
+            "");
+}
+
 TEST(Cli, CompareTakesSeveralPrecisionsAndNamesWhatItLeavesOut) {
   // Each device under each precision: autocast to bf16 raises before Ampere, so the V100 is compared under the other
   // two and named in left_out; every row says its precision and is what `predict` says for that pair.

@@ -4,6 +4,7 @@
 #include <array>
 #include <optional>
 #include <string>
+#include <string_view>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -35,6 +36,7 @@ struct memory_report {
   std::string_view max_batch_bound;  ///< what stopped max_batch short of memory ("" where memory did)
   const device_spec* smallest_fitting_device = nullptr;  ///< the smallest catalogue GPU it fits on, if any
   const device_spec* largest_device = nullptr;          ///< the catalogue's largest GPU
+  std::string_view precision_note;  ///< what the device runs instead of the precision asked for ("" = as asked)
 };
 
 memory_report measure(const runtime_network& net, const device_spec& d, const model_settings& s, std::int64_t batch,
@@ -45,6 +47,9 @@ memory_report measure(const runtime_network& net, const device_spec& d, const mo
   r.memory_bytes = e.bytes;
   r.parts = e.parts;
   r.train = s.mode == run_mode::train;
+  // Memory follows the element sizes, which a fallback keeps (TF32 on a GPU without it is FP32 math on fp32 tensors,
+  // bfloat16 without BF16 units emulated math on bfloat16 tensors); the output says what runs, as predict's does.
+  r.precision_note = plan(net.nodes(), s.precision, d, s.keep_batchnorm_fp32).note;
   if (want_max) {
     r.max_batch = largest_fitting_batch(net, d, s);
     r.max_batch_bound = max_batch_bound(*r.max_batch, net, s);
@@ -87,6 +92,7 @@ std::string as_json(const model_settings& s, const device_spec& d, const memory_
   j["dtype"] = name(activation_dtype(s.precision));
   j["attention"] = name(s.attention);
   add_setup_json(j, s);
+  j["precision_note"] = std::string(r.precision_note);
   j["memory_bytes"] = r.memory_bytes;
   j["device_memory_bytes"] = d.memory.value;
   j["device_usable_memory_bytes"] = usable_memory(d).value;
@@ -111,6 +117,7 @@ std::string as_text(const model_settings& s, const device_spec& d, const memory_
   std::string t = fmt::format("{} on {} ({}): {}, batch {}, {} {}, {}, optimizer {}{}\n", s.model->name, d.id, d.name,
                               name(s.mode), r.batch, size_flag(*s.model), s.size, name(s.precision), name(s.optimizer),
                               setup_text(s));
+  if (!r.precision_note.empty()) t += fmt::format("  precision: {} ({} asked)\n", r.precision_note, name(s.precision));
   const memory_breakdown& m = r.parts;
   // The estimate is a GPU's (its CUDA context, GPUMemNet's A100 peaks); on a CPU it stands for the process's host
   // memory, which prenet does not model apart, and the text says so instead of naming nvidia-smi.
