@@ -61,6 +61,7 @@ class MemoryReport(Report):
     optimizer: str
     precision: str
     dtype: str
+    precision_note: str
     memory_bytes: int
     device_memory_bytes: int
     device_usable_memory_bytes: int
