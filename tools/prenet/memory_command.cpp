@@ -117,7 +117,7 @@ std::string as_text(const model_settings& s, const device_spec& d, const memory_
   std::string t = fmt::format("{} on {} ({}): {}, batch {}, {} {}, {}, optimizer {}{}\n", s.model->name, d.id, d.name,
                               name(s.mode), r.batch, size_flag(*s.model), s.size, name(s.precision), name(s.optimizer),
                               setup_text(s));
-  if (!r.precision_note.empty()) t += fmt::format("  precision: {} ({} asked)\n", r.precision_note, name(s.precision));
+  t += precision_note_line(r.precision_note, s.precision);
   const memory_breakdown& m = r.parts;
   // The estimate is a GPU's (its CUDA context, GPUMemNet's A100 peaks); on a CPU it stands for the process's host
   // memory, which prenet does not model apart, and the text says so instead of naming nvidia-smi.

@@ -84,7 +84,7 @@ std::string as_text(const model_settings& s, const device_spec& d, const run_est
   std::string t = fmt::format("{} on {} ({}): {}, batch {}, {} {}, {}, optimizer {}{}\n", s.model->name, d.id, d.name,
                               name(s.mode), r.batch, size_flag(*s.model), s.size, name(s.precision), name(s.optimizer),
                               setup_text(s));
-  if (!r.precision_note.empty()) t += fmt::format("  precision: {} ({} asked)\n", r.precision_note, name(s.precision));
+  t += precision_note_line(r.precision_note, s.precision);
   const attention_plan attention = plan(s.attention, d, s.precision);
   if (!attention.note.empty()) {
     if (s.attention_asked)

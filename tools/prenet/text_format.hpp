@@ -1,13 +1,15 @@
 // SPDX-License-Identifier: MIT
-// Small text helpers for the CLI's tables: digit grouping and byte sizes.
+// Small text helpers for the CLI's tables: digit grouping, byte sizes and the precision fallback's line.
 #pragma once
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 
 #include <fmt/format.h>
 
 #include <prenet/device_spec.hpp>
+#include <prenet/precision.hpp>
 
 namespace prenet::cli {
 
@@ -31,6 +33,12 @@ namespace prenet::cli {
 /// "usable of 16.00 GiB, ECC on"; empty where the two are one.
 [[nodiscard]] inline std::string ecc_note(const device_spec& d) {
   return usable_memory(d) == d.memory ? std::string() : "usable of " + gib(d.memory.value) + ", ECC on";
+}
+
+/// The line predict and memory print under their heading where the device runs other math than `asked`
+/// (precision_plan::note): "  precision: no TF32 tensor cores: runs as IEEE FP32 (tf32 asked)"; empty when as asked.
+[[nodiscard]] inline std::string precision_note_line(std::string_view note, precision asked) {
+  return note.empty() ? std::string() : fmt::format("  precision: {} ({} asked)\n", note, name(asked));
 }
 
 }  // namespace prenet::cli
