@@ -58,7 +58,8 @@ bool runs_precision(const runtime_network& net, const device_spec& device, const
 memory_estimate estimate_memory(const runtime_network& net, const device_spec& device, const model_settings& s,
                                 std::int64_t batch) {
   // What PyTorch refuses has no time and no memory: predict, memory and --max-batch all refuse it here.
-  if (const precision_plan how = plan(net.nodes(), s.precision, device, s.keep_batchnorm_fp32); !how.runnable) {
+  const precision_plan how = plan(net.nodes(), s.precision, device, s.keep_batchnorm_fp32);
+  if (!how.runnable) {
     throw usage_error(std::string(device.id) + " cannot run --precision " + std::string(name(s.precision)) + ": " +
                       std::string(how.note));
   }
@@ -71,7 +72,9 @@ memory_estimate estimate_memory(const runtime_network& net, const device_spec& d
                       std::to_string(largest) + " here)");
   }
   const train_config cfg = config_of(s, batch);
-  memory_estimate m;
+  // Memory follows the element sizes, which a fallback keeps (TF32 on a GPU without it is FP32 math on fp32 tensors,
+  // bfloat16 without BF16 units emulated math on bfloat16 tensors); the note says what runs.
+  memory_estimate m{.precision_note = how.note};
   if (s.mode == run_mode::train) {
     m.parts = training_memory(net, device, cfg);
     m.bytes = m.parts.total().value;

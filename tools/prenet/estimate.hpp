@@ -63,6 +63,7 @@ struct memory_estimate {
   std::int64_t bytes = 0;
   memory_breakdown parts{};
   bool out_of_domain = false;
+  std::string_view precision_note;  ///< what the device runs instead of the precision asked for ("" = as asked)
 };
 
 /// What the step's FLOP and byte counts may reach: far inside 64 bits (9.2e18), with room for recomputation.

@@ -47,9 +47,7 @@ memory_report measure(const runtime_network& net, const device_spec& d, const mo
   r.memory_bytes = e.bytes;
   r.parts = e.parts;
   r.train = s.mode == run_mode::train;
-  // Memory follows the element sizes, which a fallback keeps (TF32 on a GPU without it is FP32 math on fp32 tensors,
-  // bfloat16 without BF16 units emulated math on bfloat16 tensors); the output says what runs, as predict's does.
-  r.precision_note = plan(net.nodes(), s.precision, d, s.keep_batchnorm_fp32).note;
+  r.precision_note = e.precision_note;
   if (want_max) {
     r.max_batch = largest_fitting_batch(net, d, s);
     r.max_batch_bound = max_batch_bound(*r.max_batch, net, s);
