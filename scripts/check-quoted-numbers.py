@@ -16,6 +16,7 @@ updating the text fails here with the phrase it expected; the ctest docs.quoted_
 CLI. Prints "quoted numbers current" and exits 0 when every claim holds; exits 1 naming each stale one, 2 when a
 report lacks the row a claim reads or the CLI fails."""
 
+import csv
 import json
 import re
 import subprocess
@@ -71,6 +72,16 @@ def section(text, heading):
 def signed_pct(x, digits=1):
     """+2.7% / −2.9%: a relative error as prose writes it."""
     return f"{'−' if x < 0 else '+'}{abs(x):.{digits}f}%"
+
+
+def e2e_row(repo, gpu, **columns):
+    """The row of our own measurements data/<gpu>/e2e.csv whose columns hold the given values (strings)."""
+    path = repo / "data" / gpu / "e2e.csv"
+    with path.open(encoding="utf-8", newline="") as f:
+        for r in csv.DictReader(f):
+            if all(r[k] == v for k, v in columns.items()):
+                return r
+    raise MissingRow(f"no row {columns} in data/{gpu}/e2e.csv")
 
 
 def thousands(n):
@@ -226,7 +237,7 @@ def bench_claims(docs):
     yield ("layer bench, skipped rows", ran)
 
     # The layer models: each family's embedded candidate, its cross-validated forward / backward error.
-    embedded = search(layers, r"\n## Embedded\n(.*?)(?:\n## |\Z)", re.S).group(1)
+    embedded = section(layers, "## Embedded")
     errors = []
     for family, kind, target in re.findall(r"^\| ([a-z0-9]+) \| bench\.[a-z0-9]+\.([a-z]+)\.([a-z_]+) \|$", embedded,
                                            flags=re.M):
@@ -288,7 +299,7 @@ def precision_doc_claims(docs):
         raise MissingRow("no convolution rows in validation.md's tensor-core table")
     yield ("NCHW convolutions on Hopper", f"NCHW convolutions are predicted {min(convs):.2f}–{max(convs):.2f}× too "
            f"{'slow' if min(convs) > 1 else 'fast' if max(convs) < 1 else 'far off'} on both")
-    memory = cal.partition("## Memory of our own steps")[2]
+    memory = section(cal, "## Memory of our own steps")
     steps = [r for r in re.findall(r"^\| h[0-9]+ \| ([a-z0-9_]+) \| ([a-z0-9-]+) \| [0-9]+ \| [a-z]+ \| [0-9.]+ \| "
                                   r"[0-9.]+ \| (-?[0-9.]+)% \|$", memory, flags=re.M)]
     if not steps:
@@ -371,13 +382,8 @@ def cli_claims(repo, prenet):
            f"at the shares above {sdpa['iteration_ms']:.0f} ms")
     # Our Hopper steps against today's predictions of them (data/<id>/e2e.csv, the step rows).
     def measured(gpu, model, precision):
-        lines = (repo / "data" / gpu / "e2e.csv").read_text(encoding="utf-8").splitlines()
-        head = lines[0].split(",")
-        for line in lines[1:]:
-            r = dict(zip(head, line.split(",")))
-            if (r["model"], r["mode"], r["precision"]) == (model, "step", precision):
-                return {k: float(r[k]) for k in ("fw_ms", "bw_ms", "opt_ms", "iteration_ms")}
-        raise MissingRow(f"no {model} {precision} step in data/{gpu}/e2e.csv")
+        r = e2e_row(repo, gpu, model=model, mode="step", precision=precision)
+        return {k: float(r[k]) for k in ("fw_ms", "bw_ms", "opt_ms", "iteration_ms")}
     resnet = json.loads(prenet_output(prenet, ["predict", "--model", "resnet50", "--device", "h100", "--batch", "128",
                                                "--precision", "fp32", "--optimizer", "momentum", "--json"]))
     m = measured("h100", "resnet50", "fp32")
@@ -414,11 +420,8 @@ def cli_claims(repo, prenet):
                                               "--loss", loss, "--json"]))
         return sum(j["breakdown"][k] for k in tensor_parts) / gib
     def peak_gib(batch):
-        for line in (repo / "data" / "h100" / "e2e.csv").read_text(encoding="utf-8").splitlines():
-            f = line.split(",")
-            if f[:5] == ["gpt2_large", "train", "fp32", "1024", str(batch)]:
-                return float(f[9]) / gib
-        raise MissingRow(f"no gpt2_large train fp32 1024 x {batch} in data/h100/e2e.csv")
+        r = e2e_row(repo, "h100", model="gpt2_large", mode="train", precision="fp32", seq="1024", batch=str(batch))
+        return float(r["peak_mem_bytes"]) / gib
     t4, t4_loss, t1 = tensors_gib(4, "none"), tensors_gib(4, "cross-entropy"), tensors_gib(1, "none")
     yield ("docs/memory.md", "GPT-2 large on one GPU, batch 4",
            f"come to {t4:.1f} GiB with the loss left out as the run did (`--loss none`, "
