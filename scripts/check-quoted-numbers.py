@@ -3,7 +3,7 @@
 """Checks that the numbers the README and the hand-written docs quote from generated reports and from the CLI are
 today's.
 
-    check-quoted-numbers.py REPO [PRENET]
+    check-quoted-numbers.py REPO [PRENET [FIGURES]]
 
 Each claim reads its number from a generated report in docs/ (precision-calibration.md, validation.md,
 monotonicity.md, memory.md, predictors-budget.md, onnx-accuracy.md, layer-predictors.md, predictors-training.md,
@@ -12,8 +12,9 @@ or, given the CLI binary PRENET, from a prediction it prints (against our own me
 compares them), formats it the way the quoting text writes it (README.md, tools/prenet/README.md, docs/bench.md,
 docs/precision.md, docs/predictors.md, docs/memory.md, docs/attention.md, docs/onnx.md) and looks for that phrase
 there (whitespace collapsed, so line breaks do not matter). A report regenerated, or a predictor retrained, without
-updating the text fails here with the phrase it expected; the ctest docs.quoted_numbers_current runs it with the
-CLI. Prints "quoted numbers current" and exits 0 when every claim holds; exits 1 naming each stale one, 2 when a
+updating the text fails here with the phrase it expected. Given FIGURES (the test binary prenet_doc_figures, which
+prints what no CLI command does: a single kernel's time, a model that is not in the zoo), the figures docs/precision.md
+and docs/predictors.md quote from the library alone too. The ctest docs.quoted_numbers_current runs it with both. Prints "quoted numbers current" and exits 0 when every claim holds; exits 1 naming each stale one, 2 when a
 report lacks the row a claim reads or the CLI fails."""
 
 import csv
@@ -441,7 +442,31 @@ def cli_claims(repo, prenet):
            search(resnet, r"\n  (iteration +[0-9.]+ ms +\(80% interval [0-9.]+ - [0-9.]+ ms\))").group(1))
 
 
-def all_claims(repo, prenet):
+def library_claims(figures):
+    """(file, what, phrase the file must hold): library-only figures, as tests/docs/doc_figures.cpp prints them."""
+    try:
+        out = subprocess.run([figures], capture_output=True, text=True, check=False)
+    except OSError as e:
+        raise CliFailed(f"cannot run {figures}: {e.strerror}") from e
+    if out.returncode != 0:
+        raise CliFailed(f"{figures} exited {out.returncode}: {out.stderr.strip()}")
+    f = json.loads(out.stdout)
+    gemm = f["narrow_gemm_ms"]
+    yield ("docs/precision.md", "narrow GEMMs' learned FP32 times on the A100 80GB",
+           f"{gemm['4']:.3f} ms for 4 columns, {gemm['64']:.3f} ms for 64, {gemm['128']:.3f} ms for 128")
+    v100, h100 = f["tiny_mlp"]["v100"], f["tiny_mlp"]["h100"]
+    step = {round(g["iteration_ms"], 2) for g in (v100, h100)}
+    if len(step) != 1:
+        raise MissingRow(f"the tiny MLP's V100 and H100 steps differ ({step}): docs/predictors.md says they are alike")
+    kernels = [g["iteration_ms"] - g["host_stall_ms"] for g in (v100, h100)]
+    yield ("docs/predictors.md", "the tiny MLP's launch-bound step",
+           f"trains with Adam in {step.pop():.2f} ms a step on a V100 and on an H100 alike")
+    yield ("docs/predictors.md", "the tiny MLP's stall",
+           f"{v100['host_stall_ms']:.2f} and {h100['host_stall_ms']:.2f} ms of it waiting for them, where the kernels "
+           f"alone said {kernels[0]:.2f} and {kernels[1]:.2f} ms")
+
+
+def all_claims(repo, prenet, figures):
     docs = repo / "docs"
     for what, phrase in readme_claims(docs):
         yield "README.md", what, phrase
@@ -453,17 +478,20 @@ def all_claims(repo, prenet):
         yield "docs/predictors.md", what, phrase
     if prenet:
         yield from cli_claims(repo, prenet)
+    if figures:
+        yield from library_claims(figures)
 
 
 def main():
-    if len(sys.argv) not in (2, 3):
+    if len(sys.argv) not in (2, 3, 4):
         print(__doc__.strip().splitlines()[3].strip(), file=sys.stderr)
         return 2
     repo = Path(sys.argv[1])
-    prenet = sys.argv[2] if len(sys.argv) == 3 else None
+    prenet = sys.argv[2] if len(sys.argv) >= 3 and sys.argv[2] else None
+    figures = sys.argv[3] if len(sys.argv) == 4 else None
     texts, stale, count = {}, [], 0
     try:
-        for where, what, phrase in all_claims(repo, prenet):
+        for where, what, phrase in all_claims(repo, prenet, figures):
             if where not in texts:
                 texts[where] = " ".join((repo / where).read_text(encoding="utf-8").split())
             count += 1
@@ -480,7 +508,9 @@ def main():
         print(s)
     if stale:
         return 1
-    skipped = "" if prenet else "; the CLI's predictions not checked (no PRENET given)"
+    skipped = "".join(note for note, given in (("; the CLI's predictions not checked (no PRENET given)", prenet),
+                                                ("; the library-only figures not checked (no FIGURES given)", figures))
+                      if not given)
     print(f"quoted numbers current ({count} claims{skipped})")
     return 0
 

@@ -8,11 +8,14 @@
 #include <prenet/models/vgg.hpp>
 #include <prenet/prenet.hpp>
 
+#include "../common/tiny_mlp.hpp"
+
 namespace {
 
 using namespace prenet;
 using predictors::host_launch_ms;
 using predictors::launch_queue;
+using prenet_tests::tiny_mlp;
 
 TEST(LaunchQueue, OneLongKernelWaitsForItsOwnLaunchOnly) {
   launch_queue q;
@@ -52,13 +55,6 @@ static_assert([] {
   const double off = q.stall_ms() - host_launch_ms;
   return off < 1e-12 && off > -1e-12;
 }());
-
-// Fifty 16-wide layers at batch 1: every kernel takes microseconds, so the step is the host's launches.
-constexpr auto tiny_mlp = [] {
-  return Input<16>{} | Dense<16>{} | ReLU{} | Dense<16>{} | ReLU{} | Dense<16>{} | ReLU{} | Dense<16>{} | ReLU{} |
-         Dense<16>{} | ReLU{} | Dense<16>{} | ReLU{} | Dense<16>{} | ReLU{} | Dense<16>{} | ReLU{} | Dense<16>{} |
-         ReLU{} | Dense<16>{} | ReLU{} | Dense<10>{};
-}();
 
 TEST(HostLaunches, ATinyModelIsBoundByItsLaunches) {
   for (const device_spec* d : {&devices::v100, &devices::h100}) {

@@ -184,8 +184,8 @@ inline constexpr kernel_predictors embedded_predictors{generated::all, &generate
 
 /// The narrowest output tile a GEMM runs in: a GEMM's output side (rows or columns) narrower than this costs the
 /// multiply-adds of this many (executed_flops), in both rooflines of precision_time_ms. The learned FP32 time of a
-/// narrow GEMM — a LoRA adapter's rank, a classifier's few classes, a small batch's rows — carries that waste (on the
-/// A100 80GB, M 8,192 x K 2,048: 0.108 ms at N 4, 0.163 ms at N 64, 0.287 ms at N 128, nearly flat below 64), and
+/// narrow GEMM — a LoRA adapter's rank, a classifier's few classes, a small batch's rows — carries that waste (nearly
+/// flat below 64 columns: docs/precision.md, "Narrow GEMMs", quotes the A100 80GB's times, tests/docs checks them), and
 /// reading its roofline at the nominal FLOPs took the kernel for memory-bound, so the precision scaling shortened it by
 /// the element size alone (half) where tensor cores shorten the padded compute 16 times: a bf16 LoRA adapter of rank
 /// 8 was predicted slower than one of rank 128. Wider sides count as they are: rounding every side up to whole tiles
