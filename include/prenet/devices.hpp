@@ -909,6 +909,89 @@ inline constexpr device_spec rtx6000_ada{.id = "rtx6000-ada",
                                          .tdp_watts = 300,
                                          .l2 = 96_MiB};
 
+// The RTX Ada workstation parts below share one rate per SM and clock: 1024 dense FP16/BF16 tensor FLOPs with FP32
+// accumulate (full rate, as the RTX 6000 Ada: 364.25 TFLOPS on 142 SMs at 2505 MHz), half that in TF32, twice in
+// FP8; each data sheet's "tensor performance" is the FP8 figure with sparsity, 16x its FP32 peak. Their GDDR6 ECC is
+// off by default (nvidia-smi reports the whole memory). Clocks and L2 are not on the data sheets: TechPowerUp's GPU
+// database.
+
+/// NVIDIA RTX 2000 Ada Generation (AD107), data sheet: 2816 cores = 22 SMs x 128, 12.0 TFLOPS FP32, 191.9 TFLOPS
+/// tensor (FP8 sparse: 24.0 / 48.0 / 95.9 dense TF32 / FP16 and BF16 / FP8), 16 GB GDDR6 on 128 bits (224 GB/s), 70 W.
+/// 2130 MHz boost, 1620 MHz base, 12 MB L2.
+inline constexpr device_spec rtx2000_ada{.id = "rtx2000-ada",
+                                         .name = "NVIDIA RTX 2000 Ada Generation",
+                                         .peak_fp32_flops_per_s = 12.0e12,
+                                         .peak_tf32_tensor_flops_per_s = 24.0e12,
+                                         .peak_fp16_tensor_flops_per_s = 47.98e12,
+                                         .peak_bf16_tensor_flops_per_s = 47.98e12,
+                                         .peak_fp8_tensor_flops_per_s = 95.95e12,
+                                         .memory_bandwidth_bytes_per_s = 224e9,
+                                         .memory = 16_GiB,
+                                         .sm_count = 22,
+                                         .cores_per_sm = 128,
+                                         .boost_clock_mhz = 2130,
+                                         .base_clock_mhz = 1620,
+                                         .tdp_watts = 70,
+                                         .l2 = 12_MiB};
+
+/// NVIDIA RTX 4000 Ada Generation (AD104, single slot), data sheet: 6144 cores = 48 SMs x 128, 26.7 TFLOPS FP32, 20 GB
+/// GDDR6 on 160 bits (360 GB/s), 130 W; 2175 MHz boost, 1500 MHz base, 48 MB L2. Its data sheet prints 327.6 TFLOPS
+/// tensor, where 48 SMs x 1024 x 4 (sparse FP8) x 2175 MHz is 427.6, one digit off, and every other Ada data sheet's
+/// figure is that product (16x FP32): 53.45 / 106.9 / 213.8 dense TF32 / FP16 and BF16 / FP8.
+inline constexpr device_spec rtx4000_ada{.id = "rtx4000-ada",
+                                         .name = "NVIDIA RTX 4000 Ada Generation",
+                                         .peak_fp32_flops_per_s = 26.7e12,
+                                         .peak_tf32_tensor_flops_per_s = 53.45e12,
+                                         .peak_fp16_tensor_flops_per_s = 106.9e12,
+                                         .peak_bf16_tensor_flops_per_s = 106.9e12,
+                                         .peak_fp8_tensor_flops_per_s = 213.8e12,
+                                         .memory_bandwidth_bytes_per_s = 360e9,
+                                         .memory = 20_GiB,
+                                         .sm_count = 48,
+                                         .cores_per_sm = 128,
+                                         .boost_clock_mhz = 2175,
+                                         .base_clock_mhz = 1500,
+                                         .tdp_watts = 130,
+                                         .l2 = 48_MiB};
+
+/// NVIDIA RTX 4500 Ada Generation, data sheet: 7680 cores = 60 SMs x 128, 39.6 TFLOPS FP32, 634 TFLOPS tensor (79.25 /
+/// 158.5 / 317 dense TF32 / FP16 and BF16 / FP8), 24 GB GDDR6 on 192 bits (432 GB/s), 210 W; 2580 MHz boost, 2070 MHz
+/// base, 48 MB L2.
+inline constexpr device_spec rtx4500_ada{.id = "rtx4500-ada",
+                                         .name = "NVIDIA RTX 4500 Ada Generation",
+                                         .peak_fp32_flops_per_s = 39.6e12,
+                                         .peak_tf32_tensor_flops_per_s = 79.25e12,
+                                         .peak_fp16_tensor_flops_per_s = 158.5e12,
+                                         .peak_bf16_tensor_flops_per_s = 158.5e12,
+                                         .peak_fp8_tensor_flops_per_s = 317e12,
+                                         .memory_bandwidth_bytes_per_s = 432e9,
+                                         .memory = 24_GiB,
+                                         .sm_count = 60,
+                                         .cores_per_sm = 128,
+                                         .boost_clock_mhz = 2580,
+                                         .base_clock_mhz = 2070,
+                                         .tdp_watts = 210,
+                                         .l2 = 48_MiB};
+
+/// NVIDIA RTX 5000 Ada Generation (AD102), data sheet: 12800 cores = 100 SMs x 128, 65.3 TFLOPS FP32, 1044.4 TFLOPS
+/// tensor (130.55 / 261.1 / 522.2 dense TF32 / FP16 and BF16 / FP8), 32 GB GDDR6 on 256 bits (576 GB/s), 250 W;
+/// 2550 MHz boost, 1155 MHz base, 72 MB L2.
+inline constexpr device_spec rtx5000_ada{.id = "rtx5000-ada",
+                                         .name = "NVIDIA RTX 5000 Ada Generation",
+                                         .peak_fp32_flops_per_s = 65.3e12,
+                                         .peak_tf32_tensor_flops_per_s = 130.55e12,
+                                         .peak_fp16_tensor_flops_per_s = 261.1e12,
+                                         .peak_bf16_tensor_flops_per_s = 261.1e12,
+                                         .peak_fp8_tensor_flops_per_s = 522.2e12,
+                                         .memory_bandwidth_bytes_per_s = 576e9,
+                                         .memory = 32_GiB,
+                                         .sm_count = 100,
+                                         .cores_per_sm = 128,
+                                         .boost_clock_mhz = 2550,
+                                         .base_clock_mhz = 1155,
+                                         .tdp_watts = 250,
+                                         .l2 = 72_MiB};
+
 // --- Hopper -------------------------------------------------------------------------------------------------------
 
 /// NVIDIA H100 SXM5 80 GB HBM3, data sheet: 67 TFLOPS FP32 (132 SMs x 128 at 1980 MHz), 989 / 1979 / 3958 TFLOPS
@@ -1022,6 +1105,27 @@ inline constexpr device_spec b200{.id = "b200",
                                   .tdp_watts = 1000,
                                   .l2 = 126_MiB};
 
+/// NVIDIA B300 (Blackwell Ultra; HGX B300 data sheet, per GPU of eight): 75 TFLOPS FP32; 2.25 / 4.5 / 9 PFLOPS TF32 /
+/// FP16 and BF16 / FP8 tensor with sparsity (TF32 as the B200's 1.1 dense, 2.25 / 4.5 dense), dense FP4 raised to
+/// 13.5 PFLOPS (not modelled); 288 GB HBM3e, 7.7 TB/s and 1100 W as NVIDIA's DGX B300 reference gives them (HGX pages
+/// say "up to 8 TB/s"). Neither SM count nor clocks nor L2 are published: the CUDA driver reports 148 SMs, 126 MB of
+/// L2 and 275,040 MiB of memory (the memory here: the data sheet's 288 GB less what the driver keeps), and 75 TFLOPS /
+/// (2 x 18944 lanes) gives the 1980 MHz boost, as the B200's.
+inline constexpr device_spec b300{.id = "b300",
+                                  .name = "NVIDIA B300 SXM6 AC",
+                                  .peak_fp32_flops_per_s = 75e12,
+                                  .peak_tf32_tensor_flops_per_s = 1100e12,
+                                  .peak_fp16_tensor_flops_per_s = 2250e12,
+                                  .peak_bf16_tensor_flops_per_s = 2250e12,
+                                  .peak_fp8_tensor_flops_per_s = 4500e12,
+                                  .memory_bandwidth_bytes_per_s = 7.7e12,
+                                  .memory = 275'040_MiB,
+                                  .sm_count = 148,
+                                  .cores_per_sm = 128,
+                                  .boost_clock_mhz = 1980,
+                                  .tdp_watts = 1100,
+                                  .l2 = 126_MiB};
+
 /// GeForce RTX 5090 (GB202), NVIDIA RTX Blackwell GPU architecture whitepaper: 21760 cores = 170 SMs x 128, 2017 MHz
 /// base, 2407 MHz boost, 104.8 TFLOPS FP32; tensor dense with FP32 accumulate (GeForce: half rate): 104.8 TF32, 209.5
 /// FP16/BF16 (419 with FP16 accumulate), 419 FP8 (838 with FP16 accumulate); 32 GB GDDR7 at 28 Gbps on 512 bits (1792
@@ -1041,6 +1145,45 @@ inline constexpr device_spec rtx5090{.id = "rtx5090",
                                      .base_clock_mhz = 2017,
                                      .tdp_watts = 575,
                                      .l2 = 96_MiB};
+
+/// NVIDIA RTX PRO 4500 Blackwell (GB203), data sheet: 10496 cores = 82 SMs x 128, 1687 AI TOPS (FP4 with sparsity, 8x
+/// the dense FP16 rate: 105.4 / 210.9 / 421.8 dense TF32 / FP16 and BF16 / FP8 with FP32 accumulate at full rate, as
+/// the RTX PRO 6000), 32 GB GDDR7 on 256 bits (896 GB/s), 200 W; 2617 MHz boost and 1590 MHz base (54.9 TFLOPS FP32)
+/// and 64 MB L2 from TechPowerUp's GPU database. The Server Edition (800 GB/s, 165 W) is another part.
+inline constexpr device_spec rtx_pro_4500{.id = "rtx-pro-4500",
+                                          .name = "NVIDIA RTX PRO 4500 Blackwell",
+                                          .peak_fp32_flops_per_s = 54.9e12,
+                                          .peak_tf32_tensor_flops_per_s = 105.4e12,
+                                          .peak_fp16_tensor_flops_per_s = 210.9e12,
+                                          .peak_bf16_tensor_flops_per_s = 210.9e12,
+                                          .peak_fp8_tensor_flops_per_s = 421.8e12,
+                                          .memory_bandwidth_bytes_per_s = 896e9,
+                                          .memory = 32_GiB,
+                                          .sm_count = 82,
+                                          .cores_per_sm = 128,
+                                          .boost_clock_mhz = 2617,
+                                          .base_clock_mhz = 1590,
+                                          .tdp_watts = 200,
+                                          .l2 = 64_MiB};
+
+/// NVIDIA RTX PRO 5000 Blackwell (GB202) with 48 GB, data sheet: 14080 cores = 110 SMs x 128, 65 TFLOPS FP32 (a 2308
+/// MHz boost), 2064 AI TOPS (FP4 sparse: 129 / 258 / 516 dense TF32 / FP16 and BF16 / FP8), 48 GB GDDR7 at 1344 GB/s,
+/// 300 W; 96 MB L2 (TechPowerUp). No base clock published. The 72 GB part (same GPU and rates) is not an entry: a
+/// device file with its memory predicts it (docs/devices.md).
+inline constexpr device_spec rtx_pro_5000{.id = "rtx-pro-5000",
+                                          .name = "NVIDIA RTX PRO 5000 Blackwell",
+                                          .peak_fp32_flops_per_s = 65e12,
+                                          .peak_tf32_tensor_flops_per_s = 129e12,
+                                          .peak_fp16_tensor_flops_per_s = 258e12,
+                                          .peak_bf16_tensor_flops_per_s = 258e12,
+                                          .peak_fp8_tensor_flops_per_s = 516e12,
+                                          .memory_bandwidth_bytes_per_s = 1344e9,
+                                          .memory = 48_GiB,
+                                          .sm_count = 110,
+                                          .cores_per_sm = 128,
+                                          .boost_clock_mhz = 2308,
+                                          .tdp_watts = 300,
+                                          .l2 = 96_MiB};
 
 /// NVIDIA RTX PRO 6000 Blackwell Workstation Edition (GB202), data sheet: 24064 cores = 188 SMs x 128, 125 TFLOPS FP32,
 /// 4000 AI TOPS (FP4 with sparsity), 96 GB GDDR7 at 1792 GB/s, 600 W, 128 MB L2. Dense tensor rates at the 2617 MHz
@@ -1079,6 +1222,25 @@ inline constexpr device_spec rtx_pro_6000_maxq{.id = "rtx-pro-6000-maxq",
                                                .tdp_watts = 300,
                                                .l2 = 128_MiB};
 
+/// NVIDIA RTX PRO 6000 Blackwell Server Edition: the Workstation Edition's GB202 (188 SMs x 128, 96 GB GDDR7, 128 MB
+/// L2), passively cooled, configurable up to 600 W; data sheet: 120 TFLOPS FP32 (a 2493 MHz boost) and 1597 GB/s. Its
+/// data sheet gives no dense tensor rate: the Workstation Edition's per SM and clock at that boost, 240 / 480 / 960
+/// TF32 / FP16 and BF16 / FP8. No base clock published.
+inline constexpr device_spec rtx_pro_6000_server{.id = "rtx-pro-6000-server",
+                                                 .name = "NVIDIA RTX PRO 6000 Blackwell Server Edition",
+                                                 .peak_fp32_flops_per_s = 120e12,
+                                                 .peak_tf32_tensor_flops_per_s = 240e12,
+                                                 .peak_fp16_tensor_flops_per_s = 480e12,
+                                                 .peak_bf16_tensor_flops_per_s = 480e12,
+                                                 .peak_fp8_tensor_flops_per_s = 960e12,
+                                                 .memory_bandwidth_bytes_per_s = 1597e9,
+                                                 .memory = 96_GiB,
+                                                 .sm_count = 188,
+                                                 .cores_per_sm = 128,
+                                                 .boost_clock_mhz = 2493,
+                                                 .tdp_watts = 600,
+                                                 .l2 = 128_MiB};
+
 // --- CPU ----------------------------------------------------------------------------------------------------------
 
 /// The machine prenet's CPU layer models were measured on (data/cpu/, docs/bench.md): 2 vCPUs of an AMD EPYC
@@ -1114,11 +1276,11 @@ inline constexpr std::array catalogue{
     a100_40gb, a100_80gb, a100_sxm4_40gb, a100_sxm4_80gb, a30, a10, a10g, a40, a16, a2, rtx3070, rtx3080, rtx3080ti,
     rtx3090, rtx3090ti, rtx3080_maxq, rtx_a2000, rtx_a4000, rtx_a4500, rtx_a5000, rtx_a5500, rtx_a6000,
     // Ada Lovelace
-    l4, l40, l40s, rtx4080, rtx4090, rtx6000_ada,
+    l4, l40, l40s, rtx4080, rtx4090, rtx2000_ada, rtx4000_ada, rtx4500_ada, rtx5000_ada, rtx6000_ada,
     // Hopper
     h100, h100_pcie, h100_nvl, h200, gh200,
     // Blackwell
-    b200, rtx5090, rtx_pro_6000, rtx_pro_6000_maxq,
+    b200, b300, rtx5090, rtx_pro_4500, rtx_pro_5000, rtx_pro_6000, rtx_pro_6000_maxq, rtx_pro_6000_server,
     // host
     cpu,
 };
@@ -1191,6 +1353,15 @@ inline constexpr std::array sources{
     device_source{"l40s", "Ada Lovelace", "NVIDIA L40S data sheet and product brief"},
     device_source{"rtx4080", "Ada Lovelace", "NVIDIA Ada Lovelace GPU architecture whitepaper"},
     device_source{"rtx4090", "Ada Lovelace", "NVIDIA Ada Lovelace GPU architecture whitepaper"},
+    device_source{"rtx2000-ada", "Ada Lovelace",
+                  "NVIDIA RTX 2000 Ada Generation data sheet; clocks and L2: TechPowerUp GPU database"},
+    device_source{"rtx4000-ada", "Ada Lovelace",
+                  "NVIDIA RTX 4000 Ada Generation data sheet (its tensor figure read as 427.6, see devices.hpp); "
+                  "clocks and L2: TechPowerUp GPU database"},
+    device_source{"rtx4500-ada", "Ada Lovelace",
+                  "NVIDIA RTX 4500 Ada Generation data sheet; clocks and L2: TechPowerUp GPU database"},
+    device_source{"rtx5000-ada", "Ada Lovelace",
+                  "NVIDIA RTX 5000 Ada Generation data sheet; clocks and L2: TechPowerUp GPU database"},
     device_source{"rtx6000-ada", "Ada Lovelace", "NVIDIA RTX 6000 Ada Generation data sheet"},
     device_source{"h100", "Hopper", "NVIDIA H100 Tensor Core GPU data sheet (SXM)"},
     device_source{"h100-pcie", "Hopper",
@@ -1200,10 +1371,19 @@ inline constexpr std::array sources{
     device_source{"gh200", "Hopper", "NVIDIA GH200 Grace Hopper Superchip data sheet (96 GB HBM3)"},
     device_source{"b200", "Blackwell",
                   "NVIDIA HGX B200 data sheet (per GPU); SMs and L2 as the CUDA driver reports them"},
+    device_source{"b300", "Blackwell",
+                  "NVIDIA HGX B300 data sheet (per GPU); bandwidth and power: NVIDIA DGX B300 reference; SMs, L2 and "
+                  "memory as the CUDA driver reports them"},
     device_source{"rtx5090", "Blackwell", "NVIDIA RTX Blackwell GPU architecture whitepaper"},
+    device_source{"rtx-pro-4500", "Blackwell",
+                  "NVIDIA RTX PRO 4500 Blackwell data sheet; clocks and L2: TechPowerUp GPU database"},
+    device_source{"rtx-pro-5000", "Blackwell", "NVIDIA RTX PRO 5000 Blackwell data sheet; L2: TechPowerUp GPU database"},
     device_source{"rtx-pro-6000", "Blackwell", "NVIDIA RTX PRO 6000 Blackwell Workstation Edition data sheet"},
     device_source{"rtx-pro-6000-maxq", "Blackwell",
                   "NVIDIA RTX PRO 6000 Blackwell Max-Q Workstation Edition data sheet"},
+    device_source{"rtx-pro-6000-server", "Blackwell",
+                  "NVIDIA RTX PRO 6000 Blackwell Server Edition data sheet; tensor rates per SM and clock from the "
+                  "RTX Blackwell whitepaper"},
     device_source{"cpu", "Zen 4 (CPU)",
                   "the bench machine: lscpu and /proc/cpuinfo; bandwidth measured by prenet-bench"},
 };

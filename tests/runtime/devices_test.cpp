@@ -69,6 +69,9 @@ constexpr std::array named_entries{
     PRENET_ENTRY(l40s), PRENET_ENTRY(rtx4080), PRENET_ENTRY(rtx6000_ada), PRENET_ENTRY(h100_pcie),
     PRENET_ENTRY(h100_nvl), PRENET_ENTRY(gh200), PRENET_ENTRY(b200), PRENET_ENTRY(rtx5090), PRENET_ENTRY(rtx_pro_6000),
     PRENET_ENTRY(rtx_pro_6000_maxq),
+    // The RTX Ada and RTX PRO workstation families, the B300.
+    PRENET_ENTRY(rtx2000_ada), PRENET_ENTRY(rtx4000_ada), PRENET_ENTRY(rtx4500_ada), PRENET_ENTRY(rtx5000_ada),
+    PRENET_ENTRY(rtx_pro_4500), PRENET_ENTRY(rtx_pro_5000), PRENET_ENTRY(rtx_pro_6000_server), PRENET_ENTRY(b300),
 };
 #undef PRENET_ENTRY
 
@@ -127,10 +130,10 @@ constexpr bool tensor_speedup_plausible() {
 }
 PRENET_CHECK(Devices, tensor_speedup_plausible)
 
-/// Memory 1-256 GiB, L2 512 KiB-128 MiB and below memory, boost clock 0.5-5 GHz, 1-256 SMs (or cores).
+/// Memory 1-512 GiB (the B300: 269), L2 512 KiB-128 MiB and below memory, boost clock 0.5-5 GHz, 1-256 SMs (or cores).
 constexpr bool sizes_plausible() {
   for (const device_spec& d : dev::catalogue) {
-    if (d.memory < 1_GiB || d.memory > 256_GiB || d.l2 < 512_KiB || d.l2 > 128_MiB || d.l2 >= d.memory) return false;
+    if (d.memory < 1_GiB || d.memory > 512_GiB || d.l2 < 512_KiB || d.l2 > 128_MiB || d.l2 >= d.memory) return false;
     if (d.boost_clock_mhz < 500 || d.boost_clock_mhz > 5000 || d.sm_count > 256) return false;
   }
   return true;

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 // `prenet devices` and `prenet models`: the catalogue and the zoo, as tables or one JSON object.
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <memory>
@@ -93,11 +94,18 @@ std::string devices_command(std::span<const std::string> args) {
     for (const device_spec* d : shown) j["devices"].push_back(entry(*d));
     return j.dump(2) + "\n";
   }
-  std::string t = fmt::format("{:<18} {:<40} {:>7} {:>7} {:>7} {:>7} {:>6} {:>7} {:>5}  {}\n", "id", "name", "fp32_TF",
-                              "tf32_TC", "fp16_TC", "fp8_TC", "GB/s", "mem_GiB", "TDP_W", "predictors");
+  // The id and name columns as wide as the longest shown, so that the numbers line up.
+  std::size_t id_width = 2, name_width = 4;
   for (const device_spec* d : shown) {
-    t += fmt::format("{:<18} {:<40} {:7.2f} {:7.1f} {:7.1f} {:7.1f} {:6.0f} {:7.0f} {:5.0f}  {}\n", d->id, d->name,
-                     d->peak_fp32_flops_per_s / tera, d->peak_tf32_tensor_flops_per_s / tera,
+    id_width = std::max(id_width, d->id.size());
+    name_width = std::max(name_width, d->name.size());
+  }
+  std::string t = fmt::format("{:<{}} {:<{}} {:>7} {:>7} {:>7} {:>7} {:>6} {:>7} {:>5}  {}\n", "id", id_width, "name",
+                              name_width, "fp32_TF", "tf32_TC", "fp16_TC", "fp8_TC", "GB/s", "mem_GiB", "TDP_W",
+                              "predictors");
+  for (const device_spec* d : shown) {
+    t += fmt::format("{:<{}} {:<{}} {:7.2f} {:7.1f} {:7.1f} {:7.1f} {:6.0f} {:7.0f} {:5.0f}  {}\n", d->id, id_width,
+                     d->name, name_width, d->peak_fp32_flops_per_s / tera, d->peak_tf32_tensor_flops_per_s / tera,
                      d->peak_fp16_tensor_flops_per_s / tera, d->peak_fp8_tensor_flops_per_s / tera,
                      d->memory_bandwidth_bytes_per_s / giga, static_cast<double>(d->memory.value) / gib, d->tdp_watts,
                      predictors_trained_on(*d) ? "seen" : "unseen");
