@@ -6,6 +6,7 @@
 #include <fstream>
 #include <iterator>
 #include <map>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -375,6 +376,35 @@ std::string scratch_file(const std::string& name, const std::string& content) {
   return path;
 }
 
+TEST(Cli, CompareDevicesTakesIdPrefixes) {
+  // "a100*" is every catalogue GPU whose id starts with "a100", in catalogue order; an id already listed is listed
+  // once.
+  json mine = parsed(run({"devices", "--device", "h100-pcie", "--json"}));
+  mine["id"] = "h100-mine";
+  mine["name"] = "my H100";
+  const std::string file = scratch_file("h100-mine.json", mine.dump());
+  const json j = parsed(run({"compare", "--model", "resnet18", "--batch", "8", "--devices", "h100-pcie,a100*,h100*",
+                             "--device-file", file, "--sort", "time", "--all", "--json"}));
+  std::set<std::string> ids;
+  for (const json& row : j["rows"]) ids.insert(row["device"].get<std::string>());
+  std::set<std::string> expected{"h100-pcie", "h100-mine"};
+  for (const prenet::device_spec& d : prenet::devices::catalogue) {
+    if (d.id.starts_with("a100") || d.id.starts_with("h100")) expected.insert(std::string(d.id));
+  }
+  EXPECT_EQ(ids, expected);
+  EXPECT_EQ(j["rows"].size(), expected.size());
+  EXPECT_TRUE(ids.contains("a100-sxm4-80gb") && ids.contains("h100-nvl"));
+  // A prefix may name a --device-file GPU alone (which the comparison holds anyway).
+  const process_result only_file = run({"compare", "--model", "resnet18", "--devices", "h100-m*", "--device-file", file});
+  EXPECT_EQ(only_file.exit_code, 0) << only_file.err;
+  // A prefix matching no GPU is an error naming it; the CPU is never a prefix's match.
+  for (const char* list : {"zz*", "cpu*"}) {
+    const process_result r = run({"compare", "--model", "resnet18", "--devices", list});
+    EXPECT_EQ(r.exit_code, 2) << list;
+    EXPECT_NE(r.err.find("matches no GPU id"), std::string::npos) << r.err;
+  }
+}
+
 TEST(Cli, ComparePricesFromBuiltInFileAndFlag) {
   const std::string csv = scratch_file("prices.csv", "device,usd_per_hour\n# my quotes\nv100, 1.25\n\nh100,2.5\nt4,\n");
   const std::string js = scratch_file("prices.json", R"({"v100": 1.25, "h100": 2.5, "t4": null})");
@@ -608,6 +638,7 @@ const std::vector<args> bad_inputs{
     {"compare", "--model", "vgg16", "--top", "0"},
     {"compare", "--model", "vgg16", "--epochs", "0"},
     {"compare", "--model", "vgg16", "--all", "--fits-only"},
+    {"compare", "--model", "vgg16", "--devices", "v100,nothing*"},
     {"compare", "--model", "vgg16", "--devices", "v100", "--price", "h100=2"},
     {"memory", "--model", "vgg16"},
     {"memory", "--model", "vgg16", "--device", "v100", "--samples", "10"},

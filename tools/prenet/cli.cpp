@@ -30,7 +30,8 @@ commands:
           [--sort time|cost] [--all | --fits-only] [--top K] [--seq N | --image N] [--optimizer ...] [--mode ...]
           [--precision P[,P...] [--keep-batchnorm-fp32]] [--attention A] [training setup] [--max-batch] [--json]
           [--svg FILE]
-      one table across devices (default: every GPU in the catalogue) for a job of --epochs passes over --samples:
+      one table across devices (default: every GPU in the catalogue; --devices a100*,h100 takes id prefixes) for a
+      job of --epochs passes over --samples:
       hours and dollars, cheapest first when prices are known, only what fits unless --all; ends with the cheapest
       and the fastest configuration that fits; each --device-file (may be repeated) adds that GPU; several
       precisions compare each device under each (a device PyTorch refuses one on is named, "left out"); --svg FILE
