@@ -233,7 +233,7 @@ def compare(model: Optional[str] = None, **options: Any) -> Comparison:
     """`prenet compare`: one model across devices (default: every GPU) and batches, with the time and cost of a job
     (``epochs=`` passes over ``samples=``); ``sort="time"|"cost"``, ``all=True``, ``top=K``, ``prices="file.csv"``;
     ``precision=["amp-bf16", "tf32"]`` compares each device under each (``rows[i]["precision"]``; the pairs PyTorch
-    refuses are in ``to_dict()["left_out"]``).
+    refuses are in ``to_dict()["left_out"]``); a ``devices`` item ending in ``*`` is an id prefix (``"h100*"``).
 
     >>> c = prenet.compare("bert-base", devices=["a100-40gb", "h100"], batch=[16, 32], price={"h100": 3.0})
     >>> c.rows[0]["device"], c.to_pandas()

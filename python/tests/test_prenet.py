@@ -168,6 +168,13 @@ def test_to_pandas():
     assert m.to_pandas().sum() > 0 and m.to_pandas()["weights_bytes"] == m.breakdown["weights_bytes"]
 
 
+def test_compare_takes_id_prefixes():
+    # A devices item ending in "*" is an id prefix: the CLI expands it, the package passes it on as it is.
+    ids = {d["id"] for d in prenet.devices() if d["id"].startswith("a100")}
+    c = prenet.compare("resnet18", batch=8, devices=["a100*"], all=True)
+    assert len(ids) == 4 and {r["device"] for r in c.rows} == ids
+
+
 def test_compare_draws_the_cli_chart(tmp_path):
     # svg= is compare's --svg: the CLI's own chart, one time bar per row of the report, its numbers.
     import xml.etree.ElementTree as ET
