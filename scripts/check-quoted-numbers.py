@@ -14,8 +14,9 @@ docs/precision.md, docs/predictors.md, docs/memory.md, docs/attention.md, docs/o
 there (whitespace collapsed, so line breaks do not matter). A report regenerated, or a predictor retrained, without
 updating the text fails here with the phrase it expected. Given FIGURES (the test binary prenet_doc_figures, which
 prints what no CLI command does: a single kernel's time, a model that is not in the zoo), the figures docs/precision.md
-and docs/predictors.md quote from the library alone too. The ctest docs.quoted_numbers_current runs it with both. Prints "quoted numbers current" and exits 0 when every claim holds; exits 1 naming each stale one, 2 when a
-report lacks the row a claim reads or the CLI fails."""
+and docs/predictors.md quote from the library alone too. The ctest docs.quoted_numbers_current runs it with both.
+Prints "quoted numbers current" and exits 0 when every claim holds; exits 1 naming each stale one, 2 when a report
+lacks the row a claim reads or the CLI (or FIGURES) fails."""
 
 import csv
 import json
@@ -359,13 +360,14 @@ class CliFailed(Exception):
     pass
 
 
-def prenet_output(prenet, args):
+def program_output(program, args=()):
+    """The standard output of `program args` (the CLI, prenet_doc_figures); CliFailed when it cannot run or fails."""
     try:
-        out = subprocess.run([prenet, *args], capture_output=True, text=True, check=False)
+        out = subprocess.run([program, *args], capture_output=True, text=True, check=False)
     except OSError as e:
-        raise CliFailed(f"cannot run {prenet}: {e.strerror}") from e
+        raise CliFailed(f"cannot run {program}: {e.strerror}") from e
     if out.returncode != 0:
-        raise CliFailed(f"`prenet {' '.join(args)}` exited {out.returncode}: {out.stderr.strip()}")
+        raise CliFailed(f"`{' '.join([Path(program).name, *args])}` exited {out.returncode}: {out.stderr.strip()}")
     return out.stdout
 
 
@@ -374,8 +376,8 @@ def cli_claims(repo, prenet):
     gib = 2.0 ** 30
     llama = ["predict", "--model", "llama-3.2-1b", "--batch", "2", "--seq", "4096", "--precision", "amp-bf16",
              "--device", "a100-80gb", "--json"]
-    sdpa = json.loads(prenet_output(prenet, llama))
-    eager = json.loads(prenet_output(prenet, llama + ["--attention", "eager"]))
+    sdpa = json.loads(program_output(prenet, llama))
+    eager = json.loads(program_output(prenet, llama + ["--attention", "eager"]))
     yield ("docs/attention.md", "LLaMA-3.2-1B eager against SDPA",
            f"at {eager['iteration_ms']:,.0f} ms and {eager['memory_bytes'] / gib:.0f} GiB, against "
            f"{sdpa['iteration_ms']:.0f} ms and {sdpa['memory_bytes'] / gib:.1f} GiB as Hugging Face runs it")
@@ -385,7 +387,7 @@ def cli_claims(repo, prenet):
     def measured(gpu, model, precision):
         r = e2e_row(repo, gpu, model=model, mode="step", precision=precision)
         return {k: float(r[k]) for k in ("fw_ms", "bw_ms", "opt_ms", "iteration_ms")}
-    resnet = json.loads(prenet_output(prenet, ["predict", "--model", "resnet50", "--device", "h100", "--batch", "128",
+    resnet = json.loads(program_output(prenet, ["predict", "--model", "resnet50", "--device", "h100", "--batch", "128",
                                                "--precision", "fp32", "--optimizer", "momentum", "--json"]))
     m = measured("h100", "resnet50", "fp32")
     forward_error = abs(resnet["forward_ms"] / m["fw_ms"] - 1) * 100
@@ -396,7 +398,7 @@ def cli_claims(repo, prenet):
     yield ("docs/bench.md", "ResNet-50 FP32 on the H100",
            f"prenet predicts its FP32 forward on the H100 within {forward_error:.1f}% but its backward at "
            f"{resnet['backward_ms'] / m['bw_ms']:.2f}x ({resnet['backward_ms']:.0f} of {m['bw_ms']:.1f} ms)")
-    gpt2 = json.loads(prenet_output(prenet, ["predict", "--model", "gpt2-large", "--seq", "1024", "--batch", "4",
+    gpt2 = json.loads(program_output(prenet, ["predict", "--model", "gpt2-large", "--seq", "1024", "--batch", "4",
                                              "--optimizer", "adamw", "--device", "h200", "--json"]))
     yield ("docs/precision.md", "GPT-2 large's AdamW update on the H200",
            f"AdamW's foreach update takes {gpt2['optimizer_ms']:.1f} ms on the H200, measured "
@@ -404,21 +406,21 @@ def cli_claims(repo, prenet):
     # LoRA on every linear layer, rank 4 against 8: the padded tile's cost (docs/precision.md, "Alignment").
     lora = ["predict", "--model", "llama-3.2-1b", "--seq", "2048", "--batch", "4", "--precision", "amp-bf16",
             "--device", "a100-80gb", "--lora-targets", "all-linear", "--json", "--lora"]
-    rank4, rank8 = (json.loads(prenet_output(prenet, lora + [r]))["iteration_ms"] for r in ("4", "8"))
+    rank4, rank8 = (json.loads(program_output(prenet, lora + [r]))["iteration_ms"] for r in ("4", "8"))
     yield ("docs/precision.md", "LoRA rank 4 against 8", f"now {rank4:.1f}, {(rank4 / rank8 - 1) * 100:.1f}%")
     # A tiny half-precision model predicted faster at a larger batch (docs/precision.md, "Limits").
     vit = ["predict", "--model", "vit-b-16", "--image", "96", "--precision", "fp16", "--device", "b200", "--json",
            "--batch"]
-    vit1, vit5 = (json.loads(prenet_output(prenet, vit + [b]))["iteration_ms"] for b in ("1", "5"))
+    vit1, vit5 = (json.loads(program_output(prenet, vit + [b]))["iteration_ms"] for b in ("1", "5"))
     yield ("docs/precision.md", "ViT-B/16 at 96 x 96 on the B200",
            f"predicted at {vit1:.1f} ms for batch 1 and {vit5:.1f} ms for batch 5")
     # docs/memory.md: GPT-2 large's tensors on one GPU against our run's allocated peak (fp32, no optimizer).
     tensor_parts = ("weights_bytes", "gradients_bytes", "optimizer_state_bytes", "activations_bytes",
                     "workspace_bytes", "allocator_bytes")
     def tensors_gib(batch, loss):
-        j = json.loads(prenet_output(prenet, ["memory", "--model", "gpt2-large", "--seq", "1024", "--batch", str(batch),
-                                              "--precision", "fp32", "--optimizer", "none", "--device", "h100",
-                                              "--loss", loss, "--json"]))
+        j = json.loads(program_output(prenet, ["memory", "--model", "gpt2-large", "--seq", "1024", "--batch",
+                                               str(batch), "--precision", "fp32", "--optimizer", "none",
+                                               "--device", "h100", "--loss", loss, "--json"]))
         return sum(j["breakdown"][k] for k in tensor_parts) / gib
     def peak_gib(batch):
         r = e2e_row(repo, "h100", model="gpt2_large", mode="train", precision="fp32", seq="1024", batch=str(batch))
@@ -437,20 +439,14 @@ def cli_claims(repo, prenet):
     yield ("tools/prenet/README.md", "the largest LLaMA-3.2-1B batch",
            f"LLaMA-3.2-1B at its 131,072 tokens with eager attention takes at most {largest})")
     # docs/onnx.md's example: the import of ResNet-101 predicts as the zoo's (the doc says so beside it).
-    resnet = prenet_output(prenet, ["predict", "--model", "resnet101", "--batch", "32", "--device", "v100"])
+    resnet = program_output(prenet, ["predict", "--model", "resnet101", "--batch", "32", "--device", "v100"])
     yield ("docs/onnx.md", "ResNet-101 import example",
            search(resnet, r"\n  (iteration +[0-9.]+ ms +\(80% interval [0-9.]+ - [0-9.]+ ms\))").group(1))
 
 
 def library_claims(figures):
     """(file, what, phrase the file must hold): library-only figures, as tests/docs/doc_figures.cpp prints them."""
-    try:
-        out = subprocess.run([figures], capture_output=True, text=True, check=False)
-    except OSError as e:
-        raise CliFailed(f"cannot run {figures}: {e.strerror}") from e
-    if out.returncode != 0:
-        raise CliFailed(f"{figures} exited {out.returncode}: {out.stderr.strip()}")
-    f = json.loads(out.stdout)
+    f = json.loads(program_output(figures))
     gemm = f["narrow_gemm_ms"]
     yield ("docs/precision.md", "narrow GEMMs' learned FP32 times on the A100 80GB",
            f"{gemm['4']:.3f} ms for 4 columns, {gemm['64']:.3f} ms for 64, {gemm['128']:.3f} ms for 128")
