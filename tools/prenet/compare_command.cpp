@@ -113,30 +113,32 @@ compared_devices read_devices(const arguments& a) {
   const auto add = [&](const device_spec* d) {
     if (std::find(out.list.begin(), out.list.end(), d) == out.list.end()) out.list.push_back(d);
   };
+  // Every GPU whose id starts with `prefix`, the catalogue's in its order, then the --device-file GPUs' (listed at
+  // the end anyway; a prefix may name only those); whether any did. The empty prefix is the default: every GPU.
+  const auto add_gpus = [&](std::string_view prefix) {
+    bool matched = false;
+    const auto match = [&](const device_spec* d) {
+      if (d->is_cpu || !d->id.starts_with(prefix)) return;
+      add(d);
+      matched = true;
+    };
+    for (const device_spec& d : devices::catalogue) match(&d);
+    for (const device_spec* d : from_files) match(d);
+    return matched;
+  };
   if (const std::optional<std::string_view> list = a.value("devices")) {
     for (const std::string_view id : split_list("devices", *list)) {
-      // An id prefix ("a100*", "rtx-pro-*"): every catalogue GPU whose id starts with it, in catalogue order, and
-      // any --device-file GPU's (listed anyway; it lets a prefix name only those). Matching none is an error.
-      if (id.ends_with('*')) {
-        const std::string_view prefix = id.substr(0, id.size() - 1);
-        bool matched = false;
-        const auto match = [&](const device_spec* d) {
-          if (d->is_cpu || !d->id.starts_with(prefix)) return;
-          add(d);
-          matched = true;
-        };
-        for (const device_spec& d : devices::catalogue) match(&d);
-        for (const device_spec* d : from_files) match(d);
-        if (!matched) throw usage_error("--devices " + quoted_text(id) + " matches no GPU id (see `prenet devices`)");
+      if (id.ends_with('*')) {  // an id prefix: "a100*", "rtx-pro-*"
+        if (!add_gpus(id.substr(0, id.size() - 1))) {
+          throw usage_error("--devices " + quoted_text(id) + " matches no GPU id (see `prenet devices`)");
+        }
         continue;
       }
       const auto named = std::find_if(from_files.begin(), from_files.end(), [&](const device_spec* d) { return d->id == id; });
       add(named != from_files.end() ? *named : &read_device(id));
     }
   } else {
-    for (const device_spec& d : devices::catalogue) {
-      if (d.id != "cpu") add(&d);
-    }
+    add_gpus("");
   }
   for (const device_spec* d : from_files) add(d);
   return out;

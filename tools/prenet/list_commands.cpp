@@ -5,6 +5,7 @@
 #include <cmath>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <fmt/format.h>
@@ -95,7 +96,7 @@ std::string devices_command(std::span<const std::string> args) {
     return j.dump(2) + "\n";
   }
   // The id and name columns as wide as the longest shown, so that the numbers line up.
-  std::size_t id_width = 2, name_width = 4;
+  std::size_t id_width = std::string_view("id").size(), name_width = std::string_view("name").size();
   for (const device_spec* d : shown) {
     id_width = std::max(id_width, d->id.size());
     name_width = std::max(name_width, d->name.size());
