@@ -57,6 +57,7 @@ struct prediction {
   milliseconds optimizer{};  ///< the parameter update, once per step (roofline over parameters, gradients and state)
   milliseconds host_stall{};  ///< time in the step the GPU waits for the host to launch kernels (host_dispatch.hpp)
   milliseconds iteration{};  ///< one optimizer step: grad_accum x (forward + backward) + optimizer + host_stall
+  std::int64_t kernel_launches = 0;  ///< kernels the host launches in the step: every micro-batch's, the update's
   milliseconds iteration_low{};   ///< the 80% interval around `iteration`: 10th percentile of what runs measure
   milliseconds iteration_high{};  ///< 90th percentile (predictors::interval_spread, docs/validation.md)
   std::int64_t batch = 1;       ///< samples per micro-batch
@@ -235,6 +236,7 @@ namespace detail {
   predictors::launch_queue last = e.launches;
   if (cast_back_ms > 0) last.run({cast_back_ms, 1});
   const double micro_stall_ms = last.stall_ms();
+  const std::int64_t micro_launches = last.launches();
   if (train && cfg.optimizer != optimizer::none) {  // once per step, over the trained parameters
     const kernel update = predictors::update_kernel(n_trained, cfg.optimizer, how.parameter_bytes);
     double step_ms = predictors::estimate(update, device, kp).time_ms;
@@ -248,6 +250,7 @@ namespace detail {
     roofline_ms += step_ms;
   }
   p.host_stall = milliseconds((micro - 1) * micro_stall_ms + last.stall_ms());
+  p.kernel_launches = (p.grad_accum - 1) * micro_launches + last.launches();
   p.iteration = milliseconds(micro * p.micro_batch().count()) + p.optimizer + p.host_stall;
   // Asked once per prediction, and only when a kernel's flag (by id) said unseen: the catalogue scan stays out of
   // the per-kernel path.

@@ -173,8 +173,8 @@ def _pandas() -> Any:
 
 class Prediction(Report):
     """`prenet predict`'s report: ``forward_ms``, ``backward_ms``, ``optimizer_ms``, ``host_stall_ms``,
-    ``iteration_ms``, ``epoch_s``, ``params``, ``flops_per_iteration``, ``memory_bytes``, ``fits_in_memory``, ... and
-    ``layers``."""
+    ``kernel_launches``, ``iteration_ms``, ``epoch_s``, ``params``, ``flops_per_iteration``, ``memory_bytes``,
+    ``fits_in_memory``, ... and ``layers``."""
 
     def to_pandas(self) -> Any:
         """The per-layer table (name, kind, forward_ms, backward_ms, predictor) as a pandas DataFrame."""

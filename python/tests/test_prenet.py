@@ -141,6 +141,7 @@ def test_report_fields_are_attributes():
     r = prenet.predict("resnet50", device="a100-40gb", batch=32)
     assert r.iteration_ms == r["iteration_ms"] > 0
     assert r.iteration_ms == pytest.approx(r.forward_ms + r.backward_ms + r.optimizer_ms + r.host_stall_ms)
+    assert r.kernel_launches > len(r.layers)
     assert r.epoch_s == pytest.approx(r.iteration_ms / 1e3 * r.iterations_per_epoch)
     assert r.params == 25557032  # torchvision's ResNet-50
     assert isinstance(r.layers, list) and r.layers[1]["kind"] == "conv2d"

@@ -60,6 +60,7 @@ TEST_P(PredictJson, ParsesWithTheContractsKeys) {
   const double stall = j["host_stall_ms"];
   EXPECT_GT(fwd, 0);
   EXPECT_GE(stall, 0);
+  EXPECT_GT(j["kernel_launches"].get<std::int64_t>(), 0);
   EXPECT_NEAR(it, fwd + bwd + opt + stall, 1e-9 * it);
   EXPECT_GT(j["epoch_s"].get<double>(), 0);
   EXPECT_EQ(j["params"].get<std::int64_t>(), prenet::models::find_model(model)->build(

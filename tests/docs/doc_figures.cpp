@@ -4,7 +4,7 @@
 // - narrow_gemm_ms: the learned FP32 time of a GEMM of 8,192 rows and inner size 2,048 on the A100 80GB, by its
 //   number of columns (docs/precision.md, "Narrow GEMMs");
 // - tiny_mlp: tests/common/tiny_mlp.hpp trained with Adam at batch 1 on the V100 and the H100: the step, the part of
-//   it the GPU waits for launches (docs/predictors.md, "Host launches").
+//   it the GPU waits for launches, the kernels it launches (docs/predictors.md, "Host launches").
 #include <cstdint>
 #include <cstdio>
 
@@ -28,8 +28,9 @@ int main() {
   for (const device_spec* d : {&devices::v100, &devices::h100}) {
     const train_config cfg{.batch = 1, .optimizer = optimizer::adam};
     const prediction p = predict(prenet_tests::tiny_mlp, *d, cfg);
-    std::printf("%s\"%.*s\": {\"iteration_ms\": %.6f, \"host_stall_ms\": %.6f}", sep, static_cast<int>(d->id.size()),
-                d->id.data(), p.iteration.count(), p.host_stall.count());
+    std::printf("%s\"%.*s\": {\"iteration_ms\": %.6f, \"host_stall_ms\": %.6f, \"kernel_launches\": %lld}", sep,
+                static_cast<int>(d->id.size()), d->id.data(), p.iteration.count(), p.host_stall.count(),
+                static_cast<long long>(p.kernel_launches));
     sep = ", ";
   }
   std::printf("}}\n");

@@ -62,13 +62,30 @@ TEST(HostLaunches, ATinyModelIsBoundByItsLaunches) {
     const prediction p = predict(tiny_mlp, *d, cfg);
     const predictors::network_estimate e =
         predictors::estimate_network(tiny_mlp.nodes(), *d, predictors::pass_of(plan(cfg.precision, *d), 1, true));
-    const auto launches = static_cast<double>(e.forward_launches + e.backward_launches);
-    EXPECT_GT(launches, 40) << d->id;
+    const std::int64_t passes = e.forward_launches + e.backward_launches;
+    EXPECT_GT(passes, 40) << d->id;
+    // The step's launches: the passes', the loss's forward and backward, the update's.
+    EXPECT_GT(p.kernel_launches, passes + predictors::update_launches(optimizer::adam)) << d->id;
     EXPECT_GT(p.host_stall.count(), host_launch_ms) << d->id;
-    EXPECT_GE(p.iteration.count(), launches * host_launch_ms) << d->id;
+    EXPECT_GE(p.iteration.count(), static_cast<double>(p.kernel_launches) * host_launch_ms) << d->id;
     // Inference launches the forward kernels only.
     const prediction inf = predict(tiny_mlp, *d, cfg, run_mode::inference);
-    EXPECT_GE(inf.iteration.count(), static_cast<double>(e.forward_launches) * host_launch_ms) << d->id;
+    EXPECT_EQ(inf.kernel_launches, e.forward_launches) << d->id;
+    EXPECT_GE(inf.iteration.count(), static_cast<double>(inf.kernel_launches) * host_launch_ms) << d->id;
+  }
+}
+
+TEST(HostLaunches, EveryMicroBatchLaunchesItsPassesAndTheStepOneUpdate) {
+  for (const precision pr : {precision::fp32, precision::amp_fp16}) {
+    const train_config one{.batch = 1, .optimizer = optimizer::adam, .precision = pr};
+    train_config four = one;
+    four.grad_accum = 4;
+    const prediction p1 = predict(tiny_mlp, devices::a100_80gb, one), p4 = predict(tiny_mlp, devices::a100_80gb, four);
+    // GradScaler's unscale and inf check, once a step, under amp-fp16.
+    const std::int64_t update = predictors::update_launches(optimizer::adam) +
+                                (pr == precision::amp_fp16 ? predictors::grad_scaler_launches : 0);
+    EXPECT_EQ(p4.kernel_launches - update, 4 * (p1.kernel_launches - update)) << name(pr);
+    EXPECT_GE(p4.iteration.count(), static_cast<double>(p4.kernel_launches) * host_launch_ms) << name(pr);
   }
 }
 

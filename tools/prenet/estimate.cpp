@@ -110,6 +110,7 @@ run_estimate estimate(const runtime_network& net, const device_spec& device, con
   r.micro_batch_ms = p.micro_batch().count();
   r.optimizer_ms = p.optimizer.count();
   r.host_stall_ms = p.host_stall.count();
+  r.kernel_launches = p.kernel_launches;
   r.iteration_ms = p.iteration.count();
   r.iteration_ms_low = p.iteration_low.count();
   r.iteration_ms_high = p.iteration_high.count();

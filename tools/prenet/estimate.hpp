@@ -35,6 +35,7 @@ struct run_estimate {
   double loss_ms = 0;           ///< the loss's part of forward_ms + backward_ms
   double autocast_cast_ms = 0;  ///< autocast's weight and gradient casts' part of forward_ms + backward_ms (amp-*)
   double host_stall_ms = 0;     ///< the GPU waiting for the host's kernel launches, in the iteration
+  std::int64_t kernel_launches = 0;  ///< kernels the host launches in the iteration
   double micro_batch_ms = 0;    ///< forward_ms + backward_ms
   double optimizer_ms = 0;
   double iteration_ms = 0;      ///< grad_accum x micro_batch_ms + optimizer_ms

@@ -37,6 +37,7 @@ std::string as_json(const model_settings& s, const device_spec& d, const run_est
   j["micro_batch_ms"] = r.micro_batch_ms;
   j["optimizer_ms"] = r.optimizer_ms;
   j["host_stall_ms"] = r.host_stall_ms;
+  j["kernel_launches"] = r.kernel_launches;
   j["iteration_ms"] = r.iteration_ms;
   j["iteration_ms_low"] = r.iteration_ms_low;
   j["iteration_ms_high"] = r.iteration_ms_high;
@@ -117,8 +118,8 @@ std::string as_text(const model_settings& s, const device_spec& d, const run_est
   t += fmt::format("  optimizer        {:12.3f} ms{}\n", r.optimizer_ms, accum ? "   (once per iteration)" : "");
   // Shown when it is more than the first kernel's launch: a step whose kernels are shorter than their launches.
   if (r.host_stall_ms > 2 * predictors::host_launch_ms)
-    t += fmt::format("  host launches    {:12.3f} ms   (the GPU waiting for eager PyTorch to launch kernels)\n",
-                     r.host_stall_ms);
+    t += fmt::format("  host launches    {:12.3f} ms   (the GPU waiting for eager PyTorch to launch its {} kernels)\n",
+                     r.host_stall_ms, group_digits(r.kernel_launches));
   t += fmt::format("  iteration        {:12.3f} ms   (80% interval {:.3f} - {:.3f} ms)\n", r.iteration_ms,
                    r.iteration_ms_low, r.iteration_ms_high);
   if (accum) {

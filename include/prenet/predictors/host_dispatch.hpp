@@ -35,6 +35,7 @@ class launch_queue {
       return;
     }
     const double first_launch_ms = host_ms_ + host_launch_ms;
+    launches_ += b.launches;
     host_ms_ += static_cast<double>(b.launches) * host_launch_ms;
     const double each_ms = b.gpu_ms / static_cast<double>(b.launches);
     // GPU-bound: after the previous kernel; the first kernel launched late; every kernel launched late (the last
@@ -50,11 +51,14 @@ class launch_queue {
   }
   /// When the host has launched every kernel run so far.
   [[nodiscard]] constexpr double host_ms() const noexcept { return host_ms_; }
+  /// The kernels launched so far.
+  [[nodiscard]] constexpr std::int64_t launches() const noexcept { return launches_; }
 
  private:
   double done_ms_ = 0;
   double busy_ms_ = 0;
   double host_ms_ = 0;
+  std::int64_t launches_ = 0;
 };
 
 }  // namespace prenet::predictors
