@@ -9,7 +9,8 @@ Five parts, in order of value, each written row by row so a run cut short keeps 
            and a Llama-3.2-1B step (SDPA attention, as transformers runs it) under autocast bf16 and TF32;
            each row with the clocks, power and clock-event reasons nvidia-smi saw while it was timed.
   trace    the same BERT-large, ResNet-50 and GPT-2 large steps under autocast fp16 and bf16, profiled: device time
-           per kernel and per op (with its input shapes), the longest first (scripts/trace-diff.py compares two).
+           per kernel and per op (with its input shapes), the longest first (scripts/trace-diff.py compares two);
+           ResNet-50 in FP32 and TF32 too, and ResNeXt-50 and MobileNetV2 (grouped, depthwise) under autocast fp16.
   kernels  NeuSight's per-op forward kernels (linear, bmm, conv, ln, softmax, elementwise) at the shapes of its
            train/collect and test splits, FP32 with TF32 off (as NeuSight measured), under torch.no_grad().
   sdpa     scaled_dot_product_attention with the flash kernel forced (op sdpa...) and cuDNN's (sdpa_cudnn...) in bf16
@@ -405,6 +406,11 @@ def on_device(dev):
         return contextlib.nullcontext()
 
 
+# torchvision's image classifiers the bench builds (the rest are Hugging Face language models): ResNet-50, and for the
+# trace part the grouped (ResNeXt) and depthwise (MobileNetV2) convolutions prenet predicts worst
+# (docs/onnx-accuracy.md).
+IMAGE_MODELS = ("resnet50", "resnext50_32x4d", "mobilenet_v2")
+
 E2E_FIELDS = ["model", "mode", "precision", "seq", "batch", "fw_ms", "bw_ms", "opt_ms", "iteration_ms",
               "peak_mem_bytes", "reps", "skipped_steps", *ClockMonitor.COLUMNS, "alloc_retries", "new_segments",
               "status"]
@@ -418,9 +424,9 @@ class TrainingStep:
         set_precision(precision)
         torch.manual_seed(0)
         with on_device(dev):
-            if name == "resnet50":
+            if name in IMAGE_MODELS:
                 import torchvision
-                model = torchvision.models.resnet50()
+                model = getattr(torchvision.models, name)()
                 inputs = torch.randn(batch, 3, seq, seq)
                 target = torch.randint(0, 1000, (batch,))
             else:
@@ -429,10 +435,10 @@ class TrainingStep:
         self.name, self.with_opt = name, with_opt
         self.model = model.to(dev).train()
         self.inputs = inputs.to(dev)
-        self.target = target.to(dev) if name == "resnet50" else None
+        self.target = target.to(dev) if name in IMAGE_MODELS else None
         self.opt = None
         if with_opt:
-            self.opt = (torch.optim.SGD(model.parameters(), lr=0.1, momentum=0.9) if name == "resnet50"
+            self.opt = (torch.optim.SGD(model.parameters(), lr=0.1, momentum=0.9) if name in IMAGE_MODELS
                         else torch.optim.AdamW(model.parameters(), lr=1e-4))
         self.amp = {"amp_fp16": torch.float16, "amp_bf16": torch.bfloat16}.get(precision)
         self.scaler = torch.amp.GradScaler("cuda") if precision == "amp_fp16" and dev.type == "cuda" else None
@@ -443,7 +449,7 @@ class TrainingStep:
 
     def forward(self):
         with torch.autocast(self.dev.type, dtype=self.amp, enabled=self.amp is not None):
-            if self.name == "resnet50":
+            if self.name in IMAGE_MODELS:
                 return F.cross_entropy(self.model(self.inputs), self.target)
             out = self.model(input_ids=self.inputs)
             logits = out[0]
@@ -564,8 +570,12 @@ def run_e2e(writer, out_file, dev, deadline, reserve_s, smoke):
 # TF32 one: prenet times a convolution's data and weight gradients as two forwards, which fits its forward (41 of
 # 42.5 ms on the H100) but not its FP32 backward (74 of 110.5 ms; TF32's backward is 1.9x its forward, FP32's 2.6x):
 # the kernels say whether cuDNN's FP32 weight gradients, batch norm or something else takes the difference.
+# Last, under autocast fp16 as timm's RTX 3090 tables ran them: ResNeXt-50's grouped convolutions (prenet predicts
+# those models too slow in training and inference alike) and MobileNetV2's depthwise ones (too fast in training, too
+# slow in inference; docs/onnx-accuracy.md): what each gradient kernel takes against its forward.
 TRACE_PLAN = [(m, s, b, p) for (m, s, b) in (("bert_large", 512, 8), ("resnet50", 224, 128), ("gpt2_large", 1024, 4))
-              for p in ("amp_fp16", "amp_bf16")] + [("resnet50", 224, 128, p) for p in ("fp32", "tf32")]
+              for p in ("amp_fp16", "amp_bf16")] + [("resnet50", 224, 128, p) for p in ("fp32", "tf32")] + \
+             [("resnext50_32x4d", 224, 128, "amp_fp16"), ("mobilenet_v2", 224, 256, "amp_fp16")]
 TRACE_FIELDS = ["model", "precision", "seq", "batch", "level", "name", "input_shapes", "calls_per_step",
                 "us_per_step", "status"]
 TRACE_TOP = 60  # rows kept per configuration and level, the longest first
@@ -623,7 +633,8 @@ def trace_step(step, dev, steps):
 
 
 def run_trace(writer, out_file, dev, deadline, reserve_s, smoke):
-    plan = [("resnet50", 32, 2, p) for p in ("fp32", "amp_bf16")] if smoke else TRACE_PLAN
+    plan = ([("resnet50", 32, 2, p) for p in ("fp32", "amp_bf16")] + [("mobilenet_v2", 32, 2, "fp32")] if smoke
+            else TRACE_PLAN)
     for name, seq, batch, precision in plan:
         if deadline.left() < reserve_s:
             log("trace: budget reached")

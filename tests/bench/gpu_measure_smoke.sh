@@ -1,9 +1,9 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
 # bench/gpu_measure.py on this machine's CPU (--smoke: a few capped shapes of every op, and a ResNet-50 step timed and
-# profiled when torchvision is there), then scripts/gpu-import.py into a scratch data/: every op measured, every time
-# positive, the files the trainer reads written; scripts/trace-diff.py reads the profiles. Skips (77) without Debian's
-# PyTorch.
+# profiled and a MobileNetV2 step profiled when torchvision is there), then scripts/gpu-import.py into a scratch data/:
+# every op measured, every time positive, the files the trainer reads written; scripts/trace-diff.py reads the
+# profiles. Skips (77) without Debian's PyTorch.
 # The clock monitor reads tests/bench/nvidia-smi, a stand-in, as nvidia-smi.
 # Usage: tests/bench/gpu_measure_smoke.sh SOURCE_DIR SCRATCH_DIR
 set -eu
@@ -62,13 +62,16 @@ PY
 $py - "$scratch/data/h200/trace.csv" <<'PY'
 import csv, sys
 rows = list(csv.DictReader(open(sys.argv[1])))
-steps = {r["precision"] for r in rows}
-assert steps == {"fp32", "amp_bf16"}, f"traced precisions {sorted(steps)}"
-for p in steps:
-    ops = [r for r in rows if r["precision"] == p and r["level"] == "op"]
-    total = sum(float(r["us_per_step"]) for r in rows if r["precision"] == p and r["level"] == "op_total")
-    assert ops and all(float(r["us_per_step"]) > 0 for r in ops), f"{p}: an op without time"
-    assert total >= sum(float(r["us_per_step"]) for r in ops) * 0.999, f"{p}: the top ops exceed their total"
+steps = {(r["model"], r["precision"]) for r in rows}
+expected = {("resnet50", "fp32"), ("resnet50", "amp_bf16"), ("mobilenet_v2", "fp32")}
+assert steps == expected, f"traced steps {sorted(steps)}"
+for m, p in steps:
+    mine = [r for r in rows if (r["model"], r["precision"]) == (m, p)]
+    ops = [r for r in mine if r["level"] == "op"]
+    total = sum(float(r["us_per_step"]) for r in mine if r["level"] == "op_total")
+    assert ops and all(float(r["us_per_step"]) > 0 for r in ops), f"{m} {p}: an op without time"
+    assert total >= sum(float(r["us_per_step"]) for r in ops) * 0.999, f"{m} {p}: the top ops exceed their total"
+    assert any("conv" in r["name"] for r in ops), f"{m} {p}: no convolution among the longest ops"
 print(f"{len(rows)} profile rows of {sorted(steps)}: ok")
 PY
 $py "$src/scripts/trace-diff.py" "$scratch/data/h200/trace.csv" resnet50 fp32 amp_bf16 --top 3
