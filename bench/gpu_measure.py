@@ -663,6 +663,20 @@ def run_trace(writer, out_file, dev, deadline, reserve_s, smoke):
 
 
 # ---------------------------------------------------------------------------------------------------- main
+# Each part's share of the budget when every part runs, in the order they run: a part stops when what is left falls to
+# the shares of the requested parts after it (reserve_after), so a run of fewer parts gives theirs to the ones asked for.
+PART_SHARES = {"e2e": 0.45, "trace": 0.15, "kernels": 0.28, "sdpa": 0.04, "tc": 0.08}
+LAST_PART_RESERVE_S = 5  # the last part stops this many seconds before the budget ends
+
+
+def reserve_after(part, parts, budget_s):
+    """The time `part` leaves for the requested parts after it: their shares of the requested parts' total."""
+    names = list(PART_SHARES)
+    asked = [p for p in names if p in parts]
+    later = sum(PART_SHARES[p] for p in asked if names.index(p) > names.index(part))
+    return max(LAST_PART_RESERVE_S, budget_s * later / sum(PART_SHARES[p] for p in asked))
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--shapes", required=True)
@@ -694,29 +708,31 @@ def main():
             if r.get("Input_Size"):
                 r["Input_Size"] = str(min(int(r["Input_Size"]), 16))
     parts = args.parts.split(",")
-    # The reserve keeps time for the parts after this one: e2e first, then FP32 kernels, fused attention, then
-    # tensor cores.
+    unknown = [p for p in parts if p not in PART_SHARES]
+    if unknown:
+        ap.error(f"--parts: unknown {','.join(unknown)} (parts: {','.join(PART_SHARES)})")
+    reserve_s = functools.partial(reserve_after, parts=parts, budget_s=args.budget_s)
     if "e2e" in parts:
         with open(os.path.join(args.out, "e2e.csv"), "w", newline="") as f:
             w = csv.DictWriter(f, E2E_FIELDS, extrasaction="ignore")
             w.writeheader()
-            run_e2e(w, f, dev, deadline, reserve_s=0.55 * args.budget_s, smoke=args.smoke)
+            run_e2e(w, f, dev, deadline, reserve_s=reserve_s("e2e"), smoke=args.smoke)
     if "trace" in parts:
         with open(os.path.join(args.out, "trace.csv"), "w", newline="") as f:
             w = csv.DictWriter(f, TRACE_FIELDS, extrasaction="ignore")
             w.writeheader()
-            run_trace(w, f, dev, deadline, reserve_s=0.40 * args.budget_s, smoke=args.smoke)
+            run_trace(w, f, dev, deadline, reserve_s=reserve_s("trace"), smoke=args.smoke)
     with open(os.path.join(args.out, "kernels.csv"), "w", newline="") as f:
         w = csv.DictWriter(f, KERNEL_FIELDS, extrasaction="ignore")
         w.writeheader()
         if "kernels" in parts:
-            run_kernels(shapes, "kernels", ["fp32"], w, f, dev, deadline, reserve_s=0.12 * args.budget_s)
+            run_kernels(shapes, "kernels", ["fp32"], w, f, dev, deadline, reserve_s=reserve_s("kernels"))
         if "sdpa" in parts:
-            run_sdpa(["bf16", "fp16"], w, f, dev, deadline, reserve_s=0.08 * args.budget_s, smoke=args.smoke)
+            run_sdpa(["bf16", "fp16"], w, f, dev, deadline, reserve_s=reserve_s("sdpa"), smoke=args.smoke)
         if "tc" in parts:
             gemm = [r for r in shapes if r["op"] in ("linear", "bmm", "conv")]
             sample = [r for i, r in enumerate(gemm) if i % args.tc_every == 0]
-            run_kernels(sample, "tc", ["tf32", "bf16", "fp16"], w, f, dev, deadline, reserve_s=5)
+            run_kernels(sample, "tc", ["tf32", "bf16", "fp16"], w, f, dev, deadline, reserve_s=reserve_s("tc"))
     log("done")
 
 

@@ -32,6 +32,14 @@ assert s["max_temp_c"] == "63" and s["clock_events"] == "0x4", s
 assert 0.3 <= float(s["power_capped_share"]) <= 0.7, s
 assert g.ClockMonitor(types.SimpleNamespace(type="cpu")).stop()["sm_clock_mhz"] == ""
 print("clock monitor:", s, "ok")
+# The budget's split: with every part, each leaves what it always left; with fewer, the absent parts' shares go to the
+# requested ones, in proportion.
+every = list(g.PART_SHARES)
+assert [round(g.reserve_after(p, every, 300), 6) for p in every] == [165, 120, 36, 24, 5]
+some = ["e2e", "trace", "sdpa"]
+assert abs(g.reserve_after("trace", some, 300) - 300 * 0.04 / 0.64) < 1e-9
+assert abs(g.reserve_after("e2e", some, 300) - 300 * 0.19 / 0.64) < 1e-9
+print("budget split ok")
 PY
 $py - "$scratch/data/h200/ops.csv" "$src/tests/bench/gpu_shapes.csv" <<'PY'
 import csv, sys
