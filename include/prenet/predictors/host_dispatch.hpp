@@ -34,13 +34,12 @@ class launch_queue {
       done_ms_ += b.gpu_ms;
       return;
     }
-    const double first_launch_ms = host_ms_ + host_launch_ms;
+    const double first_launch_ms = host_ms() + host_launch_ms;
     launches_ += b.launches;
-    host_ms_ += static_cast<double>(b.launches) * host_launch_ms;
     const double each_ms = b.gpu_ms / static_cast<double>(b.launches);
     // GPU-bound: after the previous kernel; the first kernel launched late; every kernel launched late (the last
     // one's launch, then its own time).
-    done_ms_ = std::max({done_ms_ + b.gpu_ms, first_launch_ms + b.gpu_ms, host_ms_ + each_ms});
+    done_ms_ = std::max({done_ms_ + b.gpu_ms, first_launch_ms + b.gpu_ms, host_ms() + each_ms});
   }
   /// When the GPU finishes the last kernel run so far.
   [[nodiscard]] constexpr double done_ms() const noexcept { return done_ms_; }
@@ -49,15 +48,16 @@ class launch_queue {
     const double s = done_ms_ - busy_ms_;
     return s > 0 ? s : 0;
   }
-  /// When the host has launched every kernel run so far.
-  [[nodiscard]] constexpr double host_ms() const noexcept { return host_ms_; }
+  /// When the host has launched every kernel run so far: one launch after another, from an empty stream.
+  [[nodiscard]] constexpr double host_ms() const noexcept {
+    return static_cast<double>(launches_) * host_launch_ms;
+  }
   /// The kernels launched so far.
   [[nodiscard]] constexpr std::int64_t launches() const noexcept { return launches_; }
 
  private:
   double done_ms_ = 0;
   double busy_ms_ = 0;
-  double host_ms_ = 0;
   std::int64_t launches_ = 0;
 };
 
