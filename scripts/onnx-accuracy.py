@@ -113,7 +113,9 @@ def build(ctor, kwargs):
 
 
 class Exports:
-    """ONNX exports cached in a directory by model and image size, with each model's parameter count."""
+    """ONNX exports cached in a directory by model and image size, with each model's parameter count and kind of
+    convolutions. A model is built once for all three (the calls for one model come together; building is a good part
+    of the run: the random initialisation of up to 300 M parameters)."""
 
     def __init__(self, directory):
         self.dir = directory
@@ -129,23 +131,34 @@ class Exports:
             with open(self.kinds_path) as f:
                 self.kinds = json.load(f)
         self.failures = {}
+        self.last = None  # (ctor, kwargs, model): the model built last
+
+    def model(self, ctor, kwargs):
+        """build(ctor, kwargs), kept until another model is built; its parameter count and kind of convolutions are
+        recorded on the way."""
+        if self.last is None or self.last[:2] != (ctor, kwargs):
+            self.last = None  # let the previous model go before the next is built
+            self.last = (ctor, kwargs, build(ctor, kwargs))
+            model = self.last[2]
+            self.params[ctor] = sum(p.numel() for p in model.parameters())
+            convs = [m for m in model.modules() if isinstance(m, torch.nn.Conv2d) and m.groups > 1]
+            self.kinds[ctor] = ("depthwise" if any(m.groups == m.in_channels for m in convs)
+                                else "grouped" if convs else "none")
+            for path, index in ((self.index_path, self.params), (self.kinds_path, self.kinds)):
+                with open(path, "w") as f:
+                    json.dump(index, f, indent=1, sort_keys=True)
+        return self.last[2]
 
     def param_count(self, ctor, kwargs):
         if ctor not in self.params:
-            self.params[ctor] = sum(p.numel() for p in build(ctor, kwargs).parameters())
-            with open(self.index_path, "w") as f:
-                json.dump(self.params, f, indent=1, sort_keys=True)
+            self.model(ctor, kwargs)
         return self.params[ctor]
 
     def convolutions(self, ctor, kwargs):
         """What convolutions `ctor` has beyond ordinary ones: "depthwise" (one input channel a group), "grouped"
         (several), or "none"; cached beside the parameter counts."""
         if ctor not in self.kinds:
-            convs = [m for m in build(ctor, kwargs).modules() if isinstance(m, torch.nn.Conv2d) and m.groups > 1]
-            self.kinds[ctor] = ("depthwise" if any(m.groups == m.in_channels for m in convs)
-                                else "grouped" if convs else "none")
-            with open(self.kinds_path, "w") as f:
-                json.dump(self.kinds, f, indent=1, sort_keys=True)
+            self.model(ctor, kwargs)
         return self.kinds[ctor]
 
     def path(self, ctor, kwargs, hw):
@@ -158,7 +171,7 @@ class Exports:
         torch.manual_seed(0)
         print(f"exporting {ctor} at {hw[0]}x{hw[1]}", file=sys.stderr, flush=True)
         try:
-            torch.onnx.export(build(ctor, kwargs), (torch.randn(EXPORT_BATCH, 3, *hw),), path + ".tmp",
+            torch.onnx.export(self.model(ctor, kwargs), (torch.randn(EXPORT_BATCH, 3, *hw),), path + ".tmp",
                               export_params=False, opset_version=14, do_constant_folding=not ctor.startswith("swin"),
                               training=torch.onnx.TrainingMode.TRAINING, input_names=["input"],
                               output_names=["output"])
