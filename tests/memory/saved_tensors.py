@@ -35,8 +35,8 @@ torch 1.13's bf16 matrix products on a CPU without AVX-512 BF16 run about 14x sl
 amp cases minutes. Under them the CPU kernels of aten::mm, bmm, addmm and baddbmm are swapped for numpy's fp32
 product cast back to the inputs' type (NumpyMatmuls). What autograd saves is decided above those kernels, by each op's
 derivative formula at the Autograd dispatch key, so the swap changes the numbers in the outputs and nothing that is
-counted here: the same tensors, of the same type and shape, are saved (checked on every run on a small BERT layer and
-LLaMA block: swap_changes_nothing_saved). The kernels are PyTorch's own again after the case.
+counted here: the same tensors, of the same type and shape, are saved (checked on every run on a small BERT layer,
+GPT-2 block and LLaMA block, which reach all four kernels: swap_changes_nothing_saved). The kernels are PyTorch's own again after the case.
 
 PRENET_SAVED_BYTES_EXE prints prenet's per-sample saved bytes (saved_activations at batch 1, fp32, or under
 amp-bf16 for the amp cases) of the same networks as JSON (tests/memory/saved_bytes.cpp). Exit 0 when every case is
@@ -174,10 +174,12 @@ class NumpyMatmuls:
 
 
 def swap_changes_nothing_saved():
-    """NumpyMatmuls' premise, checked on every run: a small BERT layer and LLaMA block under CudaAutocast save the
-    same tensors (in order, by type and shape) with PyTorch's kernels and with numpy's. Returns the differences."""
+    """NumpyMatmuls' premise, checked on every run: a small BERT layer (addmm, bmm), GPT-2 block (baddbmm: its causal
+    mask) and LLaMA block (mm) under CudaAutocast save the same tensors (in order, by type and shape) with PyTorch's
+    kernels and with numpy's. Returns the differences."""
     problems = []
     for name, make, inp in (("bert layer", lambda: bert_layer(64, 4, 256), sequence(16, 64)),
+                            ("gpt2 block", lambda: Decoder(64, 4, 256), sequence(16, 64)),
                             ("llama block", lambda: llama_block(64, 4, 2, 176), sequence(16, 64))):
         saved = []
         for swap in (False, True):
