@@ -10,7 +10,10 @@ model paired with the torchvision constructor of the same architecture, kept onl
 within 0.5%, and in its last column the same models' forward passes from timm's inference tables. Table 2:
 ryujaehun/pytorch-gpu-benchmark's batch-12 forward + backward steps of 32 torchvision models on six GPUs (FP32,
 model.half(), TF32). Exports are cached in DIR (default /tmp/onnx-accuracy), one file per model and
-image size, made at batch 2 (the CLI's --batch rescales a file's batch; docs/onnx.md). Needs torch and torchvision
+image size, made at batch 2 (the CLI's --batch rescales a file's batch; docs/onnx.md). An empty DIR is first filled
+from tests/onnx/accuracy-exports.tar.xz (--archive) when that archive was made by the same recipe: the same torch,
+torchvision and export code (exporting all 58 afresh takes minutes of CPU); --write-archive rewrites it from DIR after
+the run. Needs torch and torchvision
 (Debian's /usr/bin/python3). A model the CLI or the exporter fails on is listed in the document and the run exits 1
 after writing it; exit 2 when the CLI cannot run at all. --check writes nothing: it prints "identical" when the
 document is today's, else names it stale and exits 1 (the ctest docs.onnx_accuracy_current); exit 77 without torch.
@@ -19,12 +22,16 @@ import argparse
 import collections
 import concurrent.futures
 import csv
+import hashlib
+import inspect
+import io
 import json
 import math
 import os
 import statistics
 import subprocess
 import sys
+import tarfile
 
 try:
     import torch
@@ -39,6 +46,8 @@ DATA = os.path.join(ROOT, "..", "shared", "datasets", "external", "measurements.
 TIMM = "huggingface/pytorch-image-models"
 RYUJAEHUN = "ryujaehun/pytorch-gpu-benchmark"
 EXPORT_BATCH = 2
+ARCHIVE = os.path.join(ROOT, "tests", "onnx", "accuracy-exports.tar.xz")
+RECIPE = "recipe.txt"  # in the archive and in DIR: what made the exports
 PARAM_TOLERANCE = 0.005
 
 # timm model -> torchvision constructor (and its arguments) of the same architecture; the parameter check decides.
@@ -131,6 +140,7 @@ class Exports:
             with open(self.kinds_path) as f:
                 self.kinds = json.load(f)
         self.failures = {}
+        self.used = set()  # the file names path() was asked for
         self.last = None  # (ctor, kwargs, model): the model built last
 
     def model(self, ctor, kwargs):
@@ -166,6 +176,7 @@ class Exports:
         Swin without constant folding (which would turn its relative position bias table into a constant). None
         when the export fails."""
         path = os.path.join(self.dir, f"{ctor}_{hw[0]}x{hw[1]}.onnx")
+        self.used.add(os.path.basename(path))
         if os.path.exists(path):
             return path
         torch.manual_seed(0)
@@ -180,6 +191,44 @@ class Exports:
             return None
         os.replace(path + ".tmp", path)
         return path
+
+
+def recipe():
+    """What the exports depend on: torch's and torchvision's versions and the code that builds and exports a model."""
+    code = "".join(inspect.getsource(f) for f in (build, Exports.model, Exports.path)) + f"batch {EXPORT_BATCH}"
+    return (f"torch {torch.__version__}; torchvision {torchvision.__version__}; "
+            f"export code sha256 {hashlib.sha256(code.encode()).hexdigest()}\n")
+
+
+def unpack_archive(archive, directory):
+    """Fills an empty export directory from the archive when the archive's recipe is today's; says why not else."""
+    if not os.path.exists(archive) or os.listdir(directory):
+        return
+    with tarfile.open(archive, "r:xz") as tar:
+        made_by = tar.extractfile(RECIPE).read().decode()
+        if made_by != recipe():
+            print(f"onnx-accuracy: {archive} was made by another recipe ({made_by.strip()}; today {recipe().strip()}): "
+                  "exporting afresh (rewrite it with --write-archive)", file=sys.stderr)
+            return
+        tar.extractall(directory, members=[m for m in tar.getmembers() if m.isfile() and "/" not in m.name])
+
+
+def write_archive(archive, directory, files):
+    """The exports the tables used, their parameter counts and kinds of convolutions, and the recipe, as a
+    reproducible tar.xz (sorted, no times or owners)."""
+    with tarfile.open(archive + ".tmp", "w:xz") as tar:
+        names = {f for f in files if os.path.exists(os.path.join(directory, f))} | {"params.json", "convolutions.json"}
+        def plain(info):
+            info.mtime, info.uid, info.gid, info.uname, info.gname, info.mode = 0, 0, 0, "", "", 0o644
+            return info
+
+        for name in sorted(names):
+            tar.add(os.path.join(directory, name), arcname=name, filter=plain)
+        data = recipe().encode()
+        info = plain(tarfile.TarInfo(RECIPE))
+        info.size = len(data)
+        tar.addfile(info, io.BytesIO(data))
+    os.replace(archive + ".tmp", archive)
 
 
 def predict(prenet, onnx, device, batch, precision, optimizer, mode="train"):
@@ -332,8 +381,9 @@ def render(t1, t2):
     out = [
         "# ONNX import: end-to-end accuracy against published training steps", "",
         "GENERATED by `/usr/bin/python3 scripts/onnx-accuracy.py build/tools/prenet` (exports cached in "
-        "`--exports DIR`, /tmp/onnx-accuracy by default; the ctest docs.onnx_accuracy_current fails when this file is "
-        "stale). Do not edit.", "",
+        "`--exports DIR`, /tmp/onnx-accuracy by default, which starts from tests/onnx/accuracy-exports.tar.xz when "
+        "that was made by the same torch, torchvision and export code; the ctest docs.onnx_accuracy_current fails when "
+        "this file is stale). Do not edit.", "",
         "torchvision models (torchvision 0.14, torch 1.13) exported to ONNX in training mode (opset 14, "
         f"`export_params=False`, batch {EXPORT_BATCH} rescaled by `--batch`; Swin without constant folding; stochastic "
         "depth off, as its training-mode export fails) and predicted by `prenet predict --onnx`, against published "
@@ -395,16 +445,23 @@ def main():
     ap.add_argument("--out", default=os.path.join(ROOT, "docs", "onnx-accuracy.md"))
     ap.add_argument("--data", default=DATA, help="the external measurements CSV")
     ap.add_argument("--check", action="store_true", help="compare with --out instead of writing it")
+    ap.add_argument("--archive", default=ARCHIVE, help="exports to start an empty --exports from (tar.xz)")
+    ap.add_argument("--write-archive", action="store_true", help="rewrite --archive from --exports after the run")
     args = ap.parse_args()
     prenet = os.path.abspath(args.prenet)
     check = subprocess.run([prenet, "devices", "--device", "rtx3090", "--json"], capture_output=True, text=True)
     if check.returncode != 0:
         sys.exit(f"onnx-accuracy: {args.prenet} does not run: {check.stderr.strip()[:200]}")
     rows = read_rows(args.data)
+    os.makedirs(args.exports, exist_ok=True)
+    unpack_archive(args.archive, args.exports)
     exports = Exports(args.exports)
     t1 = table1(rows, exports, prenet)
     t2 = table2(rows, exports, prenet)
     text, failures = render(t1, t2)
+    if args.write_archive:
+        write_archive(args.archive, args.exports, exports.used)
+        print(f"wrote {args.archive}", file=sys.stderr)
     if args.check:
         with open(args.out) as f:
             if f.read() != text:
