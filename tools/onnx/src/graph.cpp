@@ -976,6 +976,13 @@ void graph::index(const ::onnx::GraphProto& g) {
     node n;
     n.proto = &p;
     n.op = p.op_type();
+    // An operator of another domain that shares a name with one of ONNX's (a custom "Add") is not that operator:
+    // the mappings match on the name and read operands by ONNX's schema, which its node was never checked against
+    // (check_required_operands), so it goes by its domain-qualified name and stays unmapped. The fuzzer found a
+    // one-input "Add" of a made-up domain read as ONNX's Add, whose second operand was tensor -1.
+    if (!p.domain().empty() && p.domain() != "ai.onnx" && ::onnx::OpSchemaRegistry::Schema(p.op_type(), "") != nullptr) {
+      n.op = qualified_ops_.emplace_back(p.domain() + "::" + p.op_type());
+    }
     for (const std::string& in : p.input()) n.inputs.push_back(in.empty() ? -1 : tensor_id(in));
     for (const std::string& out : p.output()) n.outputs.push_back(out.empty() ? -1 : tensor_id(out));
     nodes_.push_back(std::move(n));

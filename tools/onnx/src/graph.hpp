@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <deque>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -121,6 +122,7 @@ class graph {
 
   ::onnx::ModelProto model_;
   std::vector<node> nodes_;
+  std::deque<std::string> qualified_ops_;  ///< what node::op views for operators of other domains (index())
   std::vector<tensor> tensors_;
   std::unordered_map<std::string, int> ids_;
   int main_input_ = -1;
