@@ -126,9 +126,10 @@ class Exports:
     convolutions. A model is built once for all three (the calls for one model come together; building is a good part
     of the run: the random initialisation of up to 300 M parameters)."""
 
-    def __init__(self, directory):
+    def __init__(self, directory, archive):
         self.dir = directory
         os.makedirs(directory, exist_ok=True)
+        unpack_archive(archive, directory)
         self.index_path = os.path.join(directory, "params.json")
         self.params = {}
         if os.path.exists(self.index_path):
@@ -453,9 +454,7 @@ def main():
     if check.returncode != 0:
         sys.exit(f"onnx-accuracy: {args.prenet} does not run: {check.stderr.strip()[:200]}")
     rows = read_rows(args.data)
-    os.makedirs(args.exports, exist_ok=True)
-    unpack_archive(args.archive, args.exports)
-    exports = Exports(args.exports)
+    exports = Exports(args.exports, args.archive)
     t1 = table1(rows, exports, prenet)
     t2 = table2(rows, exports, prenet)
     text, failures = render(t1, t2)
