@@ -3,7 +3,7 @@
 """What PyTorch's autograd saves for backward, per sample, against prenet's activation memory.
 
 usage: /usr/bin/python3 tests/memory/saved_tensors.py PRENET_SAVED_BYTES_EXE [--doc docs/memory-model.md [--check]]
-                                                      [--tolerance PCT]
+                                                      [--tolerance PCT] [--torch-counts FILE]
 
 For each case the PyTorch twin of a zoo block (or a whole torchvision model) runs one training forward on the CPU
 under torch.autograd.graph.saved_tensors_hooks, at batch 1 and batch 2. Every tensor autograd packs is counted once
@@ -43,10 +43,17 @@ amp-bf16 for the amp cases) of the same networks as JSON (tests/memory/saved_byt
 within the tolerance (default 3%), 1 when one is not, 77 when torch or torchvision cannot be imported (ctest:
 skipped). With --doc, the table between the BEGIN/END markers of that file is rewritten (or, with --check, compared:
 exit 1 when it differs).
+
+PyTorch's side does not depend on how prenet is built: with --torch-counts FILE its per-sample counts are written to
+FILE, and read from it instead of counted again when FILE holds the counts of the same recipe (the versions of torch,
+torchvision and numpy, and a hash of this script and torch_exports.py). The configurations of one checkout share them
+that way (scripts/test.sh); each still runs its own PRENET_SAVED_BYTES_EXE against them.
 """
 import argparse
 import contextlib
+import hashlib
 import json
+import os
 import subprocess
 import sys
 import warnings
@@ -352,24 +359,62 @@ def table(rows):
     return "\n".join(out) + "\n"
 
 
+def recipe():
+    """What PyTorch's counts depend on: the libraries' versions and the code that builds and counts the twins."""
+    here = os.path.dirname(os.path.abspath(__file__))
+    code = hashlib.sha256()
+    for path in (os.path.join(here, "saved_tensors.py"), os.path.join(here, "..", "onnx", "torch_exports.py")):
+        with open(path, "rb") as f:
+            code.update(f.read())
+    return {"torch": torch.__version__, "torchvision": torchvision.__version__, "numpy": np.__version__,
+            "code_sha256": code.hexdigest()}
+
+
+def torch_counts(path):
+    """{case: PyTorch's per-sample saved bytes}: read from `path` when it holds today's recipe's, else counted (and
+    written to `path`, when given). None when the matmul swap would change what is counted."""
+    if path and os.path.exists(path):
+        try:
+            with open(path) as f:
+                cached = json.load(f)
+        except (OSError, ValueError):
+            cached = {}
+        if isinstance(cached, dict) and cached.get("recipe") == recipe() and set(cached.get("counts", {})) == set(cases()):
+            print(f"PyTorch's counts read from {path} (the same torch, torchvision, numpy and scripts)", flush=True)
+            return cached["counts"]
+        print(f"{path} does not hold this recipe's counts: counting afresh", flush=True)
+    problems = swap_changes_nothing_saved()
+    if problems:
+        print("saved_tensors: NumpyMatmuls changes what autograd saves:\n" + "\n".join(problems), file=sys.stderr)
+        return None
+    counts = {}
+    for name, (make, inp) in cases().items():
+        torch.manual_seed(0)
+        counts[name] = per_sample(make(), inp, amp=name.endswith(AMP))
+    if path:
+        os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
+        with open(path + ".tmp", "w") as f:
+            json.dump({"recipe": recipe(), "counts": counts}, f, indent=1)
+        os.replace(path + ".tmp", path)
+    return counts
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("exe")
     ap.add_argument("--doc")
     ap.add_argument("--check", action="store_true")
     ap.add_argument("--tolerance", type=float, default=3.0)
+    ap.add_argument("--torch-counts", help="JSON file to keep PyTorch's counts in, shared by builds of one checkout")
     a = ap.parse_args()
     prenet = json.loads(subprocess.run([a.exe], check=True, capture_output=True, text=True).stdout)
     torch.set_num_threads(2)
-    problems = swap_changes_nothing_saved()
-    if problems:
-        print("saved_tensors: NumpyMatmuls changes what autograd saves:\n" + "\n".join(problems), file=sys.stderr)
+    counts = torch_counts(a.torch_counts)
+    if counts is None:
         return 1
     rows, worst = [], 0.0
-    for name, (make, inp) in cases().items():
-        torch.manual_seed(0)
-        t = per_sample(make(), inp, amp=name.endswith(AMP))
-        p = prenet[name]
+    for name in cases():
+        t, p = counts[name], prenet[name]
         err = 100 * (p - t) / t
         worst = max(worst, abs(err))
         rows.append((name, t, p))
