@@ -1105,6 +1105,25 @@ inline constexpr device_spec b200{.id = "b200",
                                   .tdp_watts = 1000,
                                   .l2 = 126_MiB};
 
+/// One Blackwell GPU of an NVIDIA GB200 Grace Blackwell Superchip (GB200 NVL72 data sheet, "individual Blackwell GPU"
+/// column): 80 TFLOPS FP32; 2.5 / 5 / 10 PFLOPS TF32 / FP16 and BF16 / FP8 tensor with sparsity (1.25 / 2.5 / 5
+/// dense); 186 GB HBM3e at 8 TB/s; configurable up to 1200 W. The B200's die (148 SMs x 128, 126 MB of L2, as its
+/// driver reports them) at a higher power limit: 80 TFLOPS / (2 x 18944 lanes) gives a 2112 MHz boost.
+inline constexpr device_spec gb200{.id = "gb200",
+                                   .name = "NVIDIA GB200",
+                                   .peak_fp32_flops_per_s = 80e12,
+                                   .peak_tf32_tensor_flops_per_s = 1250e12,
+                                   .peak_fp16_tensor_flops_per_s = 2500e12,
+                                   .peak_bf16_tensor_flops_per_s = 2500e12,
+                                   .peak_fp8_tensor_flops_per_s = 5000e12,
+                                   .memory_bandwidth_bytes_per_s = 8e12,
+                                   .memory = 186_GiB,
+                                   .sm_count = 148,
+                                   .cores_per_sm = 128,
+                                   .boost_clock_mhz = 2112,
+                                   .tdp_watts = 1200,
+                                   .l2 = 126_MiB};
+
 /// NVIDIA B300 (Blackwell Ultra; HGX B300 data sheet, per GPU of eight): 75 TFLOPS FP32; 2.25 / 4.5 / 9 PFLOPS TF32 /
 /// FP16 and BF16 / FP8 tensor with sparsity (TF32 as the B200's 1.1 dense, 2.25 / 4.5 dense), dense FP4 raised to
 /// 13.5 PFLOPS (not modelled); 288 GB HBM3e, 7.7 TB/s and 1100 W as NVIDIA's DGX B300 reference gives them (HGX pages
@@ -1280,7 +1299,7 @@ inline constexpr std::array catalogue{
     // Hopper
     h100, h100_pcie, h100_nvl, h200, gh200,
     // Blackwell
-    b200, b300, rtx5090, rtx_pro_4500, rtx_pro_5000, rtx_pro_6000, rtx_pro_6000_maxq, rtx_pro_6000_server,
+    b200, gb200, b300, rtx5090, rtx_pro_4500, rtx_pro_5000, rtx_pro_6000, rtx_pro_6000_maxq, rtx_pro_6000_server,
     // host
     cpu,
 };
@@ -1371,6 +1390,8 @@ inline constexpr std::array sources{
     device_source{"gh200", "Hopper", "NVIDIA GH200 Grace Hopper Superchip data sheet (96 GB HBM3)"},
     device_source{"b200", "Blackwell",
                   "NVIDIA HGX B200 data sheet (per GPU); SMs and L2 as the CUDA driver reports them"},
+    device_source{"gb200", "Blackwell",
+                  "NVIDIA GB200 NVL72 data sheet (per GPU); SMs and L2 as the B200's driver reports them"},
     device_source{"b300", "Blackwell",
                   "NVIDIA HGX B300 data sheet (per GPU); bandwidth and power: NVIDIA DGX B300 reference; SMs, L2 and "
                   "memory as the CUDA driver reports them"},

@@ -72,6 +72,8 @@ constexpr std::array named_entries{
     // The RTX Ada and RTX PRO workstation families, the B300.
     PRENET_ENTRY(rtx2000_ada), PRENET_ENTRY(rtx4000_ada), PRENET_ENTRY(rtx4500_ada), PRENET_ENTRY(rtx5000_ada),
     PRENET_ENTRY(rtx_pro_4500), PRENET_ENTRY(rtx_pro_5000), PRENET_ENTRY(rtx_pro_6000_server), PRENET_ENTRY(b300),
+    // The GB200's Blackwell GPU.
+    PRENET_ENTRY(gb200),
 };
 #undef PRENET_ENTRY
 
