@@ -23,6 +23,9 @@ namespace prenet::onnx_import_detail {
 
 namespace {
 
+/// Whether `domain`, of an opset import or a node, is ONNX's own: empty or its alias "ai.onnx".
+[[nodiscard]] bool onnx_domain(std::string_view domain) { return domain.empty() || domain == "ai.onnx"; }
+
 /// Every string field of `m` and of the messages in it (names, operator types, domains, symbolic dimensions, doc
 /// strings, the producer) made printable_text, where the file's text enters prenet: what the importer reports from
 /// it, in errors, notes and unmapped operators, is then valid UTF-8 without control characters. `bytes` fields
@@ -746,7 +749,7 @@ graph::graph(std::string_view bytes, const onnx_options& options) {
   // their first input (the roofline fallback assumes the same), and are restored afterwards.
   int opset = 0;
   for (const auto& o : model_.opset_import()) {
-    if (o.domain().empty() || o.domain() == "ai.onnx") opset = static_cast<int>(std::clamp<std::int64_t>(o.version(), 1, 1000));
+    if (onnx_domain(o.domain())) opset = static_cast<int>(std::clamp<std::int64_t>(o.version(), 1, 1000));
   }
   if (model_.ir_version() > ::onnx::IR_VERSION || opset > 17) {
     notes_.push_back("IR version " + std::to_string(model_.ir_version()) + ", opset " + std::to_string(opset) +
@@ -980,7 +983,7 @@ void graph::index(const ::onnx::GraphProto& g) {
     // the mappings match on the name and read operands by ONNX's schema, which its node was never checked against
     // (check_required_operands), so it goes by its domain-qualified name and stays unmapped. The fuzzer found a
     // one-input "Add" of a made-up domain read as ONNX's Add, whose second operand was tensor -1.
-    if (!p.domain().empty() && p.domain() != "ai.onnx" && ::onnx::OpSchemaRegistry::Schema(p.op_type(), "") != nullptr) {
+    if (!onnx_domain(p.domain()) && ::onnx::OpSchemaRegistry::Schema(p.op_type(), "") != nullptr) {
       n.op = qualified_ops_.emplace_back(p.domain() + "::" + p.op_type());
     }
     for (const std::string& in : p.input()) n.inputs.push_back(in.empty() ? -1 : tensor_id(in));
