@@ -373,13 +373,14 @@ def recipe():
 def torch_counts(path):
     """{case: PyTorch's per-sample saved bytes}: read from `path` when it holds today's recipe's, else counted (and
     written to `path`, when given). None when the matmul swap would change what is counted."""
+    today = recipe()
     if path and os.path.exists(path):
         try:
             with open(path) as f:
                 cached = json.load(f)
         except (OSError, ValueError):
             cached = {}
-        if isinstance(cached, dict) and cached.get("recipe") == recipe() and set(cached.get("counts", {})) == set(cases()):
+        if isinstance(cached, dict) and cached.get("recipe") == today and set(cached.get("counts", {})) == set(cases()):
             print(f"PyTorch's counts read from {path} (the same torch, torchvision, numpy and scripts)", flush=True)
             return cached["counts"]
         print(f"{path} does not hold this recipe's counts: counting afresh", flush=True)
@@ -394,7 +395,7 @@ def torch_counts(path):
     if path:
         os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
         with open(path + ".tmp", "w") as f:
-            json.dump({"recipe": recipe(), "counts": counts}, f, indent=1)
+            json.dump({"recipe": today, "counts": counts}, f, indent=1)
         os.replace(path + ".tmp", path)
     return counts
 
