@@ -372,6 +372,14 @@ TEST(OnnxRepro, ControlFlowIsRefusedBeforeInference) {
     const std::string bytes = repro(f);
     ASSERT_FALSE(bytes.empty());
     EXPECT_THAT(error_of(bytes), HasSubstr("(Scan): control-flow operators (If, Loop, Scan) are not supported"));
+    // The same with the Scan in ONNX's domain spelt out: "ai.onnx" is ONNX's own, not a custom domain.
+    ::onnx::ModelProto m;
+    ASSERT_TRUE(m.ParseFromString(bytes));
+    for (::onnx::NodeProto& n : *m.mutable_graph()->mutable_node()) {
+      if (n.op_type() == "Scan") n.set_domain("ai.onnx");
+    }
+    EXPECT_THAT(error_of(m.SerializeAsString()),
+                HasSubstr("(Scan): control-flow operators (If, Loop, Scan) are not supported"));
   }
 }
 

@@ -212,6 +212,45 @@ TEST(OnnxImport, ZeroRatioDropoutIsAnIdentity) {
   EXPECT_LE(training_memory(zero.network, cfg).total().value, training_memory(tenth.network, cfg).total().value);
 }
 
+/// `bytes` with every node's domain and ONNX's opset import spelt "ai.onnx", the alias ONNX defines for its own
+/// (empty) domain.
+std::string in_explicit_onnx_domain(const std::string& bytes) {
+  ::onnx::ModelProto m;
+  EXPECT_TRUE(m.ParseFromString(bytes));
+  for (::onnx::OperatorSetIdProto& o : *m.mutable_opset_import()) {
+    if (o.domain().empty()) o.set_domain("ai.onnx");
+  }
+  for (::onnx::NodeProto& n : *m.mutable_graph()->mutable_node()) {
+    if (n.domain().empty()) n.set_domain("ai.onnx");
+  }
+  return m.SerializeAsString();
+}
+
+/// A file whose operators name ONNX's domain "ai.onnx" instead of leaving it empty is the same model: the same
+/// layers, shape arithmetic folded the same way (BERT's reshapes from Shape, the repeat_interleave repair), the same
+/// prediction.
+TEST(OnnxImport, ExplicitOnnxDomainIsOnnxsOwn) {
+  const onnx_options bert_options{.batch = 4, .symbolic_dim = 128};
+  const std::vector<std::pair<std::string, onnx_options>> files{
+      {onnx_test::bert_onnx(256, 2, 4), bert_options},
+      {onnx_test::resnet50_onnx({.batch = 8}), {}},
+      {onnx_test::repeat_interleave_onnx(true, {.batch = 2}), {}},
+      {onnx_test::custom_ops_onnx(), {.batch = 8}},
+  };
+  for (const auto& [bytes, options] : files) {
+    const onnx_import plain = load_onnx_bytes(bytes, options);
+    const onnx_import spelt = load_onnx_bytes(in_explicit_onnx_domain(bytes), options);
+    EXPECT_EQ(spelt.network.params(), plain.network.params());
+    EXPECT_EQ(spelt.unmapped, plain.unmapped);
+    EXPECT_EQ(spelt.notes, plain.notes);
+    ASSERT_EQ(spelt.network.size(), plain.network.size());
+    for (std::size_t i = 0; i < plain.network.size(); ++i) {
+      EXPECT_EQ(spelt.network.nodes()[i], plain.network.nodes()[i]) << "layer " << i;
+    }
+    expect_same_predictions(spelt.network, plain.network, plain.batch);
+  }
+}
+
 TEST(OnnxImport, BertNeedsTheSequenceLength) {
   try {
     (void)load_onnx_bytes(onnx_test::bert_onnx(256, 2, 4));

@@ -26,6 +26,15 @@ namespace {
 /// Whether `domain`, of an opset import or a node, is ONNX's own: empty or its alias "ai.onnx".
 [[nodiscard]] bool onnx_domain(std::string_view domain) { return domain.empty() || domain == "ai.onnx"; }
 
+/// The main graph's nodes of ONNX's own domain given its one spelling, the empty one, so that the rest of the importer
+/// (folding, repairs, the control-flow check, operator mapping) may test `domain().empty()`: a node that spelt out
+/// "ai.onnx" was neither folded nor refused as control flow, and went to ONNX's inference as an unknown operator.
+void spell_onnx_domain_empty(::onnx::ModelProto& m) {
+  for (::onnx::NodeProto& n : *m.mutable_graph()->mutable_node()) {
+    if (onnx_domain(n.domain())) n.clear_domain();
+  }
+}
+
 /// Every string field of `m` and of the messages in it (names, operator types, domains, symbolic dimensions, doc
 /// strings, the producer) made printable_text, where the file's text enters prenet: what the importer reports from
 /// it, in errors, notes and unmapped operators, is then valid UTF-8 without control characters. `bytes` fields
@@ -647,6 +656,7 @@ graph::graph(std::string_view bytes, const onnx_options& options) {
     throw onnx_error("not an ONNX model (truncated or corrupted protobuf)");
   }
   make_strings_printable(model_);
+  spell_onnx_domain_empty(model_);
   if (!model_.has_graph() || model_.graph().node_size() == 0) throw onnx_error("the ONNX model's graph has no nodes");
   if (model_.graph().node_size() > max_nodes) {
     throw onnx_error("the ONNX graph has " + std::to_string(model_.graph().node_size()) + " nodes, more than " +
