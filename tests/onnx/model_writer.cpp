@@ -698,6 +698,13 @@ std::string score_bias_attention_onnx(const write_options& o) {
   return m.bytes();
 }
 
+std::string folded_score_bias_onnx(bool per_head, const write_options& o) {
+  builder m(o, 13);
+  const std::string x = m.input("input", ::onnx::TensorProto::FLOAT, {-1, 8, 64});
+  m.output(attention_block(m, x, x, 8, 8, m.weight("onnx::Add_bias", {1, per_head ? 4 : 1, 8, 8})));
+  return m.bytes();
+}
+
 std::string sliced_position_table_onnx(const write_options& o) {
   builder m(o, 13);
   const std::string ids = m.input("input", ::onnx::TensorProto::INT64, {-1, -1}, "sequence");

@@ -131,6 +131,10 @@ enum class kv_repeat { none, repeat_kv, repeat_interleave, heads_twice, tile };
 /// (32, 4) table gathered by a constant (8, 8) bucket index, transposed to (1, 4, 8, 8), added before the Softmax.
 /// PyTorch's parameters: 4 x (64 x 64 + 64) + 32 x 4 = 16,768.
 [[nodiscard]] std::string score_bias_attention_onnx(const write_options& o = {});
+/// The same attention with the bias as torch.onnx writes it after constant folding evaluated the gather (Swin's and
+/// MaxViT's relative position bias): one constant `onnx::Add_bias` of (1, heads, 8, 8) where `per_head`, else a mask
+/// of (1, 1, 8, 8) shared by the heads. The table's parameters are not in the file: 4 x (64 x 64 + 64) = 16,640.
+[[nodiscard]] std::string folded_score_bias_onnx(bool per_head, const write_options& o = {});
 
 /// A learned position table cut to the sequence, `tok(ids) + pos[:, :n]` with n = ids.shape[1] as torch.onnx writes
 /// it with a dynamic sequence axis (a Slice of the table whose end is computed from Shape), then Linear(32, 32):

@@ -143,6 +143,29 @@ TEST(OnnxParameters, GatheredScoreBiasIsAParameter) {
   }
 }
 
+/// A bias added to the scores that constant folding evaluated from its table (Swin, MaxViT) is a constant like a mask,
+/// and its table is not in the file: the count is short of PyTorch's, and a note says so when the constant differs by
+/// head, as a mask does not.
+TEST(OnnxParameters, FoldedPerHeadScoreBiasIsNoted) {
+  for (const bool inputs : {false, true}) {
+    SCOPED_TRACE(inputs ? "weights as graph inputs" : "weights as initializers");
+    const prenet::onnx_import folded =
+        load_onnx_bytes(prenet::onnx_test::folded_score_bias_onnx(true, {.batch = 2, .weights_as_inputs = inputs}));
+    EXPECT_EQ(folded.network.params(), 4 * (64 * 64 + 64));
+    EXPECT_THAT(folded.notes, testing::Contains(HasSubstr(
+                                  "1 tensor added to attention scores holds one plane per head ('onnx::Add_bias', "
+                                  "1 x 4 x 8 x 8)")));
+    EXPECT_THAT(folded.notes, testing::Contains(HasSubstr("do_constant_folding=False")));
+    const prenet::onnx_import mask =
+        load_onnx_bytes(prenet::onnx_test::folded_score_bias_onnx(false, {.batch = 2, .weights_as_inputs = inputs}));
+    EXPECT_EQ(mask.network.params(), 4 * (64 * 64 + 64));
+    EXPECT_THAT(mask.notes, testing::Not(testing::Contains(HasSubstr("plane per head"))));
+  }
+  // T5's bias, gathered in the graph, is counted (above) and not noted.
+  const prenet::onnx_import gathered = load_onnx_bytes(prenet::onnx_test::score_bias_attention_onnx({.batch = 2}));
+  EXPECT_THAT(gathered.notes, testing::Not(testing::Contains(HasSubstr("plane per head"))));
+}
+
 /// A weight graph input read only through a Slice (export_params=False with a dynamic sequence: a learned position
 /// table cut to the sequence, nn.MultiheadAttention's in_proj_weight cut into q, k, v) is a weight: taken for a second
 /// data input it was not a parameter, and the table's 2,048 were lost with exit 0.

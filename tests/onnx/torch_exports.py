@@ -314,11 +314,14 @@ class LstmLm(nn.Module):
 # - swin_t adds to each window's scores a bias gathered from a trainable (169, heads) table by a constant index; constant
 #   folding evaluates the gather into a (heads, 49, 49) tensor the size of the scores, which no longer says how large the
 #   table is (nor that it is a parameter rather than a mask): exported without constant folding, which keeps the table.
+#   maxvit_t's block and grid attention hold the same kind of table, and are exported the same way. (Folded, prenet
+#   notes such per-head constants added to the scores: tests/onnx/onnx_parameter_test.cpp.)
 # - the DSL twins (twin_*: the architecture and input of `prenet predict --model NAME`, see DSL_TWINS in
 #   check_torch_exports.py) are exported in training mode, which keeps their Dropout layers as the DSL has them;
 #   twin_gpt2 without constant folding, so that its tied head reads the token table (export_params=False).
 EXPORT_OPTIONS = {"gpt2_style": {"export_params": True}, "vgg19_bn": {"training": True},
-                  "swin_t": {"constant_folding": False}, "twin_vgg16": {"training": True},
+                  "swin_t": {"constant_folding": False}, "maxvit_t": {"constant_folding": False},
+                  "twin_vgg16": {"training": True},
                   "twin_resnet50": {"training": True}, "twin_gpt2": {"training": True, "constant_folding": False},
                   "twin_vit_b_16": {"training": True}}
 
@@ -344,6 +347,7 @@ def models():
         "vit_b_16": (lambda: tv.vit_b_16(image_size=64), img(64)),
         "swin_t": (tv.swin_t, img(64)),
         "convnext_tiny": (tv.convnext_tiny, img(64)),
+        "maxvit_t": (tv.maxvit_t, img(224)),  # its partitions need 224 (7 x 7 windows and grids of a 7 x 7 map)
         "inception_v3": (lambda: tv.inception_v3(aux_logits=False, init_weights=False), img(299)),
         "vgg19_bn": (tv.vgg19_bn, img(224)),
         "unet": (UNet, img(64)),

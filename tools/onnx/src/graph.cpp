@@ -847,6 +847,35 @@ graph::graph(std::string_view bytes, const onnx_options& options) {
                      "mixes axis 0, so axis 1 is the batch");
   }
   track_batch_axes();
+  note_per_head_score_constants();
+}
+
+/// Constant folding evaluates a trainable relative position bias — Swin's and MaxViT's (2w - 1)^2 x heads table,
+/// gathered by a constant index — into a constant holding one (S, S) plane per head, added to the attention scores.
+/// The file then holds the planes, not the table, and nothing says they were trained: read as a mask
+/// (is_attention_mask), they are no parameter, and the count falls short of PyTorch's by the tables. A mask is the
+/// same for every head, so a constant that differs by head is named in a note (ALiBi's fixed slopes are one too).
+void graph::note_per_head_score_constants() {
+  int count = 0;
+  std::string first;
+  for (const node& n : nodes_) {
+    for (std::size_t slot = 0; slot < n.inputs.size() && slot < 2; ++slot) {
+      if (!is_attention_mask(n, slot)) continue;
+      const tensor& t = at(n.inputs[slot]);
+      if (t.dims.size() < 3 || t.dims[t.dims.size() - 3] < 2) continue;
+      if (count++ > 0) continue;
+      first = quoted_text(t.name) + ", ";
+      for (std::size_t d = 0; d < t.dims.size(); ++d) first += (d == 0 ? "" : " x ") + std::to_string(t.dims[d]);
+    }
+  }
+  if (count == 0) return;
+  notes_.push_back(std::to_string(count) + (count == 1 ? " tensor added to attention scores holds" :
+                                                          " tensors added to attention scores hold") +
+                   " one plane per head (" + (count == 1 ? "" : "the first: ") + first + ")" +
+                   (count == 1 ? ", read as a constant mask" : ", read as constant masks") +
+                   " without parameters: if they are a trained position bias that the export's constant folding " +
+                   "gathered from its table (Swin, MaxViT), the table's parameters are not counted; export with " +
+                   "do_constant_folding=False to keep it");
 }
 
 /// Whether the data input (S, B, E), all of it given by the file, is seq-first as nn.MultiheadAttention's default

@@ -118,6 +118,7 @@ class graph {
   void tie_by_value();
   [[nodiscard]] bool seq_first_attention() const;
   void track_batch_axes();
+  void note_per_head_score_constants();
   int tensor_id(const std::string& name);
 
   ::onnx::ModelProto model_;

@@ -396,7 +396,9 @@ class mapper {
       ++unfolded_;
       if (unfolded_ == 1) {
         notes_.push_back("Conv layers whose bias has a generated name (BatchNorm folded in by an eval-mode export) are "
-                         "predicted as Conv2d without bias + BatchNorm2d, as training runs them");
+                         "predicted as Conv2d without bias + BatchNorm2d, as training runs them; a convolution "
+                         "that had a bias of its own (VGG-BN) had it folded in too, and those parameters are not "
+                         "counted: export in training mode to keep them");
       }
     }
     return u;
