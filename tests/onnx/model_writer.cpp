@@ -698,6 +698,38 @@ std::string score_bias_attention_onnx(const write_options& o) {
   return m.bytes();
 }
 
+std::string one_output_onnx(one_output head, const write_options& o) {
+  builder m(o, 13);
+  switch (head) {
+    case one_output::gemm:
+      m.output(gemm(m, m.node("Relu", {gemm(m, m.input("input", ::onnx::TensorProto::FLOAT, {-1, 32}), "fc1", 32, 64)}),
+                    "fc2", 64, 1));
+      break;
+    case one_output::linear:
+      m.output(linear(m, m.node("Relu", {linear(m, m.input("input", ::onnx::TensorProto::FLOAT, {-1, 10, 32}), "fc1",
+                                                32, 64)}),
+                      "fc2", 64, 1));
+      break;
+    case one_output::conv: {
+      const std::string x = m.input("input", ::onnx::TensorProto::FLOAT, {-1, 3, 16, 16});
+      m.output(conv(m, m.node("Relu", {conv(m, x, "c1", 3, 16, 3, 1, 1, true)}), "head", 16, 1, 1, 1, 0, true));
+      break;
+    }
+    case one_output::batchnorm: {
+      const std::string x = m.input("input", ::onnx::TensorProto::FLOAT, {-1, 1, 16, 16});
+      m.output(conv(m, batchnorm(m, x, "bn", 1), "c1", 1, 16, 3, 1, 1, true));
+      break;
+    }
+    case one_output::prelu: {
+      const std::string x = m.input("input", ::onnx::TensorProto::FLOAT, {-1, 3, 16, 16});
+      const std::string y = m.node("PRelu", {conv(m, x, "c1", 3, 16, 3, 1, 1, true), m.weight("act.weight", {1, 1, 1})});
+      m.output(conv(m, y, "c2", 16, 8, 3, 1, 1, true));
+      break;
+    }
+  }
+  return m.bytes();
+}
+
 std::string folded_score_bias_onnx(bool per_head, const write_options& o) {
   builder m(o, 13);
   const std::string x = m.input("input", ::onnx::TensorProto::FLOAT, {-1, 8, 64});

@@ -131,6 +131,14 @@ enum class kv_repeat { none, repeat_kv, repeat_interleave, heads_twice, tile };
 /// (32, 4) table gathered by a constant (8, 8) bucket index, transposed to (1, 4, 8, 8), added before the Softmax.
 /// PyTorch's parameters: 4 x (64 x 64 + 64) + 32 x 4 = 16,768.
 [[nodiscard]] std::string score_bias_attention_onnx(const write_options& o = {});
+/// Layers with one output channel, whose bias (or scale and shift) is a weight of one element: a regression head
+/// Linear(64, 1) as Gemm on (batch, 32) inputs (`gemm`) or MatMul + Add on (batch, 10, 32) ones (`linear`), each after
+/// Linear(32, 64) + ReLU: 2,113 parameters; a one-class segmentation head Conv2d(16, 1, 1) after Conv2d(3, 16, 3) +
+/// ReLU on 16 x 16 images (`conv`): 465; BatchNorm2d(1) (kept, as a training-mode export keeps it) on one-channel
+/// 16 x 16 images before Conv2d(1, 16, 3) (`batchnorm`): 162; a shared PReLU slope between two Conv2d(3, 16, 3) and
+/// Conv2d(16, 8, 3) (`prelu`): 1,609.
+enum class one_output { gemm, linear, conv, batchnorm, prelu };
+[[nodiscard]] std::string one_output_onnx(one_output head, const write_options& o = {});
 /// The same attention with the bias as torch.onnx writes it after constant folding evaluated the gather (Swin's and
 /// MaxViT's relative position bias): one constant `onnx::Add_bias` of (1, heads, 8, 8) where `per_head`, else a mask
 /// of (1, 1, 8, 8) shared by the heads. The table's parameters are not in the file: 4 x (64 x 64 + 64) = 16,640.

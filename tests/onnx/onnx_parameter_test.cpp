@@ -143,6 +143,27 @@ TEST(OnnxParameters, GatheredScoreBiasIsAParameter) {
   }
 }
 
+/// A layer with one output channel reads a bias (BatchNorm2d(1) a scale and a shift) of one element: a parameter, not
+/// a scalar constant. Counted as none, Linear(64, 1) and a one-class Conv2d head were refused by the parameter
+/// invariant (65 counted, 64 held) and PReLU's shared slope was lost.
+TEST(OnnxParameters, OneElementLayerParameters) {
+  using prenet::onnx_test::one_output;
+  for (const bool inputs : {false, true}) {
+    SCOPED_TRACE(inputs ? "weights as graph inputs" : "weights as initializers");
+    const prenet::onnx_test::write_options o{.batch = 2, .weights_as_inputs = inputs};
+    EXPECT_EQ(load_onnx_bytes(prenet::onnx_test::one_output_onnx(one_output::gemm, o)).network.params(),
+              32 * 64 + 64 + 64 + 1);
+    EXPECT_EQ(load_onnx_bytes(prenet::onnx_test::one_output_onnx(one_output::linear, o)).network.params(),
+              32 * 64 + 64 + 64 + 1);
+    EXPECT_EQ(load_onnx_bytes(prenet::onnx_test::one_output_onnx(one_output::conv, o)).network.params(),
+              3 * 16 * 9 + 16 + 16 + 1);
+    EXPECT_EQ(load_onnx_bytes(prenet::onnx_test::one_output_onnx(one_output::batchnorm, o)).network.params(),
+              2 + 16 * 9 + 16);
+    EXPECT_EQ(load_onnx_bytes(prenet::onnx_test::one_output_onnx(one_output::prelu, o)).network.params(),
+              3 * 16 * 9 + 16 + 1 + 16 * 8 * 9 + 8);
+  }
+}
+
 /// A bias added to the scores that constant folding evaluated from its table (Swin, MaxViT) is a constant like a mask,
 /// and its table is not in the file: the count is short of PyTorch's, and a note says so when the constant differs by
 /// head, as a mask does not.

@@ -848,6 +848,40 @@ graph::graph(std::string_view bytes, const onnx_options& options) {
   }
   track_batch_axes();
   note_per_head_score_constants();
+  find_one_element_parameters();
+}
+
+/// A float weight of one element is ambiguous: a constant that folding left (a scale, an epsilon) or a parameter of
+/// a layer with one output (Linear(d, 1)'s bias, a one-class Conv2d head's, BatchNorm2d(1)'s scale and shift,
+/// PReLU's one slope). Counted as no parameter, such a layer was refused by the parameter invariant (65 counted, 64
+/// held), or lost its parameter without a word. It is one where an operator reads it in a parameter slot: Gemm's B and
+/// C, Conv's and ConvTranspose's filter and bias, a normalization's scale and shift, PRelu's slope, and the Add of a
+/// bias to a MatMul by a weight (torch.onnx's Linear over more than two axes).
+void graph::find_one_element_parameters() {
+  one_element_parameter_.assign(tensors_.size(), false);
+  const auto mark = [this](int t) {
+    const int w = parameter_root(t);
+    if (w >= 0 && at(w).has_shape && !at(w).is_integer() && at(w).numel() == 1) {
+      one_element_parameter_[static_cast<std::size_t>(w)] = true;
+    }
+  };
+  const auto weight_product = [this](int t) {
+    const int p = t < 0 ? -1 : at(t).producer;
+    if (p < 0) return false;
+    const node& m = nodes_[static_cast<std::size_t>(p)];
+    return m.op == "MatMul" && m.inputs.size() == 2 && m.input(1) >= 0 && parameter_root(m.input(1)) >= 0;
+  };
+  for (const node& n : nodes_) {
+    if (n.op == "Gemm" || n.op == "Conv" || n.op == "ConvTranspose" || n.op == "BatchNormalization" ||
+        n.op == "LayerNormalization" || n.op == "InstanceNormalization") {
+      for (std::size_t slot = 1; slot <= 2; ++slot) mark(n.input(slot));
+    } else if (n.op == "PRelu") {
+      mark(n.input(1));
+    } else if (n.op == "Add" && n.inputs.size() == 2) {
+      if (weight_product(n.input(0))) mark(n.input(1));
+      if (weight_product(n.input(1))) mark(n.input(0));
+    }
+  }
 }
 
 /// Constant folding evaluates a trainable relative position bias — Swin's and MaxViT's (2w - 1)^2 x heads table,
@@ -1412,7 +1446,7 @@ std::int64_t graph::parameter_elements(int root) const {
   const tensor& t = at(root);
   if (!t.has_shape || t.is_integer()) return 0;
   const std::int64_t n = t.numel();
-  return n > 1 ? n : 0;
+  return n > 1 || (n == 1 && one_element_parameter_.at(static_cast<std::size_t>(root))) ? n : 0;
 }
 
 bool graph::reads_parameter(const node& n, std::size_t slot) const {

@@ -93,8 +93,9 @@ class graph {
   /// The weight `id` is a view of (through Transpose, Cast, Reshape, Unsqueeze, Squeeze, Expand, Tile; a weight tied
   /// by value to another is that one), or -1: the tensor whose elements are the parameters.
   [[nodiscard]] int parameter_root(int id) const;
-  /// Parameters a root holds: its elements if it is a float tensor of more than one element, else 0 (scalar
-  /// constants, integer tables, shapes).
+  /// Parameters a root holds: its elements if it is a float tensor of more than one element, or of one that a layer
+  /// reads as its weight, bias or affine parameter (find_one_element_parameters); else 0 (scalar constants, integer
+  /// tables, shapes).
   [[nodiscard]] std::int64_t parameter_elements(int root) const;
   /// Whether input `slot` of `n` reads a parameter's values: not BatchNorm's running statistics, a recurrent layer's
   /// sequence lengths or initial state, Resize's scales, a shape (Shape, Size), a view (which passes it on), an
@@ -119,6 +120,7 @@ class graph {
   [[nodiscard]] bool seq_first_attention() const;
   void track_batch_axes();
   void note_per_head_score_constants();
+  void find_one_element_parameters();
   int tensor_id(const std::string& name);
 
   ::onnx::ModelProto model_;
@@ -137,6 +139,7 @@ class graph {
   std::string producer_;
   std::int64_t file_nodes_ = 0;
   std::vector<std::string> notes_;
+  std::vector<bool> one_element_parameter_;  ///< by tensor id: a weight of one element that is a layer's parameter
 };
 
 }  // namespace prenet::onnx_import_detail
