@@ -113,9 +113,7 @@ namespace detail {
     case layer_kind::multihead_attention: {
       std::int64_t macs = 0;
       for_each_projection(s, in, [&macs](const projection_shape& p) { macs += p.rows * p.in * p.out; });
-      const std::int64_t seq = in[0], e = s.in_features, ke = kv_width(s), kv = s.kv_seq == 0 ? seq : s.kv_seq;
-      const std::int64_t bias = (s.bias != 0 ? seq * e + 2 * kv * ke : 0) + (s.bias == 1 ? seq * e : 0);
-      return 2 * macs + bias;
+      return 2 * macs + attention_bias_sizes(s, in[0], s.kv_seq == 0 ? in[0] : s.kv_seq).flops;
     }
     case layer_kind::gated_mlp: {
       const std::int64_t h = in.last(), rows = in.numel() / h, inner = rows * s.out_features;

@@ -698,6 +698,22 @@ std::string score_bias_attention_onnx(const write_options& o) {
   return m.bytes();
 }
 
+std::string attention_biases_onnx(bool qkv_bias, bool k_bias, bool out_bias, const write_options& o) {
+  builder m(o, 13);
+  const std::string x = m.input("input", ::onnx::TensorProto::FLOAT, {-1, 8, 64});
+  const auto project = [&](const std::string& t, const std::string& name, bool bias) {
+    return bias ? linear(m, t, name, 64, 64) : m.node("MatMul", {t, m.weight("onnx::MatMul_" + name, {64, 64})});
+  };
+  const std::string q = heads_of(m, project(x, "q", qkv_bias), 8), k = heads_of(m, project(x, "k", k_bias), 8);
+  const std::string v = heads_of(m, project(x, "v", qkv_bias), 8);
+  const std::string kt = m.node("Transpose", {k}, {b::as("perm", {0, 1, 3, 2})});
+  const std::string probs = m.node("Softmax", {m.node("Div", {m.node("MatMul", {q, kt}), m.scalar(4.0F)})},
+                                   {b::a("axis", -1)});
+  const std::string y = m.node("Transpose", {m.node("MatMul", {probs, v})}, {b::as("perm", {0, 2, 1, 3})});
+  m.output(project(m.node("Reshape", {y, m.ints({0, 8, 64})}), "o", out_bias));
+  return m.bytes();
+}
+
 std::string one_output_onnx(one_output head, const write_options& o) {
   builder m(o, 13);
   switch (head) {

@@ -131,6 +131,10 @@ enum class kv_repeat { none, repeat_kv, repeat_interleave, heads_twice, tile };
 /// (32, 4) table gathered by a constant (8, 8) bucket index, transposed to (1, 4, 8, 8), added before the Softmax.
 /// PyTorch's parameters: 4 x (64 x 64 + 64) + 32 x 4 = 16,768.
 [[nodiscard]] std::string score_bias_attention_onnx(const write_options& o = {});
+/// Self-attention over 8 tokens of width 64 with 4 heads whose q, k and v projections have biases where `qkv_bias`
+/// (k's too where `k_bias`, Whisper's K has none) and whose output projection has one where `out_bias`: Qwen2's
+/// layout is (true, true, false), diffusers' Attention (false, false, true). 4 x 64 x 64 weights and the biases.
+[[nodiscard]] std::string attention_biases_onnx(bool qkv_bias, bool k_bias, bool out_bias, const write_options& o = {});
 /// Layers with one output channel, whose bias (or scale and shift) is a weight of one element: a regression head
 /// Linear(64, 1) as Gemm on (batch, 32) inputs (`gemm`) or MatMul + Add on (batch, 10, 32) ones (`linear`), each after
 /// Linear(32, 64) + ReLU: 2,113 parameters; a one-class segmentation head Conv2d(16, 1, 1) after Conv2d(3, 16, 3) +

@@ -143,6 +143,29 @@ TEST(OnnxParameters, GatheredScoreBiasIsAParameter) {
   }
 }
 
+/// Attention whose projections' biases are not all or none: Qwen2's (q, k and v only) and diffusers' (the output
+/// projection only) are one attention layer each, with PyTorch's count; they were refused by the parameter
+/// invariant (16,384 counted where the file holds 16,448). Whisper's (no K bias) has no such layer: its projections
+/// are layers of their own, with the count right.
+TEST(OnnxParameters, AttentionWithSomeBiases) {
+  struct layout {
+    bool qkv, k, out;
+    std::int64_t biases;
+    bool one_layer;
+  };
+  for (const layout& l : {layout{true, true, false, 3 * 64, true}, layout{false, false, true, 64, true},
+                          layout{true, false, true, 3 * 64, false}, layout{true, true, true, 4 * 64, true},
+                          layout{false, false, false, 0, true}}) {
+    SCOPED_TRACE(testing::Message() << l.qkv << l.k << l.out);
+    const prenet::onnx_import r =
+        load_onnx_bytes(prenet::onnx_test::attention_biases_onnx(l.qkv, l.k, l.out, {.batch = 2}));
+    EXPECT_EQ(r.network.params(), 4 * 64 * 64 + l.biases);
+    std::int64_t attention = 0;
+    for (const auto& n : r.network.nodes()) attention += n.spec.kind == prenet::layer_kind::multihead_attention ? 1 : 0;
+    EXPECT_EQ(attention, l.one_layer ? 1 : 0);
+  }
+}
+
 /// A layer with one output channel reads a bias (BatchNorm2d(1) a scale and a shift) of one element: a parameter, not
 /// a scalar constant. Counted as none, Linear(64, 1) and a one-class Conv2d head were refused by the parameter
 /// invariant (65 counted, 64 held) and PReLU's shared slope was lost.

@@ -295,7 +295,16 @@ constexpr bool attention_costs() {
   // Cross-attention to a 20-position memory of key size 32 and value size 48: q E*E, k E*kdim, v E*vdim, out E*E.
   const auto cross =
       Input<s, e>{} | MultiheadAttention<e, h, attention_options{.kdim = 32, .vdim = 48, .kv_seq = 20}>{};
+  // Qwen2's q, k and v biases without an output one; diffusers' output bias alone. Their bias additions (forward)
+  // are the projections' outputs they are added to.
+  const auto qkv_only = Input<s, e>{} | MultiheadAttention<e, h, attention_options{.out_bias = false}>{};
+  const auto out_only = Input<s, e>{} | MultiheadAttention<e, h, attention_options{.bias = false, .out_bias_only = true}>{};
+  const std::int64_t fwd = no_bias.nodes()[1].cost().forward_flops;
   return mha.params() == 4 * e * e + 4 * e && no_bias.params() == 4 * e * e &&
+         qkv_only.params() == 4 * e * e + 3 * e && out_only.params() == 4 * e * e + e &&
+         qkv_only.nodes()[1].cost().forward_flops == fwd + 3 * s * e &&
+         out_only.nodes()[1].cost().forward_flops == fwd + s * e &&
+         mha.nodes()[1].cost().forward_flops == fwd + 4 * s * e &&
          cross.params() == e * e + e * 32 + e * 48 + e * e + 4 * e &&
          // Q, K, V and output projections plus Q K^T and P V.
          mha.macs() == 4 * s * e * e + 2 * s * s * e && mha.output_shape() == sequence_shape(s, e) &&

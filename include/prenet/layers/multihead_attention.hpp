@@ -50,6 +50,9 @@ struct attention_options {
   std::int64_t num_kv_heads = 0;
   bool rotary = false;    ///< rotary position embedding applied to q and k (LLaMA's apply_rotary_pos_emb)
   bool out_bias = true;   ///< with `bias`: the output projection has one too (Qwen2: q, k, v biases only)
+  /// Without `bias`: the output projection alone has one (diffusers' Attention, as in Stable Diffusion's UNet: to_q,
+  /// to_k and to_v without bias, to_out with).
+  bool out_bias_only = false;
   attention_impl impl = attention_impl::eager;  ///< how the core runs (usually set for the whole run: with_attention)
   /// Dropout on the attention probabilities in training (nn.MultiheadAttention's `dropout` > 0, as PyTorch's
   /// transformer layers pass theirs; BERT's attention_probs_dropout_prob, GPT-2's attn_pdrop). Eager attention then
@@ -66,12 +69,13 @@ struct attention_options {
 
 [[nodiscard]] constexpr layer_spec attention_spec(std::int64_t embed_dim, std::int64_t heads,
                                                   attention_options o = {}) noexcept {
-  // groups: query heads per key/value head; positional: rotary embedding; bias 2: q, k and v biases only;
+  // groups: query heads per key/value head; positional: rotary embedding; bias 2: q, k and v biases only, 3: the
+  // output projection's only (detail::qkv_bias, detail::out_bias);
   // kernel: the attention_impl (the attention kernel that runs; 0 = eager, what every bench row measured);
   // inplace: dropout on the probabilities (attention_dropout(); no layer_spec field of its own, so that the bench
   // CSVs' and generated headers' columns stay as they are).
   return layer_spec{.kind = layer_kind::multihead_attention, .in_features = embed_dim, .out_features = embed_dim,
-                    .kernel = static_cast<std::int64_t>(o.impl), .groups = query_groups(heads, o.num_kv_heads), .bias = o.bias ? (o.out_bias ? 1 : 2) : 0,
+                    .kernel = static_cast<std::int64_t>(o.impl), .groups = query_groups(heads, o.num_kv_heads), .bias = o.bias ? (o.out_bias ? 1 : 2) : (o.out_bias_only ? 3 : 0),
                     .heads = heads, .kdim = o.kdim == 0 ? embed_dim : o.kdim, .vdim = o.vdim == 0 ? embed_dim : o.vdim,
                     .kv_seq = o.kv_seq, .causal = o.causal ? 1 : 0, .positional = o.rotary ? 1 : 0,
                     .inplace = o.dropout ? 1 : 0};
@@ -132,7 +136,8 @@ constexpr void validate_attention(const layer_spec& s) {
   require(s.kv_seq > 0 || (s.kdim == s.in_features && s.vdim == s.in_features),
           "MultiheadAttention: kdim and vdim must equal embed_dim for self-attention (set kv_seq for cross)");
   require(s.groups > 0 && s.heads % s.groups == 0, "MultiheadAttention: num_kv_heads must divide num_heads");
-  require(s.bias >= 0 && s.bias <= 2, "MultiheadAttention: bias must be 0, 1 (all projections) or 2 (q, k, v only)");
+  require(s.bias >= 0 && s.bias <= 3,
+          "MultiheadAttention: bias must be 0, 1 (all projections), 2 (q, k, v only) or 3 (the output projection only)");
   require(s.positional == 0 || (s.in_features / s.heads) % 2 == 0,
           "MultiheadAttention: head_dim must be even for rotary embedding");
   require(s.inplace == 0 || s.inplace == 1, "MultiheadAttention: dropout must be 0 (none) or 1 (on the probabilities)");
@@ -144,6 +149,24 @@ constexpr void validate_attention(const layer_spec& s) {
 /// Width of the K and V projections: num_kv_heads x head_dim (embed_dim without grouped-query attention).
 [[nodiscard]] constexpr std::int64_t kv_width(const layer_spec& s) noexcept {
   return s.groups > 1 ? s.in_features / s.groups : s.in_features;
+}
+
+/// Whether the q, k and v projections have biases (attention_spec's bias 1 or 2), and the output projection (1 or 3).
+[[nodiscard]] constexpr bool qkv_bias(const layer_spec& s) noexcept { return s.bias == 1 || s.bias == 2; }
+[[nodiscard]] constexpr bool out_bias(const layer_spec& s) noexcept { return s.bias == 1 || s.bias == 3; }
+
+/// The biases' elements: their parameters, and the additions of a pass (or the sums of their gradients) over
+/// `seq` query rows and `kv` key and value rows, per sample.
+struct attention_biases {
+  std::int64_t params = 0, flops = 0;
+};
+[[nodiscard]] constexpr attention_biases attention_bias_sizes(const layer_spec& s, std::int64_t seq,
+                                                               std::int64_t kv) noexcept {
+  const std::int64_t e = s.in_features, ke = kv_width(s);
+  attention_biases b;
+  if (qkv_bias(s)) b = {.params = e + 2 * ke, .flops = seq * e + 2 * kv * ke};
+  if (out_bias(s)) b = {.params = b.params + e, .flops = b.flops + seq * e};
+  return b;
 }
 
 /// FLOPs per element of q and k for the rotary embedding, forward and backward alike:
@@ -174,9 +197,7 @@ struct core_saved {
   const std::int64_t kv = self ? seq : s.kv_seq;
   const std::int64_t proj_macs = seq * e * e + kv * s.kdim * ke + kv * s.vdim * ke + seq * e * e;  // q, k, v, out
   const std::int64_t attn_macs = 2 * seq * kv * e;  // QK^T and PV (each query head against its key/value head)
-  const std::int64_t bias_q_kv = s.bias != 0 ? seq * e + 2 * kv * ke : 0, bias_out = s.bias == 1 ? seq * e : 0;
-  const std::int64_t bias = bias_q_kv + bias_out;
-  const std::int64_t bias_params = (s.bias != 0 ? e + 2 * ke : 0) + (s.bias == 1 ? e : 0);
+  const auto [bias_params, bias] = attention_bias_sizes(s, seq, kv);
   const std::int64_t rotary = s.positional * rotary_flops_per_element * (seq * e + kv * ke);
   const std::int64_t scores = h * seq * kv;
   // Softmax 5 FLOPs per score (max, subtract, exp, sum, divide), scaling of q 1 per element, causal mask 1 per score.

@@ -1257,7 +1257,10 @@ class mapper {
       out = proj->y;
       out_bias = proj->bias;
     }
-    if (out < 0 || !g_.at(q->x).has_shape || !g_.at(k->x).has_shape) return std::nullopt;
+    // The layer's biases are all, none, q, k and v only (Qwen2) or the output projection's only (diffusers'
+    // Attention); with q, k and v unlike (Whisper's K without one) the projections stay layers of their own.
+    if (out < 0 || !g_.at(q->x).has_shape || !g_.at(k->x).has_shape || q->bias != k->bias || k->bias != v->bias)
+      return std::nullopt;
     const auto* sd = dims(at(scores_mm).output(0));
     if (sd == nullptr || sd->size() < 3) return std::nullopt;
     const std::int64_t heads = sd->size() == 4 ? (*sd)[1] : (*sd)[0] / g_.batch();
@@ -1269,11 +1272,11 @@ class mapper {
     const shape mem = g_.sample_shape(k->x);
     if (mem.rank != 2) return std::nullopt;
     unit u{.in = q->x, .out = out, .nodes = nodes,
-           .specs = {attention_spec(e, heads, {.bias = q->bias && out_bias, .causal = causal,
+           .specs = {attention_spec(e, heads, {.bias = q->bias, .causal = causal,
                                                .kdim = self ? 0 : k->in, .vdim = self ? 0 : v->in,
                                                .kv_seq = self ? 0 : mem.dims[0], .num_kv_heads = kv_heads,
-                                               .rotary = q->rotary,
-                                               .dropout = dropout})},
+                                               .rotary = q->rotary, .out_bias = out_bias,
+                                               .out_bias_only = !q->bias && out_bias, .dropout = dropout})},
            .op = "attention (MatMul-Softmax-MatMul)", .score_bias = score_bias};
     std::sort(u.nodes.begin(), u.nodes.end());
     u.nodes.erase(std::unique(u.nodes.begin(), u.nodes.end()), u.nodes.end());
