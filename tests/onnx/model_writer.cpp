@@ -698,6 +698,12 @@ std::string score_bias_attention_onnx(const write_options& o) {
   return m.bytes();
 }
 
+std::string batchnorm3d_onnx(const write_options& o) {
+  builder m(o, 13);
+  m.output(m.node("Relu", {batchnorm(m, m.input("input", ::onnx::TensorProto::FLOAT, {-1, 8, 4, 16, 16}), "bn", 8)}));
+  return m.bytes();
+}
+
 std::string attention_biases_onnx(bool qkv_bias, bool k_bias, bool out_bias, const write_options& o) {
   builder m(o, 13);
   const std::string x = m.input("input", ::onnx::TensorProto::FLOAT, {-1, 8, 64});

@@ -187,6 +187,14 @@ TEST(OnnxParameters, OneElementLayerParameters) {
   }
 }
 
+/// BatchNorm3d is no BatchNorm2d over merged dimensions (it counted 8 x 4 channels' parameters and was refused): it
+/// runs on the roofline, holding its 2 x 8.
+TEST(OnnxParameters, BatchNorm3dHoldsItsChannels) {
+  const prenet::onnx_import r = load_onnx_bytes(prenet::onnx_test::batchnorm3d_onnx({.batch = 2}));
+  EXPECT_EQ(r.network.params(), 16);
+  for (const auto& n : r.network.nodes()) EXPECT_NE(n.spec.kind, prenet::layer_kind::batchnorm2d);
+}
+
 /// A bias added to the scores that constant folding evaluated from its table (Swin, MaxViT) is a constant like a mask,
 /// and its table is not in the file: the count is short of PyTorch's, and a note says so when the constant differs by
 /// head, as a mask does not.

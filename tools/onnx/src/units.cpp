@@ -408,7 +408,9 @@ class mapper {
     const node& n = at(ni);
     const int x = n.input(0);
     const shape s = g_.sample_shape(x);
-    if (x != main_input_of(n) || s.rank != 3) return unmapped(ni);
+    // Over (N, C, H, W) only: sample_shape merges a BatchNorm3d's (C, D, H, W) into three dimensions, whose first is
+    // not its channels (C x D: a training-mode BatchNorm3d(8) over 4 frames counted 64 parameters of its 16).
+    if (x != main_input_of(n) || s.rank != 3 || g_.at(x).dims.size() != 4) return unmapped(ni);
     return layer(ni, batchnorm2d_spec(s.dims[0]), x, n.output(0));
   }
 
