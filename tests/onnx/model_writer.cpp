@@ -53,7 +53,8 @@ class builder {
       v->set_name(name);
       auto* t = v->mutable_type()->mutable_tensor_type();
       t->set_elem_type(::onnx::TensorProto::FLOAT);
-      for (const std::int64_t d : dims) t->mutable_shape()->add_dim()->set_dim_value(d);
+      auto* shape = t->mutable_shape();  // rank 0 too: a scalar's shape has no dimensions, as torch.onnx writes it
+      for (const std::int64_t d : dims) shape->add_dim()->set_dim_value(d);
     } else {
       auto* t = g_->add_initializer();
       t->set_name(name);
@@ -695,6 +696,20 @@ std::string score_bias_attention_onnx(const write_options& o) {
   const std::string bias = m.node("Unsqueeze", {m.node("Transpose", {gathered}, {b::as("perm", {2, 0, 1})}),
                                                m.ints({0})});
   m.output(attention_block(m, x, x, 8, 8, bias));
+  return m.bytes();
+}
+
+std::string last_step_onnx(const write_options& o) {
+  builder m(o, 13);
+  const std::string x = m.input("input", ::onnx::TensorProto::FLOAT, {-1, 16, 32});
+  m.output(gemm(m, m.node("Gather", {x, m.ints({-1}, true)}, {b::a("axis", 1)}), "fc", 32, 8));
+  return m.bytes();
+}
+
+std::string scalar_parameter_onnx(const write_options& o) {
+  builder m(o, 13);
+  const std::string y = gemm(m, m.input("input", ::onnx::TensorProto::FLOAT, {-1, 32}), "fc", 32, 8);
+  m.output(m.node("Mul", {m.node("Exp", {m.weight("logit_scale", {})}), y}));
   return m.bytes();
 }
 

@@ -131,6 +131,12 @@ enum class kv_repeat { none, repeat_kv, repeat_interleave, heads_twice, tile };
 /// (32, 4) table gathered by a constant (8, 8) bucket index, transposed to (1, 4, 8, 8), added before the Softmax.
 /// PyTorch's parameters: 4 x (64 x 64 + 64) + 32 x 4 = 16,768.
 [[nodiscard]] std::string score_bias_attention_onnx(const write_options& o = {});
+/// Linear(32, 8) over the last step of a (16, 32) sequence, `x[:, -1]`: Gather of the data along axis 1 by a scalar
+/// constant. 264 parameters.
+[[nodiscard]] std::string last_step_onnx(const write_options& o = {});
+/// CLIP's temperature: Linear(32, 8), then a product with Exp of a scalar parameter `logit_scale` (a graph input of
+/// rank 0 with weights_as_inputs): 265 parameters.
+[[nodiscard]] std::string scalar_parameter_onnx(const write_options& o = {});
 /// BatchNorm3d(8) over (8, 4, 16, 16) clips (kept, as a training-mode export keeps it), then ReLU: 16 parameters.
 [[nodiscard]] std::string batchnorm3d_onnx(const write_options& o = {});
 /// Self-attention over 8 tokens of width 64 with 4 heads whose q, k and v projections have biases where `qkv_bias`

@@ -187,6 +187,25 @@ TEST(OnnxParameters, OneElementLayerParameters) {
   }
 }
 
+/// A data input read only by a Gather along axis 1 (`x[:, -1]`, a sequence's last step) is data: Gather reads a
+/// weight along axis 0 only (an embedding table's rows). Taken for a weight, the file had no data input (exit 2).
+TEST(OnnxParameters, LastStepOfTheDataIsData) {
+  const prenet::onnx_import r = load_onnx_bytes(prenet::onnx_test::last_step_onnx({.batch = 2}));
+  EXPECT_EQ(r.network.params(), 32 * 8 + 8);
+  EXPECT_EQ(r.network.input_shape().rank, 2);
+}
+
+/// A scalar graph input (CLIP's logit_scale, export_params=False) is no data input (it has no batch dimension: it was
+/// refused as one), and a named weight of one element is a parameter wherever it is read, here through an Exp.
+TEST(OnnxParameters, ScalarParameter) {
+  for (const bool inputs : {false, true}) {
+    SCOPED_TRACE(inputs ? "weights as graph inputs" : "weights as initializers");
+    EXPECT_EQ(load_onnx_bytes(prenet::onnx_test::scalar_parameter_onnx({.batch = 2, .weights_as_inputs = inputs}))
+                  .network.params(),
+              32 * 8 + 8 + 1);
+  }
+}
+
 /// BatchNorm3d is no BatchNorm2d over merged dimensions (it counted 8 x 4 channels' parameters and was refused): it
 /// runs on the roofline, holding its 2 x 8.
 TEST(OnnxParameters, BatchNorm3dHoldsItsChannels) {

@@ -73,7 +73,8 @@ constexpr int max_inference_rounds = 256;
 
 /// Input slots that hold weights rather than activations, per operator (a graph input used only there is a weight,
 /// as in files exported with export_params=False).
-bool is_weight_slot(std::string_view op, int slot) {
+bool is_weight_slot(const ::onnx::NodeProto& n, int slot) {
+  const std::string_view op = n.op_type();
   if (op == "Conv" || op == "ConvTranspose" || op == "Gemm" || op == "LayerNormalization" ||
       op == "InstanceNormalization") {
     return slot == 1 || slot == 2;
@@ -83,7 +84,13 @@ bool is_weight_slot(std::string_view op, int slot) {
   if (op == "Add" || op == "Mul" || op == "Sub" || op == "Div") return slot == 0 || slot == 1;
   if (op == "MatMul" || op == "PRelu") return slot == 1;
   if (op == "Einsum") return slot >= 1;  // torch.einsum("bnd,df->bnf", x, self.w), as MatMul's right operand
-  if (op == "Gather") return slot == 0;
+  // A table's rows (an embedding lookup: axis 0, or negative, which a rank-2 table's -2 is); x[:, -1], a step of a
+  // sequence, is Gather along axis 1 of the data.
+  if (op == "Gather") {
+    std::int64_t axis = 0;
+    for (const ::onnx::AttributeProto& a : n.attribute()) axis = a.name() == "axis" ? a.i() : axis;
+    return slot == 0 && axis <= 0;
+  }
   if (op == "LSTM" || op == "GRU" || op == "RNN") return slot == 1 || slot == 2 || slot == 3 || slot >= 5;
   return false;
 }
@@ -108,7 +115,7 @@ bool only_weight_uses(const uses_map& uses, const std::string& name, int depth, 
   if (it == uses.end() || it->second.empty()) return depth > 0;
   for (const auto& [n, slot] : it->second) {
     // A parameter broadcast over the batch and joined to the stream (ViT's class token: Expand, then Concat).
-    if (is_weight_slot(n->op_type(), slot) || (depth > 0 && n->op_type() == "Concat")) {
+    if (is_weight_slot(*n, slot) || (depth > 0 && n->op_type() == "Concat")) {
       if (readers != nullptr) readers->weight_slots.insert(n->op_type());
       continue;
     }
@@ -129,6 +136,19 @@ bool only_weight_uses(const uses_map& uses, const std::string& name, int depth, 
     return false;
   }
   return true;
+}
+
+/// A scalar graph input: no batch dimension, so no data input; a parameter or buffer export_params=False passes (CLIP's
+/// `logit_scale`, read through an Exp).
+bool scalar_input(const ::onnx::ValueInfoProto& in) {
+  return in.type().has_tensor_type() && in.type().tensor_type().has_shape() &&
+         in.type().tensor_type().shape().dim_size() == 0;
+}
+
+/// Whether graph input `in` passes a weight: it is read only where operators take weights (only_weight_uses), or is
+/// a scalar.
+bool weight_input(const uses_map& uses, const ::onnx::ValueInfoProto& in) {
+  return scalar_input(in) || only_weight_uses(uses, in.name(), 0);
 }
 
 /// A graph input no node reads (exporters other than PyTorch's keep them): neither the data input nor a weight.
@@ -156,7 +176,7 @@ std::string joined(const std::set<std::string>& ops) {
 /// operators may take a weight, which is how an export_params=False file passes its weights (only_weight_uses).
 std::string no_data_input(const ::onnx::GraphProto& g, const std::unordered_set<std::string>& initializers,
                           const uses_map& uses) {
-  std::vector<std::string> unread, viewed, weights;
+  std::vector<std::string> unread, viewed, weights, scalars;
   std::set<std::string> views, weight_ops;
   for (const ::onnx::ValueInfoProto& in : g.input()) {
     if (initializers.count(in.name()) != 0) continue;
@@ -165,8 +185,10 @@ std::string no_data_input(const ::onnx::GraphProto& g, const std::unordered_set<
       continue;
     }
     weight_readers r;
-    (void)only_weight_uses(uses, in.name(), 0, &r);  // true: no input here is a data input
-    if (r.weight_slots.empty()) {
+    (void)only_weight_uses(uses, in.name(), 0, &r);  // true (or a scalar): no input here is a data input
+    if (scalar_input(in)) {
+      scalars.push_back(in.name());
+    } else if (r.weight_slots.empty()) {
       viewed.push_back(in.name());
       views.merge(r.views);
     } else {
@@ -175,7 +197,7 @@ std::string no_data_input(const ::onnx::GraphProto& g, const std::unordered_set<
     }
   }
   std::string why = "the ONNX graph has no data input: ";
-  if (unread.empty() && viewed.empty() && weights.empty()) {
+  if (unread.empty() && viewed.empty() && weights.empty() && scalars.empty()) {
     return why + "it declares no graph input other than its initializers";
   }
   std::vector<std::string> parts;
@@ -192,6 +214,9 @@ std::string no_data_input(const ::onnx::GraphProto& g, const std::unordered_set<
                     "weight (" + joined(weight_ops) + "), so taken for " +
                     verb(weights, "a weight passed as an input", "weights passed as inputs") +
                     ", as export_params=False writes them");
+  }
+  if (!scalars.empty()) {
+    parts.push_back(name_list(scalars) + verb(scalars, " is a scalar", " are scalars") + " (no batch dimension)");
   }
   if (!unread.empty()) parts.push_back(name_list(unread) + verb(unread, " is", " are") + " read by no node");
   for (std::size_t i = 0; i < parts.size(); ++i) why += (i > 0 ? "; " : "") + parts[i];
@@ -675,7 +700,7 @@ graph::graph(std::string_view bytes, const onnx_options& options) {
   }
 
   const auto is_data_input = [&](const ::onnx::ValueInfoProto& in) {
-    return initializers.count(in.name()) == 0 && !unused(uses, in.name()) && !only_weight_uses(uses, in.name(), 0);
+    return initializers.count(in.name()) == 0 && !unused(uses, in.name()) && !weight_input(uses, in);
   };
   // Before any size is set, the names named_dims sizes must be the data inputs' (check_named_dims): a misspelt name
   // is the error to report, not the dimension it then leaves unsized. Inputs without a shape are the loop's to refuse.
@@ -856,7 +881,7 @@ graph::graph(std::string_view bytes, const onnx_options& options) {
 /// PReLU's one slope). Counted as no parameter, such a layer was refused by the parameter invariant (65 counted, 64
 /// held), or lost its parameter without a word. It is one where an operator reads it in a parameter slot: Gemm's B and
 /// C, Conv's and ConvTranspose's filter and bias, a normalization's scale and shift, PRelu's slope, and the Add of a
-/// bias to a MatMul by a weight (torch.onnx's Linear over more than two axes).
+/// bias to a MatMul by a weight (torch.onnx's Linear over more than two axes) — or where the exporter named it.
 void graph::find_one_element_parameters() {
   one_element_parameter_.assign(tensors_.size(), false);
   const auto mark = [this](int t) {
@@ -871,6 +896,12 @@ void graph::find_one_element_parameters() {
     const node& m = nodes_[static_cast<std::size_t>(p)];
     return m.op == "MatMul" && m.inputs.size() == 2 && m.input(1) >= 0 && parameter_root(m.input(1)) >= 0;
   };
+  // A weight of one element the exporter named (a module's `logit_scale`, ReZero's `alpha`): a parameter or a buffer
+  // of the model, which ONNX does not tell apart (a buffer read elsewhere counts, as any weight does). What constant
+  // folding makes is named "onnx::Op_N".
+  for (std::size_t t = 0; t < tensors_.size(); ++t) {
+    if (tensors_[t].is_weight && tensors_[t].name.rfind("onnx::", 0) != 0) mark(static_cast<int>(t));
+  }
   for (const node& n : nodes_) {
     if (n.op == "Gemm" || n.op == "Conv" || n.op == "ConvTranspose" || n.op == "BatchNormalization" ||
         n.op == "LayerNormalization" || n.op == "InstanceNormalization") {
@@ -1189,7 +1220,7 @@ void graph::classify(const ::onnx::GraphProto& g, const onnx_options& options) {
   for (const ::onnx::ValueInfoProto& v : g.input()) {
     tensor& t = tensors_[static_cast<std::size_t>(ids_.at(v.name()))];
     if (initializers.count(v.name()) != 0 || unused(uses, v.name())) continue;  // an unused input: neither role
-    if (only_weight_uses(uses, v.name(), 0)) {
+    if (weight_input(uses, v)) {
       t.is_weight = true;
       continue;
     }
