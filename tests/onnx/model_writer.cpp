@@ -713,6 +713,16 @@ std::string scalar_parameter_onnx(const write_options& o) {
   return m.bytes();
 }
 
+std::string learned_queries_onnx(const write_options& o) {
+  builder m(o, 13);
+  const std::string x = m.input("input", ::onnx::TensorProto::FLOAT, {-1, 40, 64});
+  const std::string q = gemm(m, m.weight("queries", {16, 64}), "q", 64, 64);
+  const std::string kt = m.node("Transpose", {linear(m, x, "k", 64, 64)}, {b::as("perm", {0, 2, 1})});
+  const std::string probs = m.node("Softmax", {m.node("MatMul", {q, kt})}, {b::a("axis", -1)});
+  m.output(m.node("MatMul", {probs, x}));
+  return m.bytes();
+}
+
 std::string batchnorm3d_onnx(const write_options& o) {
   builder m(o, 13);
   m.output(m.node("Relu", {batchnorm(m, m.input("input", ::onnx::TensorProto::FLOAT, {-1, 8, 4, 16, 16}), "bn", 8)}));

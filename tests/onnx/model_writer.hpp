@@ -137,6 +137,10 @@ enum class kv_repeat { none, repeat_kv, repeat_interleave, heads_twice, tile };
 /// CLIP's temperature: Linear(32, 8), then a product with Exp of a scalar parameter `logit_scale` (a graph input of
 /// rank 0 with weights_as_inputs): 265 parameters.
 [[nodiscard]] std::string scalar_parameter_onnx(const write_options& o = {});
+/// DETR's decoder in small: 16 learned queries (a weight, 16 x 64) through Linear(64, 64), attending to a (40, 64)
+/// sequence's Linear(64, 64) keys and to the sequence itself: 16 x 64 + 2 x (64 x 64 + 64) parameters. The queries'
+/// Linear computes from weights only: 2 x 16 x 64 x 64 FLOPs a step, whatever the batch.
+[[nodiscard]] std::string learned_queries_onnx(const write_options& o = {});
 /// BatchNorm3d(8) over (8, 4, 16, 16) clips (kept, as a training-mode export keeps it), then ReLU: 16 parameters.
 [[nodiscard]] std::string batchnorm3d_onnx(const write_options& o = {});
 /// Self-attention over 8 tokens of width 64 with 4 heads whose q, k and v projections have biases where `qkv_bias`

@@ -206,6 +206,18 @@ TEST(OnnxParameters, ScalarParameter) {
   }
 }
 
+/// A matrix product of weights only (learned queries through a Linear) is no unit's: its parameters count, and a note
+/// says it is not predicted, with its FLOPs. (Passed as graph inputs, export_params=False, the queries are read where
+/// data is, and taken for a data input: a stream of their own. Not solved.)
+TEST(OnnxParameters, ProductsOfWeightsOnlyAreNoted) {
+  const prenet::onnx_import r = load_onnx_bytes(prenet::onnx_test::learned_queries_onnx({.batch = 2}));
+  EXPECT_EQ(r.network.params(), 16 * 64 + 2 * (64 * 64 + 64));
+  EXPECT_THAT(r.notes, testing::Contains(HasSubstr("1 matrix product computes from weights only (a Linear over "
+                                                   "learned queries or latents) and is not predicted: 131072 FLOPs")));
+  const prenet::onnx_import plain = load_onnx_bytes(prenet::onnx_test::last_step_onnx({.batch = 2}));
+  EXPECT_THAT(plain.notes, testing::Not(testing::Contains(HasSubstr("from weights only"))));
+}
+
 /// BatchNorm3d is no BatchNorm2d over merged dimensions (it counted 8 x 4 channels' parameters and was refused): it
 /// runs on the roofline, holding its 2 x 8.
 TEST(OnnxParameters, BatchNorm3dHoldsItsChannels) {

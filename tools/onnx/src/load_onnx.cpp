@@ -81,6 +81,30 @@ onnx_import load_onnx_bytes(std::string_view bytes, const onnx_options& options)
     notes.push_back(std::to_string(total) + " nodes are not on the path from the data input to output " +
                     quoted_text(g.at(g.main_output()).name) + " and are not predicted: " + list);
   }
+  // Matrix products computed from weights only (a Linear over learned queries or latents: DETR, Perceiver) run every
+  // step, on no sample's data: no unit holds them, and they are not predicted. Said, with their share of the file's.
+  std::int64_t weight_products = 0;
+  double weight_product_flops = 0;
+  for (const node& n : g.nodes()) {
+    if (n.output(0) < 0 || g.at(n.output(0)).kind != onnx_import_detail::role::constant) continue;
+    const bool reads_weight = std::any_of(n.inputs.begin(), n.inputs.end(), [&](int t) {
+      const int w = t < 0 ? -1 : g.parameter_root(t);
+      return w >= 0 && g.parameter_elements(w) > 0;
+    });
+    const std::int64_t f = reads_weight ? onnx_import_detail::matmul_flops(g, n) : 0;
+    if (f <= 0) continue;
+    ++weight_products;
+    weight_product_flops += static_cast<double>(f) * static_cast<double>(std::max<std::int64_t>(g.batch(), 1));
+  }
+  if (weight_products > 0) {
+    const double file = weight_product_flops + static_cast<double>(matmul_flops) * static_cast<double>(g.batch());
+    notes.push_back(std::to_string(weight_products) + " matrix product" + (weight_products == 1 ? "" : "s") +
+                    " compute" + (weight_products == 1 ? "s" : "") + " from weights only (a Linear over learned " +
+                    "queries or latents) and " + (weight_products == 1 ? "is" : "are") + " not predicted: " +
+                    std::to_string(static_cast<std::int64_t>(weight_product_flops)) + " FLOPs a forward pass, " +
+                    std::to_string(static_cast<int>(100.0 * weight_product_flops / file + 0.5)) +
+                    "% of the file's matrix products");
+  }
   onnx_import r{.network = std::move(*net),
                 .batch = options.batch.value_or(g.batch()),
                 .batch_from_file = !options.batch && g.batch_from_file(),
