@@ -723,6 +723,14 @@ std::string learned_queries_onnx(const write_options& o) {
   return m.bytes();
 }
 
+std::string folded_conv1d_onnx(const write_options& o) {
+  builder m(o, 13);
+  const std::string x = m.input("input", ::onnx::TensorProto::FLOAT, {-1, 4, 32});
+  m.output(m.node("Relu", {m.node("Conv", {x, m.weight("conv.weight", {8, 4, 3}), m.weight("onnx::Conv_bias", {8})},
+                                  {b::as("kernel_shape", {3}), b::as("pads", {1, 1}), b::as("strides", {1})})}));
+  return m.bytes();
+}
+
 std::string batchnorm3d_onnx(const write_options& o) {
   builder m(o, 13);
   m.output(m.node("Relu", {batchnorm(m, m.input("input", ::onnx::TensorProto::FLOAT, {-1, 8, 4, 16, 16}), "bn", 8)}));

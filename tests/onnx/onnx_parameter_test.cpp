@@ -218,6 +218,14 @@ TEST(OnnxParameters, ProductsOfWeightsOnlyAreNoted) {
   EXPECT_THAT(plain.notes, testing::Not(testing::Contains(HasSubstr("from weights only"))));
 }
 
+/// A Conv1d with BatchNorm folded into it runs on the roofline: it holds BatchNorm's scale and shift, and a note says
+/// that BatchNorm's time is not in the prediction.
+TEST(OnnxParameters, FoldedConv1dIsNoted) {
+  const prenet::onnx_import r = load_onnx_bytes(prenet::onnx_test::folded_conv1d_onnx({.batch = 2}));
+  EXPECT_EQ(r.network.params(), 4 * 8 * 3 + 2 * 8);
+  EXPECT_THAT(r.notes, testing::Contains(HasSubstr("count BatchNorm's parameters but not its time")));
+}
+
 /// BatchNorm3d is no BatchNorm2d over merged dimensions (it counted 8 x 4 channels' parameters and was refused): it
 /// runs on the roofline, holding its 2 x 8.
 TEST(OnnxParameters, BatchNorm3dHoldsItsChannels) {

@@ -364,7 +364,7 @@ class mapper {
     const node& n = at(ni);
     const int x = n.input(0), w = n.input(1), b = n.input(2);
     const auto* wd = dims(w);
-    if (x < 0 || !is_main(x) || !is_const(w) || wd == nullptr || wd->size() != 4) return unmapped(ni);
+    if (x < 0 || !is_main(x) || !is_const(w) || wd == nullptr || wd->size() != 4) return unmapped_conv(ni);
     const std::vector<std::int64_t> k = graph::attr_ints(n, "kernel_shape"), s = graph::attr_ints(n, "strides"),
                                     p = graph::attr_ints(n, "pads"), d = graph::attr_ints(n, "dilations");
     const std::int64_t kh = (*wd)[2], kw = (*wd)[3];
@@ -383,7 +383,7 @@ class mapper {
     if (!square || (pad_mode != "NOTSET" && pad_mode != "VALID") || g_.sample_shape(x).rank != 3 ||
         !in_window(kh, 1) || !in_window(stride, 1) || !in_window(pad, 0) || !in_window(dil, 1) ||
         !in_window(groups, 1)) {
-      return unmapped(ni);
+      return unmapped_conv(ni);
     }
     const std::int64_t out = (*wd)[0];
     const bool folded = folded_bias(n);
@@ -402,6 +402,17 @@ class mapper {
       }
     }
     return u;
+  }
+
+  /// A Conv no layer maps (Conv1d, Conv3d, a rectangular window): the roofline. With a folded bias it holds
+  /// BatchNorm's scale and shift (parameter_walk counts the bias twice) but runs without its kernels; said once.
+  unit unmapped_conv(int ni) {
+    if (folded_bias(at(ni)) && ++unfolded_unmapped_ == 1) {
+      notes_.push_back("Conv layers prenet runs on the roofline (Conv1d, Conv3d, rectangular windows) whose bias has a "
+                       "generated name (BatchNorm folded in by an eval-mode export) count BatchNorm's parameters but "
+                       "not its time, and a bias of their own is lost: export in training mode to keep BatchNorm");
+    }
+    return unmapped(ni);
   }
 
   unit batchnorm(int ni) {
@@ -1293,6 +1304,7 @@ class mapper {
   std::vector<int> claimed_by_;  ///< per tensor: the unit holding this parameter root, -1 if none yet
   std::vector<unit> units_;
   int unfolded_ = 0;
+  int unfolded_unmapped_ = 0;
   int shared_units_ = 0;
   int assumed_shapes_ = 0;
 };
