@@ -100,7 +100,8 @@ onnx_import load_onnx_bytes(std::string_view bytes, const onnx_options& options)
     const double file = weight_product_flops + static_cast<double>(matmul_flops) * static_cast<double>(g.batch());
     notes.push_back(std::to_string(weight_products) + " matrix product" + (weight_products == 1 ? "" : "s") +
                     " compute" + (weight_products == 1 ? "s" : "") + " from weights only (a Linear over learned " +
-                    "queries or latents) and " + (weight_products == 1 ? "is" : "are") + " not predicted: " +
+                    "queries or latents, or over a graph input read only where weights are, as a diffusion " +
+                    "model's timestep) and " + (weight_products == 1 ? "is" : "are") + " not predicted: " +
                     std::to_string(static_cast<std::int64_t>(weight_product_flops)) + " FLOPs a forward pass, " +
                     std::to_string(static_cast<int>(100.0 * weight_product_flops / file + 0.5)) +
                     "% of the file's matrix products");
