@@ -731,6 +731,27 @@ std::string folded_conv1d_onnx(const write_options& o) {
   return m.bytes();
 }
 
+std::string seq2seq_gru_onnx(const write_options& o) {
+  builder m(o, 13);
+  const std::string src = m.input("src", ::onnx::TensorProto::INT64, {-1, 12});
+  const std::string tgt = m.input("tgt", ::onnx::TensorProto::INT64, {-1, 10});
+  // Embedded tokens, sequence first, through a GRU(16, 32) starting from `h0` unless it is empty: (Y, Y_h).
+  const auto gru = [&](const std::string& tokens, const std::string& name, const std::string& h0) {
+    const std::string x = m.node("Transpose", {m.node("Gather", {m.weight(name + ".embed", {100, 16}), tokens})},
+                                 {b::as("perm", {1, 0, 2})});
+    std::vector<std::string> in{x, m.weight(name + ".W", {1, 96, 16}), m.weight(name + ".R", {1, 96, 32}),
+                                m.weight(name + ".B", {1, 192})};
+    if (!h0.empty()) in.insert(in.end(), {"", h0});
+    m.node("GRU", in, {b::a("hidden_size", 32)}, 2);
+    return std::pair{m.last_output(0), m.last_output(1)};
+  };
+  const std::string state = gru(src, "encoder", "").second;
+  const std::string y = gru(tgt, "decoder", state).first;  // (10, 1, batch, 32)
+  m.output(linear(m, m.node("Transpose", {m.node("Squeeze", {y, m.ints({1})})}, {b::as("perm", {1, 0, 2})}), "out",
+                  32, 100));
+  return m.bytes();
+}
+
 std::string batchnorm3d_onnx(const write_options& o) {
   builder m(o, 13);
   m.output(m.node("Relu", {batchnorm(m, m.input("input", ::onnx::TensorProto::FLOAT, {-1, 8, 4, 16, 16}), "bn", 8)}));

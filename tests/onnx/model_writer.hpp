@@ -144,6 +144,10 @@ enum class kv_repeat { none, repeat_kv, repeat_interleave, heads_twice, tile };
 /// Conv1d(4, 8, 3, padding 1, no bias) + BatchNorm1d(8) over 32 steps as an eval-mode export writes it: BatchNorm
 /// folded into a bias of generated name (`onnx::Conv_bias`). PyTorch's parameters: 4 x 8 x 3 + 2 x 8 = 112.
 [[nodiscard]] std::string folded_conv1d_onnx(const write_options& o = {});
+/// A seq2seq GRU: source tokens (12) through Embedding(100, 16) and GRU(16, 32), whose last state starts a decoder
+/// GRU(16, 32) over the target tokens (10, a second data input) embedded by their own table, then Linear(32, 100):
+/// 2 x 1,600 + 2 x 4,800 + 3,300 = 16,100 parameters.
+[[nodiscard]] std::string seq2seq_gru_onnx(const write_options& o = {});
 /// BatchNorm3d(8) over (8, 4, 16, 16) clips (kept, as a training-mode export keeps it), then ReLU: 16 parameters.
 [[nodiscard]] std::string batchnorm3d_onnx(const write_options& o = {});
 /// Self-attention over 8 tokens of width 64 with 4 heads whose q, k and v projections have biases where `qkv_bias`

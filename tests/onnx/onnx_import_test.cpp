@@ -251,6 +251,20 @@ TEST(OnnxImport, ExplicitOnnxDomainIsOnnxsOwn) {
   }
 }
 
+/// A decoder GRU over a second data input, its initial state the encoder's: the target tokens are a stream of their
+/// own, and the decoder a recurrent layer like the encoder (it ran on the roofline, 0.3% of its time).
+TEST(OnnxImport, Seq2seqDecoderOverTheTargets) {
+  const onnx_import r = load_onnx_bytes(onnx_test::seq2seq_gru_onnx({.batch = 2}));
+  EXPECT_EQ(r.network.params(), 2 * 1'600 + 2 * 4'800 + 3'300);
+  std::vector<shape> grus;  // each GRU's input
+  for (std::size_t i = 0; i < r.network.size(); ++i) {
+    if (r.network.nodes()[i].spec.kind == layer_kind::gru) grus.push_back(r.network.nodes()[i].input);
+  }
+  EXPECT_THAT(grus, testing::ElementsAre(sequence_shape(12, 16), sequence_shape(10, 16)));
+  for (const unmapped_operator& u : r.unmapped) EXPECT_NE(u.op_type, "GRU");
+  EXPECT_THAT(r.notes, testing::Contains(HasSubstr("data input 'tgt' feeds matrix products that join the stream")));
+}
+
 TEST(OnnxImport, BertNeedsTheSequenceLength) {
   try {
     (void)load_onnx_bytes(onnx_test::bert_onnx(256, 2, 4));
