@@ -798,7 +798,8 @@ std::string one_output_onnx(one_output head, const write_options& o) {
     }
     case one_output::prelu: {
       const std::string x = m.input("input", ::onnx::TensorProto::FLOAT, {-1, 3, 16, 16});
-      const std::string y = m.node("PRelu", {conv(m, x, "c1", 3, 16, 3, 1, 1, true), m.weight("act.weight", {1, 1, 1})});
+      const std::string c1 = conv(m, x, "c1", 3, 16, 3, 1, 1, true);
+      const std::string y = m.node("PRelu", {c1, m.weight("act.weight", {1, 1, 1})});
       m.output(conv(m, y, "c2", 16, 8, 3, 1, 1, true));
       break;
     }

@@ -298,7 +298,8 @@ constexpr bool attention_costs() {
   // Qwen2's q, k and v biases without an output one; diffusers' output bias alone. Their bias additions (forward)
   // are the projections' outputs they are added to.
   const auto qkv_only = Input<s, e>{} | MultiheadAttention<e, h, attention_options{.out_bias = false}>{};
-  const auto out_only = Input<s, e>{} | MultiheadAttention<e, h, attention_options{.bias = false, .out_bias_only = true}>{};
+  const auto out_only =
+      Input<s, e>{} | MultiheadAttention<e, h, attention_options{.bias = false, .out_bias_only = true}>{};
   const std::int64_t fwd = no_bias.nodes()[1].cost().forward_flops;
   return mha.params() == 4 * e * e + 4 * e && no_bias.params() == 4 * e * e &&
          qkv_only.params() == 4 * e * e + 3 * e && out_only.params() == 4 * e * e + e &&

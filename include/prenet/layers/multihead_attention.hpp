@@ -75,7 +75,8 @@ struct attention_options {
   // inplace: dropout on the probabilities (attention_dropout(); no layer_spec field of its own, so that the bench
   // CSVs' and generated headers' columns stay as they are).
   return layer_spec{.kind = layer_kind::multihead_attention, .in_features = embed_dim, .out_features = embed_dim,
-                    .kernel = static_cast<std::int64_t>(o.impl), .groups = query_groups(heads, o.num_kv_heads), .bias = o.bias ? (o.out_bias ? 1 : 2) : (o.out_bias_only ? 3 : 0),
+                    .kernel = static_cast<std::int64_t>(o.impl), .groups = query_groups(heads, o.num_kv_heads),
+                    .bias = o.bias ? (o.out_bias ? 1 : 2) : (o.out_bias_only ? 3 : 0),
                     .heads = heads, .kdim = o.kdim == 0 ? embed_dim : o.kdim, .vdim = o.vdim == 0 ? embed_dim : o.vdim,
                     .kv_seq = o.kv_seq, .causal = o.causal ? 1 : 0, .positional = o.rotary ? 1 : 0,
                     .inplace = o.dropout ? 1 : 0};
@@ -137,7 +138,8 @@ constexpr void validate_attention(const layer_spec& s) {
           "MultiheadAttention: kdim and vdim must equal embed_dim for self-attention (set kv_seq for cross)");
   require(s.groups > 0 && s.heads % s.groups == 0, "MultiheadAttention: num_kv_heads must divide num_heads");
   require(s.bias >= 0 && s.bias <= 3,
-          "MultiheadAttention: bias must be 0, 1 (all projections), 2 (q, k, v only) or 3 (the output projection only)");
+          "MultiheadAttention: bias must be 0, 1 (all projections), 2 (q, k, v only) or 3 (the output projection "
+          "only)");
   require(s.positional == 0 || (s.in_features / s.heads) % 2 == 0,
           "MultiheadAttention: head_dim must be even for rotary embedding");
   require(s.inplace == 0 || s.inplace == 1, "MultiheadAttention: dropout must be 0 (none) or 1 (on the probabilities)");

@@ -673,6 +673,7 @@ std::int64_t tensor::numel() const noexcept {
   return n;
 }
 bool tensor::is_integer() const noexcept { return is_integer_type(elem_type); }
+bool tensor::generated_name() const noexcept { return name.rfind("onnx::", 0) == 0; }
 
 graph::graph(std::string_view bytes, const onnx_options& options) {
   if (bytes.empty()) throw onnx_error("empty file: not an ONNX model");
@@ -897,10 +898,10 @@ void graph::find_one_element_parameters() {
     return m.op == "MatMul" && m.inputs.size() == 2 && m.input(1) >= 0 && parameter_root(m.input(1)) >= 0;
   };
   // A weight of one element the exporter named (a module's `logit_scale`, ReZero's `alpha`): a parameter or a buffer
-  // of the model, which ONNX does not tell apart (a buffer read elsewhere counts, as any weight does). What constant
-  // folding makes is named "onnx::Op_N".
+  // of the model, which ONNX does not tell apart (a buffer read elsewhere counts, as any weight does); not what
+  // constant folding makes (tensor::generated_name).
   for (std::size_t t = 0; t < tensors_.size(); ++t) {
-    if (tensors_[t].is_weight && tensors_[t].name.rfind("onnx::", 0) != 0) mark(static_cast<int>(t));
+    if (tensors_[t].is_weight && !tensors_[t].generated_name()) mark(static_cast<int>(t));
   }
   for (const node& n : nodes_) {
     if (n.op == "Gemm" || n.op == "Conv" || n.op == "ConvTranspose" || n.op == "BatchNormalization" ||
@@ -1272,8 +1273,9 @@ void graph::assign_roles() {
 /// before it meets the stream, and an encoder-decoder's target tokens through the decoder's self-attention: matrix
 /// products that would be dropped without a word (the prediction short of their time and FLOPs, exit 0). A side input
 /// whose lineage holds a matrix product, convolution or recurrent layer that feeds the main lineage, or is the data
-/// operand of one that the main lineage reaches by another operand, is therefore a stream of its own: role::main, its batch on the data input's axis. A branch that never joins the stream (its own
-/// graph output) stays a side input, and the parameter invariant refuses its weights.
+/// operand of one that the main lineage reaches by another operand, is therefore a stream of its own: role::main, its
+/// batch on the data input's axis. A branch that never joins the stream (its own graph output) stays a side input,
+/// and the parameter invariant refuses its weights.
 void graph::promote_streams() {
   static const std::unordered_set<std::string_view> heavy{"MatMul", "Gemm", "Conv", "ConvTranspose", "Einsum",
                                                           "LSTM",   "GRU",  "RNN"};

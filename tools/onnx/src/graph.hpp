@@ -44,6 +44,9 @@ struct tensor {
 
   [[nodiscard]] std::int64_t numel() const noexcept;
   [[nodiscard]] bool is_integer() const noexcept;
+  /// Whether torch.onnx generated the name ("onnx::Op_N"): what constant folding makes, where a module's parameters
+  /// and buffers keep their module path.
+  [[nodiscard]] bool generated_name() const noexcept;
 };
 
 struct node {

@@ -83,6 +83,8 @@ onnx_import load_onnx_bytes(std::string_view bytes, const onnx_options& options)
   }
   // Matrix products computed from weights only (a Linear over learned queries or latents: DETR, Perceiver) run every
   // step, on no sample's data: no unit holds them, and they are not predicted. Said, with their share of the file's.
+  // matmul_flops counts per sample, a sum over the file's batch: times that batch, a forward pass's.
+  const double file_batch = static_cast<double>(std::max<std::int64_t>(g.batch(), 1));
   std::int64_t weight_products = 0;
   double weight_product_flops = 0;
   for (const node& n : g.nodes()) {
@@ -94,10 +96,10 @@ onnx_import load_onnx_bytes(std::string_view bytes, const onnx_options& options)
     const std::int64_t f = reads_weight ? onnx_import_detail::matmul_flops(g, n) : 0;
     if (f <= 0) continue;
     ++weight_products;
-    weight_product_flops += static_cast<double>(f) * static_cast<double>(std::max<std::int64_t>(g.batch(), 1));
+    weight_product_flops += static_cast<double>(f) * file_batch;
   }
   if (weight_products > 0) {
-    const double file = weight_product_flops + static_cast<double>(matmul_flops) * static_cast<double>(g.batch());
+    const double file = weight_product_flops + static_cast<double>(matmul_flops) * file_batch;
     notes.push_back(std::to_string(weight_products) + " matrix product" + (weight_products == 1 ? "" : "s") +
                     " compute" + (weight_products == 1 ? "s" : "") + " from weights only (a Linear over learned " +
                     "queries or latents, or over a graph input read only where weights are, as a diffusion " +

@@ -629,7 +629,7 @@ class mapper {
     // The same lookup after torch.onnx's constant folding evaluated it (GPT-2's wpe(arange(S))): a weight of
     // generated name holding the S rows used, added to the stream. The same layer, over the rows the file holds.
     const tensor& w = g_.at(other);
-    if (w.is_weight && w.has_shape && !w.is_integer() && w.name.rfind("onnx::", 0) == 0 && s.rank == 2) {
+    if (w.is_weight && w.has_shape && !w.is_integer() && w.generated_name() && s.rank == 2) {
       std::vector<std::int64_t> d = w.dims;
       while (d.size() > 2 && d.front() == 1) d.erase(d.begin());
       if (d == std::vector<std::int64_t>{s.dims[0], s.dims[1]}) {
@@ -1406,7 +1406,7 @@ std::int64_t matmul_flops(const graph& g, const node& n) {
 
 bool folded_bias(const graph& g, const node& n, const onnx_options& options) {
   const int b = n.input(2);
-  return n.op == "Conv" && b >= 0 && options.unfold_batchnorm && g.at(b).name.rfind("onnx::", 0) == 0;
+  return n.op == "Conv" && b >= 0 && options.unfold_batchnorm && g.at(b).generated_name();
 }
 
 parameter_walk::parameter_walk(const graph& g, const onnx_options& options)
