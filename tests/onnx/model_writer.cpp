@@ -66,6 +66,12 @@ class builder {
 
   /// A Constant node holding int64 values (shape 1-D unless `scalar`).
   std::string ints(const std::vector<std::int64_t>& values, bool scalar = false) {
+    if (o_.constants == constant_form::value_attribute) {
+      return scalar ? attribute_constant("value_int", [&](auto& a) { a.set_i(values.at(0)); }, 2)
+                    : attribute_constant("value_ints", [&](auto& a) {
+                        for (const std::int64_t v : values) a.add_ints(v);
+                      }, 7);
+    }
     ::onnx::TensorProto t;
     t.set_data_type(::onnx::TensorProto::INT64);
     if (!scalar) t.add_dims(static_cast<std::int64_t>(values.size()));
@@ -73,6 +79,9 @@ class builder {
     return constant(std::move(t));
   }
   std::string scalar(float value) {
+    if (o_.constants == constant_form::value_attribute) {
+      return attribute_constant("value_float", [&](auto& a) { a.set_f(value); }, 1);
+    }
     ::onnx::TensorProto t;
     t.set_data_type(::onnx::TensorProto::FLOAT);
     t.add_float_data(value);
@@ -135,7 +144,28 @@ class builder {
   const write_options& options() const { return o_; }
 
  private:
+  /// A Constant node whose value is the attribute `name` of type `type` (AttributeProto's enum), set by `fill`.
+  template <class Fill>
+  std::string attribute_constant(const std::string& name, Fill fill, int type) {
+    auto* n = g_->add_node();
+    n->set_op_type("Constant");
+    const std::string out = "val_" + std::to_string(next_++);
+    n->set_name("node_" + out);
+    n->add_output(out);
+    auto* p = n->add_attribute();
+    p->set_name(name);
+    p->set_type(static_cast<::onnx::AttributeProto::AttributeType>(type));
+    fill(*p);
+    return out;
+  }
+
   std::string constant(::onnx::TensorProto t) {
+    if (o_.constants == constant_form::named_initializer) {
+      const std::string out = "val_" + std::to_string(next_++);
+      t.set_name(out);
+      *g_->add_initializer() = std::move(t);
+      return out;
+    }
     auto* n = g_->add_node();
     n->set_op_type("Constant");
     const std::string out = "onnx::Constant_" + std::to_string(next_++);
@@ -431,7 +461,7 @@ std::string layernorm_scale_only_decomposed_onnx(const write_options& o) {
   return m.bytes();
 }
 
-std::string rmsnorm_silu_onnx(const write_options& o, bool hf_casts) {
+std::string rmsnorm_silu_onnx(const write_options& o, bool hf_casts, std::int64_t mean_axis) {
   builder m(o, 13);
   const std::string in = m.input("input", ::onnx::TensorProto::FLOAT, {-1, 16, 64});
   // x * rsqrt(x.pow(2).mean(-1, keepdim=True) + eps) * weight; rsqrt is written Div(1, Sqrt(.)).
@@ -439,7 +469,7 @@ std::string rmsnorm_silu_onnx(const write_options& o, bool hf_casts) {
     return m.node("Cast", {t}, {b::a("to", ::onnx::TensorProto::FLOAT)});
   };
   const std::string x = hf_casts ? to_float(in) : in;
-  const std::string var = m.node("ReduceMean", {m.node("Pow", {x, m.scalar(2.0F)})}, {b::as("axes", {-1})});
+  const std::string var = m.node("ReduceMean", {m.node("Pow", {x, m.scalar(2.0F)})}, {b::as("axes", {mean_axis})});
   const std::string inv = m.node("Div", {m.scalar(1.0F), m.node("Sqrt", {m.node("Add", {var, m.scalar(1e-6F)})})});
   std::string normed = m.node("Mul", {x, inv});
   if (hf_casts) normed = to_float(normed);
@@ -847,6 +877,111 @@ std::string crossing_skips_onnx() {
   const std::string i = m.input("input", ::onnx::TensorProto::FLOAT, {1, 4, 8, 8});
   const std::string x = m.node("Relu", {i});
   m.output(m.node("Add", {x, m.node("Add", {m.node("Relu", {x}), i})}));
+  return m.bytes();
+}
+
+namespace {
+
+/// Linear as the dynamo exporter writes it over more than two axes (onnxscript's aten_linear): Transpose(weight),
+/// MatMul, Add of the bias.
+std::string dynamo_linear(builder& m, const std::string& x, const std::string& name, std::int64_t in, std::int64_t out,
+                          bool bias = true) {
+  const std::string y = m.node("MatMul", {x, m.node("Transpose", {m.weight(name + ".weight", {out, in})},
+                                                    {b::as("perm", {1, 0})})});
+  return bias ? m.node("Add", {y, m.weight(name + ".bias", {out})}) : y;
+}
+
+/// (B, 16, heads x 16) -> (B, heads, 16, 16).
+std::string split_heads(builder& m, const std::string& t, std::int64_t heads) {
+  return m.node("Transpose", {m.node("Reshape", {t, m.ints({-1, 16, heads, 16})})}, {b::as("perm", {0, 2, 1, 3})});
+}
+std::string merge_heads(builder& m, const std::string& t) {
+  return m.node("Reshape", {m.node("Transpose", {t}, {b::as("perm", {0, 2, 1, 3})}), m.ints({-1, 16, 64})});
+}
+
+/// onnxscript's torchlib SDPA at opset 18 over (B, 4, 16, 16) heads: K^T through (B x 4, 16, 16), Q and K^T each
+/// times sqrt(1 / sqrt(16)); `causal`: a folded (16, 16) mask added to the scores.
+std::string torchlib_sdpa(builder& m, const std::string& q, const std::string& k, const std::string& v, bool causal) {
+  const std::string k3 = m.node("Reshape", {k, m.ints({-1, 16, 16})});
+  const std::string kt = m.node("Reshape", {m.node("Transpose", {k3}, {b::as("perm", {0, 2, 1})}),
+                                           m.ints({-1, 4, 16, 16})});
+  const float root_scale = std::sqrt(1.0F / std::sqrt(16.0F));
+  std::string scores = m.node("MatMul", {m.node("Mul", {q, m.scalar(root_scale)}),
+                                         m.node("Mul", {kt, m.scalar(root_scale)})});
+  if (causal) scores = m.node("Add", {scores, m.weight("val_causal_mask", {16, 16})});
+  return m.node("MatMul", {m.node("Softmax", {scores}, {b::a("axis", -1)}), v});
+}
+
+}  // namespace
+
+std::string dynamo_block_onnx(const write_options& o, sdpa_form attention) {
+  const bool op = attention == sdpa_form::attention_operator;
+  builder m(o, op ? 23 : 18);
+  m.producer("pytorch");
+  const std::string x = m.input("x", ::onnx::TensorProto::FLOAT, {-1, 16, 64});
+  const auto layer_norm = [&m](const std::string& t, const std::string& name) {
+    return m.node("LayerNormalization", {t, m.weight(name + ".weight", {64}), m.weight(name + ".bias", {64})},
+                  {b::a("axis", -1)});
+  };
+  const std::string h = layer_norm(x, "ln_1");
+  const std::string q = split_heads(m, dynamo_linear(m, h, "attn.q_proj", 64, 64), 4);
+  const std::string k = split_heads(m, dynamo_linear(m, h, "attn.k_proj", 64, 64), 4);
+  const std::string v = split_heads(m, dynamo_linear(m, h, "attn.v_proj", 64, 64), 4);
+  const std::string a = op ? m.node("Attention", {q, k, v}, {b::a("is_causal", 0)})
+                           : torchlib_sdpa(m, q, k, v, attention == sdpa_form::torchlib_causal);
+  const std::string x1 = m.node("Add", {x, dynamo_linear(m, merge_heads(m, a), "attn.o_proj", 64, 64)});
+  const std::string f = dynamo_linear(m, layer_norm(x1, "ln_2"), "mlp.fc1", 64, 256);
+  std::string g;
+  if (op) {
+    g = m.node("Gelu", {f});
+  } else {
+    const std::string erf = m.node("Erf", {m.node("Div", {f, m.scalar(1.4142135F)})});
+    g = m.node("Mul", {m.scalar(0.5F), m.node("Mul", {f, m.node("Add", {erf, m.scalar(1.0F)})})});
+  }
+  m.output(m.node("Add", {x1, dynamo_linear(m, g, "mlp.fc2", 256, 64)}));
+  return m.bytes();
+}
+
+std::string dynamo_llama_block_onnx(const write_options& o) {
+  builder m(o, 18);
+  m.producer("pytorch");
+  const std::string x = m.input("x", ::onnx::TensorProto::FLOAT, {-1, 16, 64});
+  const auto rms_norm = [&m](const std::string& t, const std::string& name) {
+    const std::string var = m.node("ReduceMean", {m.node("Pow", {t, m.scalar(2.0F)}), m.ints({-1})},
+                                   {b::a("keepdims", 1)});
+    const std::string inv = m.node("Reciprocal", {m.node("Sqrt", {m.node("Add", {var, m.scalar(1e-6F)})})});
+    return m.node("Mul", {m.weight(name + ".weight", {64}), m.node("Mul", {t, inv})});
+  };
+  const std::string cos = m.weight("val_cos", {1, 1, 16, 16}), sin = m.weight("val_sin", {1, 1, 16, 16});
+  const auto rotate = [&](const std::string& t) {  // t * cos + cat(-t2, t1) * sin
+    const std::string t1 = m.node("Slice", {t, m.ints({0}), m.ints({8}), m.ints({3})});
+    const std::string t2 = m.node("Slice", {t, m.ints({8}), m.ints({16}), m.ints({3})});
+    const std::string r = m.node("Concat", {m.node("Neg", {t2}), t1}, {b::a("axis", -1)});
+    return m.node("Add", {m.node("Mul", {t, cos}), m.node("Mul", {r, sin})});
+  };
+  const auto repeat_kv = [&m](const std::string& t) {  // (B, 2, 16, 16) -> (B, 4, 16, 16), each head twice in place
+    const std::string e = m.node("Expand", {m.node("Unsqueeze", {t, m.ints({2})}), m.ints({1, 1, 2, 1, 1})});
+    return m.node("Reshape", {e, m.ints({-1, 4, 16, 16})});
+  };
+  const std::string h = rms_norm(x, "input_layernorm");
+  const std::string q = rotate(split_heads(m, dynamo_linear(m, h, "self_attn.q_proj", 64, 64, false), 4));
+  const std::string k = rotate(split_heads(m, dynamo_linear(m, h, "self_attn.k_proj", 64, 32, false), 2));
+  const std::string v = split_heads(m, dynamo_linear(m, h, "self_attn.v_proj", 64, 32, false), 2);
+  const std::string a = torchlib_sdpa(m, q, repeat_kv(k), repeat_kv(v), true);
+  const std::string x1 = m.node("Add", {x, dynamo_linear(m, merge_heads(m, a), "self_attn.o_proj", 64, 64, false)});
+  const std::string h2 = rms_norm(x1, "post_attention_layernorm");
+  const std::string gate = dynamo_linear(m, h2, "mlp.gate_proj", 64, 128, false);
+  const std::string up = dynamo_linear(m, h2, "mlp.up_proj", 64, 128, false);
+  const std::string act = m.node("Mul", {m.node("Mul", {gate, m.node("Sigmoid", {gate})}), up});
+  m.output(m.node("Add", {x1, dynamo_linear(m, act, "mlp.down_proj", 128, 64, false)}));
+  return m.bytes();
+}
+
+std::string rmsnormalization_onnx(const write_options& o) {
+  builder m(o, 23);
+  const std::string x = m.input("x", ::onnx::TensorProto::FLOAT, {-1, 16, 64});
+  const std::string n = m.node("RMSNormalization", {x, m.weight("norm.weight", {64})}, {b::a("axis", -1)});
+  m.output(dynamo_linear(m, n, "proj", 64, 64));
   return m.bytes();
 }
 

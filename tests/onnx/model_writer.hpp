@@ -8,6 +8,11 @@
 
 namespace prenet::onnx_test {
 
+/// How small constants (scales, epsilons, shapes) are written: Constant nodes holding a `value` tensor (torch.onnx's
+/// TorchScript exporter), Constant nodes with `value_float`, `value_int` or `value_ints` (onnxscript, and so PyTorch's
+/// dynamo exporter), or initializers named as an exporter names values ("val_3"), not "onnx::Op_N".
+enum class constant_form { value_tensor, value_attribute, named_initializer };
+
 /// How a model is written. Weights are initializers with dims but no data (raw_data empty), so that files stay a
 /// few kB: shapes, parameters and FLOPs depend on dims only. `weights_as_inputs` writes them as graph inputs
 /// instead, as export_params=False does.
@@ -18,6 +23,7 @@ struct write_options {
   /// Negative: Dropout nodes read the data only (ONNX's default ratio, 0.5). Else each is written as torch.onnx 1.13
   /// writes a training-mode nn.Dropout(p) at opset >= 12: a constant ratio p, training_mode true, output and mask.
   float dropout_ratio = -1.0F;
+  constant_form constants = constant_form::value_tensor;
 };
 
 /// torchvision.models.vgg16() at 224x224, exported in training mode.
@@ -77,7 +83,9 @@ enum class packed_cut { split, slices, heads_first };
 /// RMSNorm(64) over 16 tokens as PyTorch <= 1.13 writes Hugging Face's LlamaRMSNorm (Pow, ReduceMean, Add eps, Sqrt,
 /// Div(1, .), Mul by x, Mul by the weight; `hf_casts`: with the float32 upcast and the cast back around it), then
 /// Linear(64, 128) and F.silu (x * Sigmoid(x)): 64 + 8,320 = 8,384 parameters.
-[[nodiscard]] std::string rmsnorm_silu_onnx(const write_options& o = {}, bool hf_casts = false);
+/// `mean_axis`: the axis ReduceMean reduces (1: over the positions, which is no RMSNorm).
+[[nodiscard]] std::string rmsnorm_silu_onnx(const write_options& o = {}, bool hf_casts = false,
+                                            std::int64_t mean_axis = -1);
 
 /// How tanh_gelu_mlp_onnx writes GELU's tanh form: Hugging Face's gelu_new (`Pow(x, 3)`) with 0.5 * x first, as
 /// Hugging Face writes it, or last (x * (1 + tanh(...)) * 0.5); or as torch.onnx exports F.gelu(approximate="tanh")
@@ -184,6 +192,22 @@ enum class one_output { gemm, linear, conv, batchnorm, prelu };
 /// MobileNet's activations on a (-1, 16) input, opset 14: Clip to [0, 6] (ReLU6), HardSwish, HardSigmoid, then a Clip
 /// to [-1, 1], which is not a ReLU.
 [[nodiscard]] std::string hard_activations_onnx(const write_options& o = {});
+
+/// How an exporter writes scaled_dot_product_attention (dynamo_block_onnx): onnxscript's torchlib at opset 18 (K
+/// transposed through a Reshape to 3-D, Q and K^T each multiplied by sqrt(scale), MatMul, Softmax, MatMul), the same
+/// with is_causal (a constant (S, S) mask added to the scores), or ONNX's Attention operator (opset 23).
+enum class sdpa_form { torchlib, torchlib_causal, attention_operator };
+/// A pre-LN transformer block over 16 tokens of width 64 (4 heads, MLP 256) as PyTorch's dynamo exporter writes it:
+/// LayerNormalization, Linear as Transpose(weight) -> MatMul -> Add, GELU as torchlib's Div-Erf-Add-Mul(x)-Mul(0.5)
+/// (ONNX's Gelu, opset 20, with the Attention operator), residual adds. PyTorch's parameters: 49,984.
+[[nodiscard]] std::string dynamo_block_onnx(const write_options& o, sdpa_form attention);
+/// Hugging Face's LlamaDecoderLayer (width 64, 4 heads of 16, 2 K/V heads, MLP 128) over 16 tokens as the dynamo
+/// exporter writes it with SDPA at opset 18: RMSNorm decomposed with ReduceMean's axes an input, projections without
+/// bias (Transpose -> MatMul), the rotary cos and sin tables folded into (1, 1, 16, 16) initializers, K and V repeated
+/// by Unsqueeze -> Expand -> Reshape, the causal mask folded, a SiLU-gated MLP. PyTorch's parameters: 36,992.
+[[nodiscard]] std::string dynamo_llama_block_onnx(const write_options& o);
+/// ONNX's RMSNormalization(64) (opset 23) over 16 tokens, then Linear(64, 64): 64 + 4,160 parameters.
+[[nodiscard]] std::string rmsnormalization_onnx(const write_options& o = {});
 
 /// `blocks` residual blocks on a (1, 4, 8, 8) input: `y = Add(x, Relu(x))`, as shared/repro's slow_residual file.
 [[nodiscard]] std::string residual_chain_onnx(int blocks);

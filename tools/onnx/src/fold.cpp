@@ -409,15 +409,8 @@ class folder {
  private:
   static std::optional<value> constant(const ::onnx::NodeProto& n) {
     for (const ::onnx::AttributeProto& a : n.attribute()) {
+      // value_int(s) and value_float(s) are `value` tensors by now (graph.cpp, constant_values_as_tensors).
       if (a.name() == "value" && a.has_t()) return read(a.t());
-      if (a.name() == "value_int") return value{.type = tp::INT64, .dims = {}, .i = {a.i()}, .f = {}};
-      if (a.name() == "value_float") return value{.type = tp::FLOAT, .dims = {}, .i = {}, .f = {a.f()}};
-      if (a.name() == "value_ints" && a.ints_size() <= max_folded_elements) {
-        return value{.type = tp::INT64, .dims = {a.ints_size()}, .i = {a.ints().begin(), a.ints().end()}, .f = {}};
-      }
-      if (a.name() == "value_floats" && a.floats_size() <= max_folded_elements) {
-        return value{.type = tp::FLOAT, .dims = {a.floats_size()}, .i = {}, .f = {a.floats().begin(), a.floats().end()}};
-      }
     }
     return std::nullopt;
   }

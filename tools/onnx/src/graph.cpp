@@ -5,6 +5,7 @@
 #include "fold.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cstdlib>
 #include <optional>
 #include <climits>
@@ -32,6 +33,41 @@ namespace {
 void spell_onnx_domain_empty(::onnx::ModelProto& m) {
   for (::onnx::NodeProto& n : *m.mutable_graph()->mutable_node()) {
     if (onnx_domain(n.domain())) n.clear_domain();
+  }
+}
+
+/// Constant nodes that give their value as `value_float(s)` or `value_int(s)` (opset 12 on; onnxscript, and so
+/// PyTorch's dynamo exporter, writes small constants that way) given it as a `value` tensor, the one form the importer
+/// reads (scalar operands, Reshape targets, folding) and libonnx 1.12's inference propagates into shapes. Without it
+/// the Reshapes of an attention's heads had no target, and its products no shapes (FLOPs 12% short).
+void constant_values_as_tensors(::onnx::ModelProto& m) {
+  using tp = ::onnx::TensorProto;
+  for (::onnx::NodeProto& n : *m.mutable_graph()->mutable_node()) {
+    if (n.op_type() != "Constant" || !n.domain().empty()) continue;
+    for (::onnx::AttributeProto& a : *n.mutable_attribute()) {
+      tp t;
+      if (a.name() == "value_float") {
+        t.set_data_type(tp::FLOAT);
+        t.add_float_data(a.f());
+      } else if (a.name() == "value_floats") {
+        t.set_data_type(tp::FLOAT);
+        t.add_dims(a.floats_size());
+        *t.mutable_float_data() = a.floats();
+      } else if (a.name() == "value_int") {
+        t.set_data_type(tp::INT64);
+        t.add_int64_data(a.i());
+      } else if (a.name() == "value_ints") {
+        t.set_data_type(tp::INT64);
+        t.add_dims(a.ints_size());
+        *t.mutable_int64_data() = a.ints();
+      } else {
+        continue;
+      }
+      a.Clear();
+      a.set_name("value");
+      a.set_type(::onnx::AttributeProto::TENSOR);
+      *a.mutable_t() = std::move(t);
+    }
   }
 }
 
@@ -683,6 +719,7 @@ graph::graph(std::string_view bytes, const onnx_options& options) {
   }
   make_strings_printable(model_);
   spell_onnx_domain_empty(model_);
+  constant_values_as_tensors(model_);
   if (!model_.has_graph() || model_.graph().node_size() == 0) throw onnx_error("the ONNX model's graph has no nodes");
   if (model_.graph().node_size() > max_nodes) {
     throw onnx_error("the ONNX graph has " + std::to_string(model_.graph().node_size()) + " nodes, more than " +
@@ -850,16 +887,25 @@ graph::graph(std::string_view bytes, const onnx_options& options) {
     notes_.push_back(std::to_string(filled) + " shapes ONNX could not infer (operands sliced at run time, Reshape " +
                      "targets computed from Shape) were computed by prenet");
   }
+  // Of ONNX's operators newer than libonnx 1.12, those whose output has their first input's shape by definition
+  // stand in exactly; the note names the others.
+  const auto keeps_input_shape = [](const ::onnx::NodeProto& n) {
+    static constexpr std::array<std::string_view, 6> same_shape{"Gelu",           "GroupNormalization", "Mish",
+                                                                "RMSNormalization", "RotaryEmbedding",    "Swish"};
+    return n.domain().empty() && std::find(same_shape.begin(), same_shape.end(), n.op_type()) != same_shape.end();
+  };
+  if (const auto assumed = std::count_if(patched.begin(), patched.end(),
+                                         [&](const auto& p) { return !keeps_input_shape(p.second); });
+      assumed > 0) {
+    notes_.push_back(std::to_string(assumed) + " nodes of operators unknown to ONNX are assumed to keep their " +
+                     "first input's shape");
+  }
   if (!patched.empty()) {
     std::unordered_map<std::string, ::onnx::NodeProto*> by_output;
     for (::onnx::NodeProto& n : *g.mutable_node()) {
       if (n.output_size() > 0 && skip.count(n.output(0)) != 0) by_output.emplace(n.output(0), &n);
     }
     for (auto& p : patched) *by_output.at(p.second.output(0)) = std::move(p.second);
-  }
-  if (!patched.empty()) {
-    notes_.push_back(std::to_string(patched.size()) + " nodes of operators unknown to ONNX are assumed to keep their " +
-                     "first input's shape");
   }
   index(model_.graph());
   sort_topologically(model_.graph());
@@ -897,11 +943,39 @@ void graph::find_one_element_parameters() {
     const node& m = nodes_[static_cast<std::size_t>(p)];
     return m.op == "MatMul" && m.inputs.size() == 2 && m.input(1) >= 0 && parameter_root(m.input(1)) >= 0;
   };
-  // A weight of one element the exporter named (a module's `logit_scale`, ReZero's `alpha`): a parameter or a buffer
-  // of the model, which ONNX does not tell apart (a buffer read elsewhere counts, as any weight does); not what
-  // constant folding makes (tensor::generated_name).
+  // Whether every reader of `t` (through views) takes it as an operand of element-wise arithmetic: how a constant is
+  // read (a scale, an epsilon, GELU's 0.5), where a parameter of one element is read by a layer (below) or goes
+  // through a function first (CLIP's Exp(logit_scale)).
+  const auto arithmetic_operand = [this](int t) {
+    std::vector<int> todo{t};
+    bool read = false;
+    for (std::size_t i = 0; i < todo.size() && i < 64; ++i) {
+      for (const int c : at(todo[i]).consumers) {
+        const node& n = nodes_[static_cast<std::size_t>(c)];
+        if (is_view_of_input(n.op) && n.input(0) == todo[i] && n.output(0) >= 0) {
+          todo.push_back(n.output(0));
+          continue;
+        }
+        read = true;
+        if (n.op != "Add" && n.op != "Sub" && n.op != "Mul" && n.op != "Div" && n.op != "Pow" && n.op != "Max" &&
+            n.op != "Min" && n.op != "Clip" && n.op != "Where")
+          return false;
+      }
+    }
+    return read;
+  };
+  // A weight of one element the exporter named (a module's `logit_scale`): a parameter or a buffer of the model,
+  // which ONNX does not tell apart (a buffer read elsewhere counts, as any weight does); not what constant folding
+  // makes (tensor::generated_name). Exporters that name their constants as they name parameters (torch.onnx's dynamo
+  // exporter: "val_7", "scalar_tensor_default"; other tools) leave an initializer that only arithmetic reads (SDPA's
+  // scale on Q and K, GELU's 0.5 and sqrt 2, RMSNorm's exponent and epsilon): a constant. A weight graph input
+  // (export_params=False: exporters pass parameters, not constants, that way) is a parameter however it is read;
+  // a scalar parameter multiplied in (ReZero's alpha) with export_params=True is therefore not counted (docs/onnx.md).
   for (std::size_t t = 0; t < tensors_.size(); ++t) {
-    if (tensors_[t].is_weight && !tensors_[t].generated_name()) mark(static_cast<int>(t));
+    const tensor& w = tensors_[t];
+    if (!w.is_weight || w.generated_name()) continue;
+    const bool graph_input = w.value == nullptr && w.producer < 0;
+    if (graph_input || !arithmetic_operand(static_cast<int>(t))) mark(static_cast<int>(t));
   }
   for (const node& n : nodes_) {
     if (n.op == "Gemm" || n.op == "Conv" || n.op == "ConvTranspose" || n.op == "BatchNormalization" ||
@@ -1497,7 +1571,30 @@ bool graph::reads_parameter(const node& n, std::size_t slot) const {
     return false;
   }
   if (op == "Where") return slot != 0;
-  return !is_attention_mask(n, slot);
+  return !is_attention_mask(n, slot) && !is_rotary_table(n, slot);
+}
+
+bool graph::is_rotary_table(const node& n, std::size_t slot) const {
+  if (n.op != "Mul" || n.inputs.size() != 2 || slot > 1 || n.output(0) < 0) return false;
+  const int other = n.inputs[1 - slot];
+  if (other < 0 || at(other).kind != role::main || parameter_root(n.inputs[slot]) < 0) return false;
+  const auto rotated_half = [this](int t) {  // Concat(-x2, x1)
+    const int cat = t < 0 ? -1 : at(t).producer;
+    if (cat < 0) return false;
+    const node& c = nodes_[static_cast<std::size_t>(cat)];
+    const int neg = c.op == "Concat" && c.inputs.size() == 2 && c.input(0) >= 0 ? at(c.input(0)).producer : -1;
+    return neg >= 0 && nodes_[static_cast<std::size_t>(neg)].op == "Neg";
+  };
+  const std::vector<int>& readers = at(n.output(0)).consumers;
+  if (readers.size() != 1) return false;
+  const node& add = nodes_[static_cast<std::size_t>(readers.front())];
+  if (add.op != "Add" || add.inputs.size() != 2) return false;
+  const int partner = add.input(0) == n.output(0) ? add.input(1) : add.input(0);
+  const int pm = partner < 0 ? -1 : at(partner).producer;
+  if (pm < 0 || nodes_[static_cast<std::size_t>(pm)].op != "Mul") return false;
+  const node& m = nodes_[static_cast<std::size_t>(pm)];
+  const bool partner_rotated = rotated_half(m.input(0)) || rotated_half(m.input(1));
+  return rotated_half(other) != partner_rotated;
 }
 
 bool graph::is_attention_mask(const node& n, std::size_t slot) const {

@@ -102,13 +102,19 @@ class graph {
   [[nodiscard]] std::int64_t parameter_elements(int root) const;
   /// Whether input `slot` of `n` reads a parameter's values: not BatchNorm's running statistics, a recurrent layer's
   /// sequence lengths or initial state, Resize's scales, a shape (Shape, Size), a view (which passes it on), an
-  /// operand of a comparison or Where's condition (no gradient flows there: masks), nor an attention mask (below).
+  /// operand of a comparison or Where's condition (no gradient flows there: masks), nor an attention mask or a rotary
+  /// embedding's tables (below).
   [[nodiscard]] bool reads_parameter(const node& n, std::size_t slot) const;
   /// Whether input `slot` of `n` is a constant attention mask: a weight (through views) of trailing dimensions
   /// (S, S), added to a tensor computed from the data input whose sum goes into a Softmax, directly or through one
   /// more element-wise node (a registered `mask` buffer; a trainable bias added to the scores is gathered from a
   /// table, not read directly).
   [[nodiscard]] bool is_attention_mask(const node& n, std::size_t slot) const;
+  /// Whether input `slot` of `n` is a rotary embedding's cos or sin table: a weight multiplied into a tensor from the
+  /// data input, summed with its partner product, one of the two over rotate_half's Concat(-x2, x1)
+  /// (`t * cos + rotate_half(t) * sin`, LLaMA's apply_rotary_pos_emb). Constant folding (or an exporter's optimizer)
+  /// evaluates the tables from the positions; they are no parameters, though ONNX cannot tell them from weights.
+  [[nodiscard]] bool is_rotary_table(const node& n, std::size_t slot) const;
   /// Views that pass a tensor on unchanged in value (Identity, Cast, Transpose, Reshape, ... , Expand, Tile).
   [[nodiscard]] static bool is_view_of_input(std::string_view op);
 

@@ -50,6 +50,7 @@ class mapper {
       if (taken_[i] || !computes_main(nodes[i])) continue;
       std::optional<unit> u;
       if (nodes[i].op == "Softmax") u = attention(static_cast<int>(i));
+      else if (nodes[i].op == "Attention") u = attention_operator(static_cast<int>(i));
       else if (nodes[i].op == "ReduceMean") u = decomposed_layernorm(static_cast<int>(i));
       else if (nodes[i].op == "Pow") u = decomposed_rmsnorm(static_cast<int>(i));
       else if (nodes[i].op == "Sigmoid" && (u = decomposed_silu(static_cast<int>(i)))) u = gated_mlp(*u).value_or(*u);
@@ -355,6 +356,7 @@ class mapper {
     if (op == "Gemm" || op == "MatMul") return matmul(ni);
     if (op == "Gather") return gather(ni);
     if (op == "LayerNormalization") return layernorm(ni);
+    if (op == "RMSNormalization" && n.proto->domain().empty()) return rmsnorm(ni);
     if (op == "LSTM" || op == "GRU" || op == "RNN") return recurrent(ni);
     if (op == "Add") return add(ni);
     return unmapped(ni);
@@ -518,6 +520,20 @@ class mapper {
     return u;
   }
 
+  /// ONNX's RMSNormalization (opset 23) over the last axis with a scale of its width: prenet's rmsnorm.
+  unit rmsnorm(int ni) {
+    const node& n = at(ni);
+    const int x = n.input(0);
+    const shape s = g_.sample_shape(x);
+    const std::int64_t axis = graph::attr_int(n, "axis", -1);
+    const auto* sd = dims(n.input(1));
+    if (x != main_input_of(n) || (axis != -1 && axis != static_cast<std::int64_t>(g_.at(x).dims.size()) - 1) ||
+        !is_const(n.input(1)) || sd == nullptr || sd->size() != 1 || sd->front() != s.last()) {
+      return unmapped(ni);
+    }
+    return layer(ni, rmsnorm_spec(s.last()), x, n.output(0));
+  }
+
   /// LayerNorm with a scale and no shift (torch's LayerNorm(bias=False), RMSNorm-like exports): prenet's layernorm
   /// has both or neither, so it is the layernorm without its affine part, then the scale as a roofline element-wise
   /// product holding the scale's parameters (reading and writing the stream once more).
@@ -642,11 +658,20 @@ class mapper {
   }
 
   // --- patterns ------------------------------------------------------------------------------------------------
+  /// Whether a ReduceMean reduces its input's last axis only, as the normalizations do: its axes (an attribute; an
+  /// input from opset 18 on) are -1 or rank - 1. A mean over another axis (a pooling over positions) is none.
+  [[nodiscard]] bool reduces_last_axis(const node& r) const {
+    std::vector<std::int64_t> axes = graph::attr_ints(r, "axes");
+    if (axes.empty() && r.input(1) >= 0) axes = g_.ints(r.input(1));
+    const auto* d = dims(r.input(0));
+    return axes.size() == 1 && (axes[0] == -1 || (d != nullptr && axes[0] == static_cast<std::int64_t>(d->size()) - 1));
+  }
+
   /// PyTorch <= 1.13's LayerNorm: ReduceMean, Sub, Pow, ReduceMean, Add eps, Sqrt, Div, [Mul gamma, Add beta].
   std::optional<unit> decomposed_layernorm(int r1) {
     const node& mean = at(r1);
     const int x = mean.input(0);
-    if (!is_main(x) || mean.output(0) < 0) return std::nullopt;
+    if (!is_main(x) || mean.output(0) < 0 || !reduces_last_axis(mean)) return std::nullopt;
     int sub = -1;
     for (const int c : g_.at(x).consumers) {
       const node& n = at(c);
@@ -663,7 +688,7 @@ class mapper {
     if (pow < 0 || div < 0) return std::nullopt;
     std::vector<int> nodes{r1, sub, pow};
     const int t = follow(at(pow).output(0), {"ReduceMean", "Add", "Sqrt"}, nodes);
-    if (t < 0 || at(div).input(1) != t) return std::nullopt;
+    if (t < 0 || at(div).input(1) != t || !reduces_last_axis(at(nodes[3]))) return std::nullopt;
     nodes.push_back(div);
     int out = at(div).output(0);
     bool affine = false, scale_only = false;
@@ -700,7 +725,8 @@ class mapper {
     std::vector<int> nodes{p};
     const int t = follow(pow.output(0), {"ReduceMean", "Add", "Sqrt"}, nodes);
     // nodes[1..3]: ReduceMean, Add, Sqrt; the Add adds a constant eps to the mean
-    if (t < 0 || const_partner(at(nodes[2]), at(nodes[1]).output(0)) < 0) return std::nullopt;
+    if (t < 0 || const_partner(at(nodes[2]), at(nodes[1]).output(0)) < 0 || !reduces_last_axis(at(nodes[1])))
+      return std::nullopt;
     const int c = only_consumer(t);
     if (c < 0) return std::nullopt;
     nodes.push_back(c);
@@ -1133,13 +1159,20 @@ class mapper {
     bool rotary = false;
     std::optional<heads_repeat> repeat;
     int made = -1;
-    for (int hops = 0; hops < 8; ++hops) {
+    for (int hops = 0; hops < 12; ++hops) {
       const int p = producer(t);
       if (p < 0 || taken_[static_cast<std::size_t>(p)]) return std::nullopt;
       const node& n = at(p);
       // K and V repeated for grouped-query attention, after the rotary embedding (as LLaMA's exports do).
       if (!repeat && !rotary && part == 0 && (repeat = repeated_heads(p, nodes))) {
         t = repeat->source;
+        continue;
+      }
+      if (!rotary && n.op == "RotaryEmbedding" && n.proto->domain().empty() && is_main(n.input(0))) {
+        // ONNX's RotaryEmbedding (opset 23): the rotation of the projection's output, cos and sin caches aside.
+        rotary = true;
+        nodes.push_back(p);
+        t = n.input(0);
         continue;
       }
       if (!rotary) {
@@ -1199,28 +1232,42 @@ class mapper {
     return std::nullopt;
   }
 
+  /// The core of an attention, from Q, K and V per head to its output per head: found from its Softmax (the
+  /// MatMul-Softmax-MatMul pattern) or as ONNX's Attention operator; attention_layer reads the projections around it.
+  struct attention_core {
+    std::vector<int> nodes;
+    int q = -1, k = -1, v = -1;  ///< what the core reads as Q, K and V
+    int y = -1;                  ///< its output, heads not merged yet
+    std::int64_t heads = 0;      ///< Q's heads
+    /// K's and V's heads where the core repeats them for Q's itself (the operator's grouped-query form); 0 otherwise.
+    std::int64_t kv_heads = 0;
+    bool causal = false;
+    bool dropout = false;  ///< a Dropout on the probabilities, as a Dropout node elsewhere is one (training mode)
+    int score_bias = -1;
+    std::string_view op;
+  };
+
   /// Q K^T -> [scale, mask] -> Softmax -> [Dropout] -> P V with Dense projections around it: MultiheadAttention.
   std::optional<unit> attention(int sm) {
-    std::vector<int> nodes{sm};
-    bool causal = false;
+    attention_core c{.nodes = {sm}, .op = "attention (MatMul-Softmax-MatMul)"};
     int t = at(sm).input(0);
-    int scores_mm = -1, score_bias = -1;
+    int scores_mm = -1;
     for (int hops = 0; hops < 6 && scores_mm < 0; ++hops) {
       const int p = producer(t);
       if (p < 0 || taken_[static_cast<std::size_t>(p)]) return std::nullopt;
       const node& n = at(p);
-      nodes.push_back(p);
+      c.nodes.push_back(p);
       if (n.op == "MatMul" && is_main(n.input(0)) && is_main(n.input(1))) {
         scores_mm = p;
       } else if (n.op == "Where" && n.inputs.size() == 3) {
-        causal = true;
+        c.causal = true;
         t = is_main(n.input(2)) ? n.input(2) : n.input(1);
       } else if ((n.op == "Add" || n.op == "Div" || n.op == "Mul" || n.op == "Sub") && n.inputs.size() == 2) {
         const int main = is_main(n.input(0)) ? n.input(0) : n.input(1);
         const int other = main == n.input(0) ? n.input(1) : n.input(0);
         if (is_main(other)) return std::nullopt;
-        if (n.op == "Add" && is_const(other) && dims(other) != nullptr && dims(other)->size() >= 2) causal = true;
-        if (n.op == "Add") score_bias = other;
+        if (n.op == "Add" && is_const(other) && dims(other) != nullptr && dims(other)->size() >= 2) c.causal = true;
+        if (n.op == "Add") c.score_bias = other;
         t = main;
       } else if (n.op == "Cast" || n.op == "Identity") {
         t = n.input(0);
@@ -1230,42 +1277,93 @@ class mapper {
     }
     if (scores_mm < 0) return std::nullopt;
     int probs = at(sm).output(0), pv = -1;
-    bool dropout = false;  // a Dropout on the probabilities, as a Dropout node elsewhere is one (training mode)
     for (int hops = 0; hops < 3 && pv < 0; ++hops) {
-      const int c = only_consumer(probs);
-      if (c < 0) return std::nullopt;
-      nodes.push_back(c);
-      if (at(c).op == "MatMul" && at(c).input(0) == probs && is_main(at(c).input(1))) {
-        pv = c;
-      } else if (at(c).op == "Dropout" || at(c).op == "Cast" || at(c).op == "Identity") {
-        dropout = dropout || (at(c).op == "Dropout" && !identity_dropout(at(c)));
-        probs = at(c).output(0);
+      const int r = only_consumer(probs);
+      if (r < 0) return std::nullopt;
+      c.nodes.push_back(r);
+      if (at(r).op == "MatMul" && at(r).input(0) == probs && is_main(at(r).input(1))) {
+        pv = r;
+      } else if (at(r).op == "Dropout" || at(r).op == "Cast" || at(r).op == "Identity") {
+        c.dropout = c.dropout || (at(r).op == "Dropout" && !identity_dropout(at(r)));
+        probs = at(r).output(0);
       } else {
         return std::nullopt;
       }
     }
     if (pv < 0) return std::nullopt;
-    const auto q = trace_projection(at(scores_mm).input(0), nodes);
-    const auto k = trace_projection(at(scores_mm).input(1), nodes);
-    const auto v = trace_projection(at(pv).input(1), nodes);
+    const auto* sd = dims(at(scores_mm).output(0));
+    if (sd == nullptr || sd->size() < 3) return std::nullopt;
+    c.heads = sd->size() == 4 ? (*sd)[1] : (*sd)[0] / g_.batch();
+    c.q = at(scores_mm).input(0);
+    c.k = at(scores_mm).input(1);
+    c.v = at(pv).input(1);
+    c.y = at(pv).output(0);
+    return attention_layer(std::move(c));
+  }
+
+  /// ONNX's Attention operator (opset 23; PyTorch's exporter writes scaled_dot_product_attention as one from opset
+  /// 23 on): Q, K and V of (B, H, S, D), or (B, S, H x D) with the heads in q_num_heads and kv_num_heads; fewer K/V
+  /// heads than Q's is grouped-query attention, repeated by the operator. An optional attn_mask (a constant: causal,
+  /// as an added mask is; a side input: padding; a trainable bias: see add_score_bias) and is_causal. A KV cache
+  /// (past_key, past_value, their presents) or the scores as an output is no training step's attention: left
+  /// unmapped. libonnx 1.12 predates the operator: shape inference took its output for Q's shape (graph.cpp), which
+  /// it is when V's head size is Q's.
+  std::optional<unit> attention_operator(int ni) {
+    const node& n = at(ni);
+    if (!n.proto->domain().empty() || n.inputs.size() < 3 || n.input(4) >= 0 || n.input(5) >= 0) return std::nullopt;
+    for (std::size_t o = 1; o < n.outputs.size(); ++o) {
+      if (n.output(o) >= 0 && !g_.at(n.output(o)).consumers.empty()) return std::nullopt;
+    }
+    if (graph::attr_int(n, "qk_matmul_output_mode", 0) != 0 || graph::attr_float(n, "softcap").value_or(0.0F) != 0.0F)
+      return std::nullopt;
+    const auto* qd = dims(n.input(0));
+    const auto* kd = dims(n.input(1));
+    if (qd == nullptr || kd == nullptr || qd->size() != kd->size() || (qd->size() != 3 && qd->size() != 4) ||
+        !is_main(n.input(0)) || !is_main(n.input(1)) || !is_main(n.input(2)))
+      return std::nullopt;
+    attention_core c{.nodes = {ni}, .q = n.input(0), .k = n.input(1), .v = n.input(2), .y = n.output(0),
+                     .op = "attention (ONNX Attention)"};
+    const bool heads_first = qd->size() == 4;
+    c.heads = heads_first ? (*qd)[1] : graph::attr_int(n, "q_num_heads", 0);
+    const std::int64_t kv = heads_first ? (*kd)[1] : graph::attr_int(n, "kv_num_heads", 0);
+    if (!in_window(c.heads, 1) || !in_window(kv, 1) || c.heads % kv != 0) return std::nullopt;
+    c.kv_heads = kv < c.heads ? kv : 0;
+    c.causal = graph::attr_int(n, "is_causal", 0) != 0;
+    if (const int mask = n.input(3); mask >= 0) {
+      if (is_const(mask) && dims(mask) != nullptr && dims(mask)->size() >= 2) c.causal = true;
+      c.score_bias = mask;
+    }
+    return attention_layer(std::move(c));
+  }
+
+  /// The attention layer around a core: Dense projections of a stream into its Q, K and V (through views, scalings, a
+  /// rotary embedding, K and V repeated for grouped-query attention), and one from its output, heads merged.
+  std::optional<unit> attention_layer(attention_core c) {
+    std::vector<int>& nodes = c.nodes;
+    const auto q = trace_projection(c.q, nodes);
+    const auto k = trace_projection(c.k, nodes);
+    const auto v = trace_projection(c.v, nodes);
+    if (!q || !k || !v || (c.kv_heads > 0 && k->repeats != 1)) return std::nullopt;
+    // K's and V's heads repeated for Q's by the graph (repeat_kv) or by the core.
+    const std::int64_t repeats = c.kv_heads > 0 ? c.heads / c.kv_heads : k->repeats;
     // Three projections (one product read as K and V is not the layer's); grouped-query attention: K and V repeated
     // alike, Q with as many heads as they have after that.
-    if (!q || !k || !v || k->x != v->x || q->made == k->made || k->made == v->made || q->made == v->made ||
-        q->repeats != 1 || k->repeats != v->repeats || k->kv_heads != v->kv_heads || k->out != v->out ||
-        q->out != k->out * k->repeats || q->rotary != k->rotary || v->rotary)
+    if (k->x != v->x || q->made == k->made || k->made == v->made || q->made == v->made || q->repeats != 1 ||
+        k->repeats != v->repeats || k->kv_heads != v->kv_heads || k->out != v->out || q->out != k->out * repeats ||
+        q->rotary != k->rotary || v->rotary)
       return std::nullopt;
-    // Forward from P V through views to the output projection.
-    int o = at(pv).output(0), out = -1;
+    // Forward from the core's output through views to the output projection.
+    int o = c.y, out = -1;
     bool out_bias = false;
     for (int hops = 0; hops < 6 && out < 0; ++hops) {
-      const int c = only_consumer(o);
-      if (c < 0) return std::nullopt;
-      if (is_view(at(c).op)) {
-        nodes.push_back(c);
-        o = at(c).output(0);
+      const int r = only_consumer(o);
+      if (r < 0) return std::nullopt;
+      if (is_view(at(r).op)) {
+        nodes.push_back(r);
+        o = at(r).output(0);
         continue;
       }
-      const auto proj = projection_reading(o, c, nodes);
+      const auto proj = projection_reading(o, r, nodes);
       if (!proj) return std::nullopt;
       out = proj->y;
       out_bias = proj->bias;
@@ -1274,23 +1372,21 @@ class mapper {
     // Attention); with q, k and v unlike (Whisper's K without one) the projections stay layers of their own.
     if (out < 0 || !g_.at(q->x).has_shape || !g_.at(k->x).has_shape || q->bias != k->bias || k->bias != v->bias)
       return std::nullopt;
-    const auto* sd = dims(at(scores_mm).output(0));
-    if (sd == nullptr || sd->size() < 3) return std::nullopt;
-    const std::int64_t heads = sd->size() == 4 ? (*sd)[1] : (*sd)[0] / g_.batch();
+    const std::int64_t heads = c.heads;
     const std::int64_t e = q->out;
     if (heads <= 0 || e % heads != 0 || q->in != e) return std::nullopt;
-    const std::int64_t kv_heads = k->repeats > 1 ? k->kv_heads : 0;  // 0: multi-head attention
-    if (kv_heads > 0 && kv_heads * k->repeats != heads) return std::nullopt;
+    const std::int64_t kv_heads = k->repeats > 1 ? k->kv_heads : c.kv_heads;  // 0: multi-head attention
+    if (kv_heads > 0 && kv_heads * repeats != heads) return std::nullopt;
     const bool self = q->x == k->x;
     const shape mem = g_.sample_shape(k->x);
     if (mem.rank != 2) return std::nullopt;
-    unit u{.in = q->x, .out = out, .nodes = nodes,
-           .specs = {attention_spec(e, heads, {.bias = q->bias, .causal = causal,
+    unit u{.in = q->x, .out = out, .nodes = std::move(nodes),
+           .specs = {attention_spec(e, heads, {.bias = q->bias, .causal = c.causal,
                                                .kdim = self ? 0 : k->in, .vdim = self ? 0 : v->in,
                                                .kv_seq = self ? 0 : mem.dims[0], .num_kv_heads = kv_heads,
                                                .rotary = q->rotary, .out_bias = out_bias,
-                                               .out_bias_only = !q->bias && out_bias, .dropout = dropout})},
-           .op = "attention (MatMul-Softmax-MatMul)", .score_bias = score_bias};
+                                               .out_bias_only = !q->bias && out_bias, .dropout = c.dropout})},
+           .op = std::string(c.op), .score_bias = c.score_bias};
     std::sort(u.nodes.begin(), u.nodes.end());
     u.nodes.erase(std::unique(u.nodes.begin(), u.nodes.end()), u.nodes.end());
     return u;
@@ -1379,6 +1475,26 @@ std::int64_t matmul_flops(const graph& g, const node& n) {
     const double columns = static_cast<double>(g.at(x).numel()) / static_cast<double>(std::max<std::int64_t>(wd[2], 1));
     const double flops = 2 * columns * static_cast<double>(wd[0]) * static_cast<double>(wd[1]) *
                          static_cast<double>(wd[2] + rd[2]) / static_cast<double>(std::max<std::int64_t>(g.batch(), 1));
+    return flops > 9e18 ? std::int64_t{9'000'000'000'000'000'000} : static_cast<std::int64_t>(flops);
+  }
+  if (n.op == "Attention" && n.proto->domain().empty()) {
+    // ONNX's Attention: Q K^T, D multiply-adds per score, and P V, Skv per output element; Q of (B, Hq, Sq, D) or
+    // (B, Sq, Hq x D), K of Skv positions, V's heads as K's (attention_operator).
+    const int q = n.input(0), k = n.input(1), v = n.input(2);
+    if (q < 0 || k < 0 || v < 0 || !g.at(q).has_shape || !g.at(k).has_shape || !g.at(v).has_shape) return 0;
+    const std::vector<std::int64_t>& qd = g.at(q).dims;
+    const std::vector<std::int64_t>& kd = g.at(k).dims;
+    const std::vector<std::int64_t>& vd = g.at(v).dims;
+    if (qd.size() != kd.size() || qd.size() != vd.size() || (qd.size() != 3 && qd.size() != 4)) return 0;
+    const bool heads_first = qd.size() == 4;
+    const auto hq = static_cast<double>(heads_first ? qd[1] : graph::attr_int(n, "q_num_heads", 0));
+    const auto hkv = static_cast<double>(heads_first ? kd[1] : graph::attr_int(n, "kv_num_heads", 0));
+    if (hq < 1 || hkv < 1) return 0;
+    const double sq = static_cast<double>(qd[qd.size() - 2]), skv = static_cast<double>(kd[kd.size() - 2]);
+    const double q_width = heads_first ? hq * static_cast<double>(qd[3]) : static_cast<double>(qd[2]);
+    const double v_width = hq * static_cast<double>(vd.back()) / (heads_first ? 1.0 : hkv);
+    const double flops = 2 * static_cast<double>(qd[0]) * sq * skv * (q_width + v_width) /
+                         static_cast<double>(std::max<std::int64_t>(g.batch(), 1));
     return flops > 9e18 ? std::int64_t{9'000'000'000'000'000'000} : static_cast<std::int64_t>(flops);
   }
   const bool conv = n.op == "Conv" || n.op == "ConvTranspose";
