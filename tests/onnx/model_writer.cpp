@@ -557,14 +557,23 @@ std::string rotary_attention_onnx(const write_options& o, kv_repeat repeat) {
   return m.bytes();
 }
 
-std::string seq_first_attention_onnx(std::int64_t seq, std::int64_t batch) {
+std::string seq_first_attention_onnx(std::int64_t seq, std::int64_t batch, bool torch2) {
   builder m({.batch = seq}, 13);  // the writer's first input dimension is the sequence here
   const std::string x = m.input("input", ::onnx::TensorProto::FLOAT, {seq, batch, 64});
   // nn.MultiheadAttention(64, 4) on a (S, B, 64) input as torch.onnx 1.13 writes it: the packed in-projection cut by
   // three Slices, heads merged behind the batch on axis 1, then brought to the front.
   const std::string packed = linear(m, x, "in_proj", 64, 192);
+  // PyTorch 2: (S, B, 192) -> (S, B, 3, 64) -> (1, S, B, 3, 64) -> (3, S, B, 1, 64) -> (3, S, B, 64).
+  std::string parts;
+  if (torch2) {
+    const std::string split = m.node("Reshape", {packed, m.ints({seq, batch, 3, 64})});
+    const std::string moved = m.node("Transpose", {m.node("Unsqueeze", {split, m.ints({0})})},
+                                     {b::as("perm", {3, 1, 2, 0, 4})});
+    parts = m.node("Squeeze", {moved, m.ints({-2})});
+  }
   const auto part = [&](std::int64_t k) {
-    const std::string cut = m.node("Slice", {packed, m.ints({64 * k}), m.ints({64 * (k + 1)}), m.ints({-1})});
+    const std::string cut = torch2 ? m.node("Gather", {parts, m.ints({k}, true)}, {b::a("axis", 0)})
+                                   : m.node("Slice", {packed, m.ints({64 * k}), m.ints({64 * (k + 1)}), m.ints({-1})});
     return m.node("Reshape", {cut, m.ints({seq, batch * 4, 16})});
   };
   const std::string q = m.node("Transpose", {part(0)}, {b::as("perm", {1, 0, 2})});

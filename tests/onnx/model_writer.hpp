@@ -114,7 +114,9 @@ enum class kv_repeat { none, repeat_kv, repeat_interleave, heads_twice, tile };
 /// nn.MultiheadAttention(64, 4) over a seq-first (seq, batch, 64) input, both dimensions fixed in the file, as
 /// torch.onnx 1.13 writes it: in-projection Linear(64, 192) cut by three Slices, heads merged behind the batch,
 /// output Linear(64, 64) on the (seq x batch, 64) rows, reshaped back and added to the input: 16,640 parameters.
-[[nodiscard]] std::string seq_first_attention_onnx(std::int64_t seq, std::int64_t batch);
+/// `torch2`: the in-projection cut as PyTorch 2 writes it, `proj.unflatten(-1, (3, E)).unsqueeze(0).transpose(0, -2)
+/// .squeeze(-2)`, then `proj[0]`, `proj[1]`, `proj[2]` (a Gather of index 0, 1, 2 on axis 0 each).
+[[nodiscard]] std::string seq_first_attention_onnx(std::int64_t seq, std::int64_t batch, bool torch2 = false);
 
 /// Self-attention scores over 16 tokens of width 64 masked by two registered buffers, as minGPT-style code writes
 /// them: a float (16, 16) mask added to the scores, and a (16, 16) `bias` of ones and zeros compared with 0 for a

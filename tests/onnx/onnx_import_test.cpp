@@ -518,26 +518,31 @@ TEST(OnnxImport, UnprovenHeadRepeatsStayOnTheRoofline) {
 
 /// nn.MultiheadAttention's default seq-first layout: the attention mixes the input's axis 0, so axis 1 is the batch,
 /// and the import is the batch-first DSL attention, its output reshaped back to (S, B, E) a residual with the input.
-/// Where S = B the shapes cannot tell the axes apart: axis 0 stays the batch, as before.
+/// Where S = B the shapes cannot tell the axes apart: axis 0 stays the batch, as before. The in-projection cut as
+/// PyTorch 1.13 writes it (three Slices) or PyTorch 2 (views, then a Gather per part: before, three opaque Gathers
+/// and products, the batch read from axis 0).
 TEST(OnnxImport, SeqFirstAttentionReadsTheBatchFromAxis1) {
-  const onnx_import r = load_onnx_bytes(onnx_test::seq_first_attention_onnx(16, 4));
-  EXPECT_EQ(r.batch, 4);
-  EXPECT_TRUE(r.unmapped.empty());
-  EXPECT_THAT(r.notes, testing::Contains(HasSubstr("seq-first")));
-  constexpr auto dsl = Input<16, 64>{} | Residual<MultiheadAttention<64, 4>>{};
-  std::vector<layer_kind> kinds;
-  for (const layer_node& n : r.network.nodes()) kinds.push_back(n.spec.kind);
-  // The skip connection is proven from the edges: a Residual begin after the input, as the DSL's Residual has.
-  EXPECT_EQ(kinds, (std::vector<layer_kind>{layer_kind::input, layer_kind::residual_begin,
-                                            layer_kind::multihead_attention, layer_kind::residual_add}));
-  EXPECT_EQ(r.network.params(), 16'640);
-  EXPECT_EQ(r.network.params(), dsl.params());
-  expect_same_predictions(r.network, runtime_network(dsl), 4);
+  for (const bool torch2 : {false, true}) {
+    SCOPED_TRACE(torch2 ? "PyTorch 2's in-projection" : "PyTorch 1.13's in-projection");
+    const onnx_import r = load_onnx_bytes(onnx_test::seq_first_attention_onnx(16, 4, torch2));
+    EXPECT_EQ(r.batch, 4);
+    EXPECT_TRUE(r.unmapped.empty());
+    EXPECT_THAT(r.notes, testing::Contains(HasSubstr("seq-first")));
+    constexpr auto dsl = Input<16, 64>{} | Residual<MultiheadAttention<64, 4>>{};
+    std::vector<layer_kind> kinds;
+    for (const layer_node& n : r.network.nodes()) kinds.push_back(n.spec.kind);
+    // The skip connection is proven from the edges: a Residual begin after the input, as the DSL's Residual has.
+    EXPECT_EQ(kinds, (std::vector<layer_kind>{layer_kind::input, layer_kind::residual_begin,
+                                              layer_kind::multihead_attention, layer_kind::residual_add}));
+    EXPECT_EQ(r.network.params(), 16'640);
+    EXPECT_EQ(r.network.params(), dsl.params());
+    expect_same_predictions(r.network, runtime_network(dsl), 4);
 
-  const onnx_import square = load_onnx_bytes(onnx_test::seq_first_attention_onnx(8, 8));
-  EXPECT_EQ(square.batch, 8);
-  EXPECT_THAT(square.notes, testing::Not(testing::Contains(HasSubstr("seq-first"))));
-  EXPECT_EQ(square.network.params(), 16'640);
+    const onnx_import square = load_onnx_bytes(onnx_test::seq_first_attention_onnx(8, 8, torch2));
+    EXPECT_EQ(square.batch, 8);
+    EXPECT_THAT(square.notes, testing::Not(testing::Contains(HasSubstr("seq-first"))));
+    EXPECT_EQ(square.network.params(), 16'640);
+  }
 }
 
 /// down(silu(gate(x)) * up(x)) is the DSL's GatedMLP, with biases or without.

@@ -1070,6 +1070,21 @@ bool graph::seq_first_attention() const {
       const node& n = nodes_[static_cast<std::size_t>(c)];
       if (n.op == "Reshape" && n.input(0) == t && n.output(0) >= 0 && t_at(n.output(0)).has_shape) {
         const std::vector<std::int64_t>& r = t_at(n.output(0)).dims;
+        if (r.size() == 4 && r[0] == seq && r[1] == batch && r[2] * r[3] == d[2]) {
+          // PyTorch 2's packed in-projection: (S, B, 3E) as (S, B, 3, E), the parts moved first by views, each picked
+          // by a Gather: its parts keep the axes.
+          int v = n.output(0);
+          for (const node* w = only_reader(v);
+               w != nullptr && (w->op == "Unsqueeze" || w->op == "Transpose" || w->op == "Squeeze") && w->input(0) == v;
+               w = only_reader(v)) {
+            v = w->output(0);
+          }
+          for (const int g : t_at(v).consumers) {
+            const node& pick = nodes_[static_cast<std::size_t>(g)];
+            if (pick.op == "Gather" && pick.input(0) == v && keeps_axes(pick.output(0))) stack.push_back(pick.output(0));
+          }
+          continue;
+        }
         if (r.size() != 3 || r[0] != seq || r[1] % batch != 0 || r[2] * (r[1] / batch) != d[2]) continue;
         const node* tr = only_reader(n.output(0));
         if (tr != nullptr && tr->op == "Transpose" && attr_ints(*tr, "perm") == std::vector<std::int64_t>{1, 0, 2} &&

@@ -1111,38 +1111,75 @@ class mapper {
 
   /// A packed projection's parts cut on a leading axis after its heads were split off: timm's and many hand-written
   /// attentions' `qkv(x).reshape(B, N, 3, H, D).permute(2, 0, 3, 1, 4).unbind(0)`, which torch.onnx writes as a Split
-  /// of axis 0 (each part then Squeezed). Read back from Split `p` through Transposes to the Reshape whose axis (the
-  /// Split's, mapped through the permutations) is the first factor of its input's last axis, (B, N, 3E) as
-  /// (B, N, 3, ...): returns the size E of each part and the projection's output, whose views are added to `nodes`.
+  /// of axis 0 (each part then Squeezed); or one part picked by a Gather of a constant index on that axis: PyTorch 2's
+  /// nn.MultiheadAttention, `proj.unflatten(-1, (3, E)).unsqueeze(0).transpose(0, -2).squeeze(-2)` then `proj[0]`,
+  /// `proj[1]`, `proj[2]`. Read back from `p` through Transposes, Squeezes and Unsqueezes to the Reshape whose axis
+  /// (the cut's, mapped through them) is the first factor of its input's last axis, (B, N, 3E) as (B, N, 3, ...):
+  /// returns the size E of each part and the projection's output, whose views are added to `nodes`.
   [[nodiscard]] std::optional<std::pair<std::int64_t, int>> packed_leading_split(int p, std::vector<int>& nodes) const {
     const node& n = at(p);
     const auto* d = dims(n.input(0));
-    if (n.op != "Split" || d == nullptr || n.outputs.size() < 2) return std::nullopt;
+    if (d == nullptr || d->empty()) return std::nullopt;
     const auto rank = static_cast<std::int64_t>(d->size());
     std::int64_t axis = graph::attr_int(n, "axis", 0);
     axis += axis < 0 ? rank : 0;
-    const auto parts = static_cast<std::int64_t>(n.outputs.size());
-    if (axis < 0 || axis >= rank || (*d)[static_cast<std::size_t>(axis)] != parts) return std::nullopt;
+    if (axis < 0 || axis >= rank) return std::nullopt;
+    const std::int64_t parts = (*d)[static_cast<std::size_t>(axis)];
+    if (n.op == "Split") {
+      if (n.outputs.size() < 2 || static_cast<std::int64_t>(n.outputs.size()) != parts) return std::nullopt;
+    } else if (n.op == "Gather") {
+      const auto* id = dims(n.input(1));
+      const std::vector<std::int64_t> index = g_.ints(n.input(1));
+      if (parts < 2 || !is_const(n.input(1)) || id == nullptr || !id->empty() || index.size() != 1 ||
+          index[0] < -parts || index[0] >= parts)
+        return std::nullopt;
+    } else {
+      return std::nullopt;
+    }
+    const auto axes_of = [this](const node& w, std::int64_t of_rank) {
+      std::vector<std::int64_t> axes = graph::attr_ints(w, "axes");
+      if (axes.empty() && w.input(1) >= 0) axes = g_.ints(w.input(1));
+      for (std::int64_t& a : axes) a += a < 0 ? of_rank : 0;
+      return axes;
+    };
     std::vector<int> views;
     int t = n.input(0);
-    for (int hops = 0; hops < 4; ++hops) {
+    for (int hops = 0; hops < 6; ++hops) {
       const int v = producer(t);
       if (v < 0 || taken_[static_cast<std::size_t>(v)] || !is_main(at(v).input(0))) return std::nullopt;
       const node& w = at(v);
+      const auto* in = dims(w.input(0));
+      const auto* out = dims(w.output(0));
+      if (in == nullptr || out == nullptr || in->empty()) return std::nullopt;
       views.push_back(v);
+      t = w.input(0);
       if (w.op == "Transpose") {
         const std::vector<std::int64_t> perm = graph::attr_ints(w, "perm");
         if (axis >= static_cast<std::int64_t>(perm.size())) return std::nullopt;
         axis = perm[static_cast<std::size_t>(axis)];
-        t = w.input(0);
         continue;
       }
-      const auto* in = dims(w.input(0));
-      const auto* out = dims(w.output(0));
-      if (w.op != "Reshape" || in == nullptr || out == nullptr || in->empty()) return std::nullopt;
+      if (w.op == "Squeeze") {  // the axis-th of the input's axes that are kept
+        const std::vector<std::int64_t> gone = axes_of(w, static_cast<std::int64_t>(in->size()));
+        std::int64_t kept = -1, i = 0;
+        for (; i < static_cast<std::int64_t>(in->size()); ++i) {
+          const bool squeezed = gone.empty() ? (*in)[static_cast<std::size_t>(i)] == 1
+                                             : std::find(gone.begin(), gone.end(), i) != gone.end();
+          if (!squeezed && ++kept == axis) break;
+        }
+        if (kept != axis) return std::nullopt;
+        axis = i;
+        continue;
+      }
+      if (w.op == "Unsqueeze") {  // less the new axes before it; a new axis is no part of the projection
+        const std::vector<std::int64_t> added = axes_of(w, static_cast<std::int64_t>(out->size()));
+        if (std::find(added.begin(), added.end(), axis) != added.end()) return std::nullopt;
+        axis -= std::count_if(added.begin(), added.end(), [&](std::int64_t a) { return a < axis; });
+        continue;
+      }
       const auto last = static_cast<std::int64_t>(in->size()) - 1;
       // (B, N, 3E) -> (B, N, 3, ...): the leading axes kept, the last split with the parts outermost.
-      if (axis != last || static_cast<std::int64_t>(out->size()) <= axis ||
+      if (w.op != "Reshape" || axis != last || static_cast<std::int64_t>(out->size()) <= axis ||
           (*out)[static_cast<std::size_t>(axis)] != parts || !std::equal(in->begin(), in->end() - 1, out->begin()) ||
           in->back() % parts != 0)
         return std::nullopt;
