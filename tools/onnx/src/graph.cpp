@@ -827,7 +827,7 @@ graph::graph(std::string_view bytes, const onnx_options& options) {
   if (model_.ir_version() > ::onnx::IR_VERSION || opset > 17) {
     notes_.push_back("IR version " + std::to_string(model_.ir_version()) + ", opset " + std::to_string(opset) +
                      " are newer than the ONNX 1.12 prenet was built with (IR 8, opset 17): operators are read as " +
-                     "opset 17 defines them");
+                     "opset 17 defines them, later ones as docs/onnx.md says (Attention, RMSNormalization, ...)");
   }
   std::vector<std::pair<int, ::onnx::NodeProto>> patched;
   for (int i = 0; i < g.node_size(); ++i) {
