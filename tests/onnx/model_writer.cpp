@@ -909,14 +909,26 @@ std::string merge_heads(builder& m, const std::string& t) {
 }
 
 /// onnxscript's torchlib SDPA at opset 18 over (B, 4, 16, 16) heads: K^T through (B x 4, 16, 16), Q and K^T each
-/// times sqrt(1 / sqrt(16)); `causal`: a folded (16, 16) mask added to the scores.
-std::string torchlib_sdpa(builder& m, const std::string& q, const std::string& k, const std::string& v, bool causal) {
+/// times sqrt(1 / sqrt(16)); `causal`: a folded (16, 16) mask added to the scores. `unoptimized`: the scale as
+/// torchlib computes it before onnxscript's optimizer folds it, 1 / Sqrt(CastLike(Shape(Q)[-1], Q)), CastLike'd to Q,
+/// its Sqrt multiplied into Q and, CastLike'd to K^T, into K^T.
+std::string torchlib_sdpa(builder& m, const std::string& q, const std::string& k, const std::string& v, bool causal,
+                          bool unoptimized = false) {
   const std::string k3 = m.node("Reshape", {k, m.ints({-1, 16, 16})});
   const std::string kt = m.node("Reshape", {m.node("Transpose", {k3}, {b::as("perm", {0, 2, 1})}),
                                            m.ints({-1, 4, 16, 16})});
-  const float root_scale = std::sqrt(1.0F / std::sqrt(16.0F));
-  std::string scores = m.node("MatMul", {m.node("Mul", {q, m.scalar(root_scale)}),
-                                         m.node("Mul", {kt, m.scalar(root_scale)})});
+  std::string q_root, k_root;
+  if (unoptimized) {
+    const std::string width = m.node("Gather", {m.node("Shape", {q}), m.ints({-1})}, {b::a("axis", 0)});
+    const std::string scale = m.node(
+        "CastLike", {m.node("Div", {m.scalar(1.0F), m.node("Sqrt", {m.node("CastLike", {width, q})})}), q});
+    q_root = m.node("Sqrt", {scale});
+    k_root = m.node("CastLike", {q_root, kt});
+  } else {
+    q_root = m.scalar(std::sqrt(1.0F / std::sqrt(16.0F)));
+    k_root = m.scalar(std::sqrt(1.0F / std::sqrt(16.0F)));
+  }
+  std::string scores = m.node("MatMul", {m.node("Mul", {q, q_root}), m.node("Mul", {kt, k_root})});
   if (causal) scores = m.node("Add", {scores, m.weight("val_causal_mask", {16, 16})});
   return m.node("MatMul", {m.node("Softmax", {scores}, {b::a("axis", -1)}), v});
 }
@@ -937,7 +949,8 @@ std::string dynamo_block_onnx(const write_options& o, sdpa_form attention) {
   const std::string k = split_heads(m, dynamo_linear(m, h, "attn.k_proj", 64, 64), 4);
   const std::string v = split_heads(m, dynamo_linear(m, h, "attn.v_proj", 64, 64), 4);
   const std::string a = op ? m.node("Attention", {q, k, v}, {b::a("is_causal", 0)})
-                           : torchlib_sdpa(m, q, k, v, attention == sdpa_form::torchlib_causal);
+                           : torchlib_sdpa(m, q, k, v, attention == sdpa_form::torchlib_causal,
+                                           attention == sdpa_form::torchlib_unoptimized);
   const std::string x1 = m.node("Add", {x, dynamo_linear(m, merge_heads(m, a), "attn.o_proj", 64, 64)});
   const std::string f = dynamo_linear(m, layer_norm(x1, "ln_2"), "mlp.fc1", 64, 256);
   std::string g;

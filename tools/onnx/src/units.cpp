@@ -85,6 +85,13 @@ class mapper {
   [[nodiscard]] role kind(int t) const { return t < 0 ? role::constant : g_.at(t).kind; }
   [[nodiscard]] bool is_main(int t) const { return t >= 0 && kind(t) == role::main; }
   [[nodiscard]] bool is_const(int t) const { return t >= 0 && kind(t) == role::constant; }
+  /// A constant of one element (a scale), its value known or not: onnxscript's unoptimized SDPA computes its scale
+  /// from Q's shape through Sqrt, which the folder does not evaluate.
+  [[nodiscard]] bool one_element_constant(int t) const {
+    const auto* d = dims(t);
+    return is_const(t) && d != nullptr &&
+           std::all_of(d->begin(), d->end(), [](std::int64_t x) { return x == 1; });
+  }
   [[nodiscard]] bool produces(const node& n, role r) const {
     return std::any_of(n.outputs.begin(), n.outputs.end(), [&](int t) { return t >= 0 && kind(t) == r; });
   }
@@ -1219,7 +1226,7 @@ class mapper {
           continue;
         }
       }
-      if (is_view(n.op) || ((n.op == "Div" || n.op == "Mul") && g_.scalar(const_partner(n, n.input(0))))) {
+      if (is_view(n.op) || ((n.op == "Div" || n.op == "Mul") && one_element_constant(const_partner(n, n.input(0))))) {
         nodes.push_back(p);
         t = n.input(0);
         continue;
