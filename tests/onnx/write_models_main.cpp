@@ -25,7 +25,12 @@ int main(int argc, char** argv) {
                   write("crossing_skips.onnx", crossing_skips_onnx()) &&
                   write("parameter_free.onnx", parameter_free_onnx()) &&
                   write("encoder_decoder.onnx", encoder_decoder_onnx()) &&
-                  write("matrix_products.onnx", matrix_products_onnx());
+                  write("matrix_products.onnx", matrix_products_onnx()) &&
+                  write("dynamo_block.onnx", dynamo_block_onnx({.constants = constant_form::value_attribute},
+                                                                sdpa_form::torchlib_unoptimized)) &&
+                  write("attention_operator.onnx", dynamo_block_onnx({.batch = 2}, sdpa_form::attention_operator)) &&
+                  write("dynamo_llama_block.onnx",
+                        dynamo_llama_block_onnx({.constants = constant_form::named_initializer}));
   if (!ok) std::cerr << "cannot write to " << dir << "\n";
   return ok ? 0 : 1;
 }

@@ -1629,27 +1629,48 @@ bool graph::reads_parameter(const node& n, std::size_t slot) const {
   return !is_attention_mask(n, slot) && !is_rotary_table(n, slot);
 }
 
+std::optional<graph::rotary> graph::rotary_embedding(int a) const {
+  if (a < 0) return std::nullopt;
+  const node& add = nodes_[static_cast<std::size_t>(a)];
+  const auto main = [this](int t) { return t >= 0 && at(t).kind == role::main; };
+  const auto constant = [this](int t) { return t >= 0 && at(t).kind == role::constant; };
+  const auto op_of = [this](int n) -> std::string_view { return n < 0 ? "" : nodes_[static_cast<std::size_t>(n)].op; };
+  if (add.op != "Add" || add.inputs.size() != 2 || !main(add.input(0)) || !main(add.input(1))) return std::nullopt;
+  for (std::size_t first = 0; first < 2; ++first) {
+    rotary r{.add = a, .cos_mul = at(add.input(first)).producer, .sin_mul = at(add.input(1 - first)).producer};
+    if (op_of(r.cos_mul) != "Mul" || op_of(r.sin_mul) != "Mul") continue;
+    const node& mc = nodes_[static_cast<std::size_t>(r.cos_mul)];
+    const node& ms = nodes_[static_cast<std::size_t>(r.sin_mul)];
+    if (mc.inputs.size() != 2 || ms.inputs.size() != 2) continue;
+    r.t = main(mc.input(0)) ? mc.input(0) : mc.input(1);
+    const int rotated = main(ms.input(0)) ? ms.input(0) : ms.input(1);
+    const int cos = r.t == mc.input(0) ? mc.input(1) : mc.input(0);
+    const int sin = rotated == ms.input(0) ? ms.input(1) : ms.input(0);
+    if (!main(r.t) || !main(rotated) || !constant(cos) || !constant(sin)) continue;
+    r.cat = at(rotated).producer;
+    if (op_of(r.cat) != "Concat" || nodes_[static_cast<std::size_t>(r.cat)].inputs.size() != 2) continue;
+    const node& cat = nodes_[static_cast<std::size_t>(r.cat)];
+    r.neg = cat.input(0) < 0 ? -1 : at(cat.input(0)).producer;
+    if (op_of(r.neg) != "Neg") continue;
+    const int negated = nodes_[static_cast<std::size_t>(r.neg)].input(0);
+    r.half2 = negated < 0 ? -1 : at(negated).producer;
+    r.half1 = cat.input(1) < 0 ? -1 : at(cat.input(1)).producer;
+    const auto half_of_t = [&](int h) {
+      return (op_of(h) == "Slice" || op_of(h) == "Split") && nodes_[static_cast<std::size_t>(h)].input(0) == r.t;
+    };
+    if (half_of_t(r.half1) && half_of_t(r.half2)) return r;
+  }
+  return std::nullopt;
+}
+
 bool graph::is_rotary_table(const node& n, std::size_t slot) const {
-  if (n.op != "Mul" || n.inputs.size() != 2 || slot > 1 || n.output(0) < 0) return false;
-  const int other = n.inputs[1 - slot];
-  if (other < 0 || at(other).kind != role::main || parameter_root(n.inputs[slot]) < 0) return false;
-  const auto rotated_half = [this](int t) {  // Concat(-x2, x1)
-    const int cat = t < 0 ? -1 : at(t).producer;
-    if (cat < 0) return false;
-    const node& c = nodes_[static_cast<std::size_t>(cat)];
-    const int neg = c.op == "Concat" && c.inputs.size() == 2 && c.input(0) >= 0 ? at(c.input(0)).producer : -1;
-    return neg >= 0 && nodes_[static_cast<std::size_t>(neg)].op == "Neg";
-  };
+  if (n.op != "Mul" || n.inputs.size() != 2 || slot > 1 || n.output(0) < 0 || parameter_root(n.inputs[slot]) < 0)
+    return false;
   const std::vector<int>& readers = at(n.output(0)).consumers;
   if (readers.size() != 1) return false;
-  const node& add = nodes_[static_cast<std::size_t>(readers.front())];
-  if (add.op != "Add" || add.inputs.size() != 2) return false;
-  const int partner = add.input(0) == n.output(0) ? add.input(1) : add.input(0);
-  const int pm = partner < 0 ? -1 : at(partner).producer;
-  if (pm < 0 || nodes_[static_cast<std::size_t>(pm)].op != "Mul") return false;
-  const node& m = nodes_[static_cast<std::size_t>(pm)];
-  const bool partner_rotated = rotated_half(m.input(0)) || rotated_half(m.input(1));
-  return rotated_half(other) != partner_rotated;
+  const std::optional<rotary> r = rotary_embedding(readers.front());
+  const int self = at(n.output(0)).producer;
+  return r && (r->cos_mul == self || r->sin_mul == self);
 }
 
 bool graph::is_attention_mask(const node& n, std::size_t slot) const {

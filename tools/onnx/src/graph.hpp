@@ -110,10 +110,17 @@ class graph {
   /// more element-wise node (a registered `mask` buffer; a trainable bias added to the scores is gathered from a
   /// table, not read directly).
   [[nodiscard]] bool is_attention_mask(const node& n, std::size_t slot) const;
-  /// Whether input `slot` of `n` is a rotary embedding's cos or sin table: a weight multiplied into a tensor from the
-  /// data input, summed with its partner product, one of the two over rotate_half's Concat(-x2, x1)
-  /// (`t * cos + rotate_half(t) * sin`, LLaMA's apply_rotary_pos_emb). Constant folding (or an exporter's optimizer)
-  /// evaluates the tables from the positions; they are no parameters, though ONNX cannot tell them from weights.
+  /// A rotary position embedding `t * cos + rotate_half(t) * sin` (LLaMA's apply_rotary_pos_emb) whose last node is
+  /// the Add `a`: two Muls of tensors from the data input by constant tables, the second over Concat(-t2, t1), t1 and
+  /// t2 halves of t (two Slices or a Split of it). The nodes it is made of, by index; t, the rotated tensor.
+  struct rotary {
+    int t = -1;
+    int add = -1, cos_mul = -1, sin_mul = -1, cat = -1, neg = -1, half1 = -1, half2 = -1;
+  };
+  [[nodiscard]] std::optional<rotary> rotary_embedding(int a) const;
+  /// Whether input `slot` of `n` is a rotary embedding's cos or sin table (rotary_embedding's tables). Constant
+  /// folding (or an exporter's optimizer) evaluates them from the positions; they are no parameters, though ONNX
+  /// cannot tell them from weights.
   [[nodiscard]] bool is_rotary_table(const node& n, std::size_t slot) const;
   /// Views that pass a tensor on unchanged in value (Identity, Cast, Transpose, Reshape, ... , Expand, Tile).
   [[nodiscard]] static bool is_view_of_input(std::string_view op);

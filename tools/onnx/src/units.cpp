@@ -1052,38 +1052,17 @@ class mapper {
     return heads_repeat{.source = at(s).input(0), .out = n.output(0), .kv_heads = d[1], .repeats = repeats};
   }
 
-  /// The rotated tensor when `add` is a rotary position embedding of it, `t * cos + rotate_half(t) * sin`
-  /// (LLaMA's apply_rotary_pos_emb): Add of two Muls by constant tables, the second of Concat(-x2, x1) where x1 and x2
-  /// are t's halves (two Slices or a Split of t); -1 otherwise. Its nodes are added to `nodes`.
+  /// The rotated tensor when node `a` ends a rotary position embedding of it (graph::rotary_embedding), else -1. Its
+  /// nodes are added to `nodes`.
   int rotary_source(int a, std::vector<int>& nodes) const {
-    const node& add = at(a);
-    if (add.op != "Add" || add.inputs.size() != 2 || !is_main(add.input(0)) || !is_main(add.input(1))) return -1;
-    for (int first = 0; first < 2; ++first) {
-      const int pa = producer(add.input(static_cast<std::size_t>(first)));
-      const int pb = producer(add.input(static_cast<std::size_t>(1 - first)));
-      if (pa < 0 || pb < 0 || at(pa).op != "Mul" || at(pb).op != "Mul") continue;
-      const node& ma = at(pa);
-      const int t = is_main(ma.input(0)) ? ma.input(0) : ma.input(1);
-      const node& mb = at(pb);
-      const int rotated = is_main(mb.input(0)) ? mb.input(0) : mb.input(1);
-      if (const_partner(ma, t) < 0 || const_partner(mb, rotated) < 0) continue;
-      const int cat = producer(rotated);
-      if (cat < 0 || at(cat).op != "Concat" || at(cat).inputs.size() != 2) continue;
-      const int neg = producer(at(cat).input(0));
-      if (neg < 0 || at(neg).op != "Neg") continue;
-      const int half2 = producer(at(neg).input(0)), half1 = producer(at(cat).input(1));
-      const auto halves_t = [&](int h) {
-        return h >= 0 && (at(h).op == "Slice" || at(h).op == "Split") && at(h).input(0) == t;
-      };
-      if (!halves_t(half1) || !halves_t(half2)) continue;
-      std::vector<int> mine{a, pa, pb, cat, neg, half1, half2};
-      for (const int n : mine) {
-        if (taken_[static_cast<std::size_t>(n)]) return -1;
-      }
-      nodes.insert(nodes.end(), mine.begin(), mine.end());
-      return t;
+    const std::optional<graph::rotary> r = g_.rotary_embedding(a);
+    if (!r) return -1;
+    const std::vector<int> mine{r->add, r->cos_mul, r->sin_mul, r->cat, r->neg, r->half1, r->half2};
+    for (const int n : mine) {
+      if (taken_[static_cast<std::size_t>(n)]) return -1;
     }
-    return -1;
+    nodes.insert(nodes.end(), mine.begin(), mine.end());
+    return r->t;
   }
   static bool is_view(std::string_view op) {
     return op == "Reshape" || op == "Transpose" || op == "Squeeze" || op == "Unsqueeze" || op == "Identity" ||
