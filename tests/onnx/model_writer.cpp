@@ -936,7 +936,8 @@ std::string torchlib_sdpa(builder& m, const std::string& q, const std::string& k
 }  // namespace
 
 std::string dynamo_block_onnx(const write_options& o, sdpa_form attention) {
-  const bool op = attention == sdpa_form::attention_operator;
+  const bool flat = attention == sdpa_form::attention_operator_3d;
+  const bool op = attention == sdpa_form::attention_operator || flat;
   builder m(o, op ? 23 : 18);
   m.producer("pytorch");
   const std::string x = m.input("x", ::onnx::TensorProto::FLOAT, {-1, 16, 64});
@@ -945,13 +946,20 @@ std::string dynamo_block_onnx(const write_options& o, sdpa_form attention) {
                   {b::a("axis", -1)});
   };
   const std::string h = layer_norm(x, "ln_1");
-  const std::string q = split_heads(m, dynamo_linear(m, h, "attn.q_proj", 64, 64), 4);
-  const std::string k = split_heads(m, dynamo_linear(m, h, "attn.k_proj", 64, 64), 4);
-  const std::string v = split_heads(m, dynamo_linear(m, h, "attn.v_proj", 64, 64), 4);
-  const std::string a = op ? m.node("Attention", {q, k, v}, {b::a("is_causal", 0)})
-                           : torchlib_sdpa(m, q, k, v, attention == sdpa_form::torchlib_causal,
-                                           attention == sdpa_form::torchlib_unoptimized);
-  const std::string x1 = m.node("Add", {x, dynamo_linear(m, merge_heads(m, a), "attn.o_proj", 64, 64)});
+  const auto heads = [&](const std::string& t) { return flat ? t : split_heads(m, t, 4); };
+  const std::string q = heads(dynamo_linear(m, h, "attn.q_proj", 64, 64));
+  const std::string k = heads(dynamo_linear(m, h, "attn.k_proj", 64, 64));
+  const std::string v = heads(dynamo_linear(m, h, "attn.v_proj", 64, 64));
+  std::string a;
+  if (flat) {
+    a = m.node("Attention", {q, k, v}, {b::a("q_num_heads", 4), b::a("kv_num_heads", 4)});
+  } else if (op) {
+    a = merge_heads(m, m.node("Attention", {q, k, v}, {b::a("is_causal", 0)}));
+  } else {
+    a = merge_heads(m, torchlib_sdpa(m, q, k, v, attention == sdpa_form::torchlib_causal,
+                                     attention == sdpa_form::torchlib_unoptimized));
+  }
+  const std::string x1 = m.node("Add", {x, dynamo_linear(m, a, "attn.o_proj", 64, 64)});
   const std::string f = dynamo_linear(m, layer_norm(x1, "ln_2"), "mlp.fc1", 64, 256);
   std::string g;
   if (op) {

@@ -198,8 +198,9 @@ enum class one_output { gemm, linear, conv, batchnorm, prelu };
 /// How an exporter writes scaled_dot_product_attention (dynamo_block_onnx): onnxscript's torchlib at opset 18 (K
 /// transposed through a Reshape to 3-D, Q and K^T each multiplied by sqrt(scale), MatMul, Softmax, MatMul), the same
 /// with is_causal (a constant (S, S) mask added to the scores), the same before onnxscript's optimizer folded its
-/// scale (computed from Q's shape through CastLike and Sqrt), or ONNX's Attention operator (opset 23).
-enum class sdpa_form { torchlib, torchlib_causal, torchlib_unoptimized, attention_operator };
+/// scale (computed from Q's shape through CastLike and Sqrt), or ONNX's Attention operator (opset 23) over heads
+/// split off (B, H, S, D) or over the projections' (B, S, H x D) with q_num_heads and kv_num_heads.
+enum class sdpa_form { torchlib, torchlib_causal, torchlib_unoptimized, attention_operator, attention_operator_3d };
 /// A pre-LN transformer block over 16 tokens of width 64 (4 heads, MLP 256) as PyTorch's dynamo exporter writes it:
 /// LayerNormalization, Linear as Transpose(weight) -> MatMul -> Add, GELU as torchlib's Div-Erf-Add-Mul(x)-Mul(0.5)
 /// (ONNX's Gelu, opset 20, with the Attention operator), residual adds. PyTorch's parameters: 49,984.

@@ -665,7 +665,8 @@ TEST(OnnxImport, DynamoExportedBlock) {
                                                    onnx_test::constant_form::named_initializer}) {
     for (const onnx_test::sdpa_form form : {onnx_test::sdpa_form::torchlib, onnx_test::sdpa_form::torchlib_causal,
                                             onnx_test::sdpa_form::torchlib_unoptimized,
-                                            onnx_test::sdpa_form::attention_operator}) {
+                                            onnx_test::sdpa_form::attention_operator,
+                                            onnx_test::sdpa_form::attention_operator_3d}) {
       SCOPED_TRACE(static_cast<int>(constants) * 10 + static_cast<int>(form));
       const onnx_import r = load_onnx_bytes(onnx_test::dynamo_block_onnx({.batch = 4, .constants = constants}, form));
       EXPECT_TRUE(r.unmapped.empty());
