@@ -419,7 +419,8 @@ class mapper {
     if (folded_bias(at(ni)) && ++unfolded_unmapped_ == 1) {
       notes_.push_back("Conv layers prenet runs on the roofline (Conv1d, Conv3d, rectangular windows) whose bias has a "
                        "generated name (BatchNorm folded in by an eval-mode export) count BatchNorm's parameters but "
-                       "not its time, and a bias of their own is lost: export in training mode to keep BatchNorm");
+                       "not its time or the activations it saves, and a bias of their own is lost: export in training "
+                       "mode to keep BatchNorm");
     }
     return unmapped(ni);
   }
