@@ -354,6 +354,22 @@ std::string repro(const std::string& name) {
   return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
 }
 
+/// A mutation of a transformer block the fuzzer found: a Transpose whose perm repeats an axis ([2, 2, 1, 3]) before
+/// a Shape of its output; libonnx 1.12's data propagation read past the shape it inferred (a segmentation fault).
+/// Refused before inference, naming the node.
+TEST(OnnxRepro, TransposeWhosePermRepeatsAnAxisIsRefused) {
+  std::ifstream in(std::filesystem::path(PRENET_ONNX_REGRESSIONS) / "transpose-perm-repeats-an-axis.onnx",
+                   std::ios::binary);
+  const std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  ASSERT_FALSE(bytes.empty());
+  try {
+    (void)load_onnx_bytes(bytes, {.symbolic_dim = 16});
+    FAIL();
+  } catch (const onnx_error& e) {
+    EXPECT_THAT(e.what(), HasSubstr("node 'Transpose_6' ('Transpose') has a perm that is not a permutation"));
+  }
+}
+
 /// A mutation of llama_style.onnx the fuzzer found: a ConstantOfShape of 14,811,137 ones reaching Expand's shape
 /// through a Where made ONNX's inference build a type of that rank (gigabytes of symbols). Refused before inference.
 TEST(OnnxRepro, HugeShapeOperandIsRefusedBeforeInference) {

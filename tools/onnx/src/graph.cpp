@@ -549,6 +549,20 @@ void check_required_operands(const ::onnx::NodeProto& n, const ::onnx::OpSchema&
       refuse("leaves out its required input " + std::to_string(i) + " (" + quoted_text(formal[i].GetName()) + ")");
     }
   }
+  // A Transpose's perm must be a permutation of its axes: libonnx 1.12 infers a shape from one that repeats an axis,
+  // and its data propagation then reads past that shape (a Shape of it crashed; found by the fuzzer).
+  if (n.op_type() == "Transpose") {
+    for (const ::onnx::AttributeProto& a : n.attribute()) {
+      if (a.name() != "perm") continue;
+      std::vector<bool> seen(static_cast<std::size_t>(a.ints_size()), false);
+      for (const std::int64_t axis : a.ints()) {
+        if (axis < 0 || axis >= a.ints_size() || seen[static_cast<std::size_t>(axis)]) {
+          refuse("has a perm that is not a permutation of its axes");
+        }
+        seen[static_cast<std::size_t>(axis)] = true;
+      }
+    }
+  }
 }
 
 /// The most dimensions a shape operand may list (PyTorch's tensors have at most 64).
