@@ -71,44 +71,6 @@ void constant_values_as_tensors(::onnx::ModelProto& m) {
   }
 }
 
-/// CastLike(x, like) is Cast(x, to = like's element type): written so where that type is known (a graph input, an
-/// initializer, a Constant, or what inference gave). onnxscript, and so PyTorch's dynamo exporter, casts SDPA's scale
-/// with one (`CastLike(Sqrt(scale), K^T)`); its second operand, read for its type only, made the scale a tensor of the
-/// data's lineage, and the attention no pattern. Returns how many were rewritten.
-int cast_like_as_cast(::onnx::GraphProto& g) {
-  std::unordered_map<std::string, std::int32_t> types;
-  const auto take = [&types](const ::onnx::ValueInfoProto& v) {
-    if (v.type().has_tensor_type() && v.type().tensor_type().elem_type() != 0) {
-      types.emplace(v.name(), v.type().tensor_type().elem_type());
-    }
-  };
-  for (const auto& v : g.input()) take(v);
-  for (const auto& v : g.value_info()) take(v);
-  for (const auto& v : g.output()) take(v);
-  for (const auto& t : g.initializer()) types.emplace(t.name(), t.data_type());
-  for (const ::onnx::NodeProto& n : g.node()) {
-    if (n.op_type() != "Constant" || n.output_size() != 1) continue;
-    for (const ::onnx::AttributeProto& a : n.attribute()) {
-      if (a.name() == "value" && a.has_t()) types.emplace(n.output(0), a.t().data_type());
-    }
-  }
-  int rewritten = 0;
-  for (::onnx::NodeProto& n : *g.mutable_node()) {
-    if (n.op_type() != "CastLike" || !n.domain().empty() || n.input_size() != 2) continue;
-    const auto it = types.find(n.input(1));
-    if (it == types.end()) continue;
-    n.set_op_type("Cast");
-    n.mutable_input()->DeleteSubrange(1, 1);
-    n.clear_attribute();
-    auto* to = n.add_attribute();
-    to->set_name("to");
-    to->set_type(::onnx::AttributeProto::INT);
-    to->set_i(it->second);
-    ++rewritten;
-  }
-  return rewritten;
-}
-
 /// Every string field of `m` and of the messages in it (names, operator types, domains, symbolic dimensions, doc
 /// strings, the producer) made printable_text, where the file's text enters prenet: what the importer reports from
 /// it, in errors, notes and unmapped operators, is then valid UTF-8 without control characters. `bytes` fields
@@ -342,6 +304,41 @@ std::unordered_map<std::string, const ::onnx::TensorProto*> constant_tensors(con
     }
   }
   return out;
+}
+
+/// CastLike(x, like) is Cast(x, to = like's element type): written so where that type is known (a graph input, an
+/// initializer, a Constant, or what inference gave). onnxscript, and so PyTorch's dynamo exporter, casts SDPA's scale
+/// with one (`CastLike(Sqrt(scale), K^T)`); its second operand, read for its type only, made the scale a tensor of the
+/// data's lineage, and the attention no pattern. Returns how many were rewritten.
+int cast_like_as_cast(::onnx::GraphProto& g) {
+  // Called once per inference round: most files have none, and need no table of types.
+  if (std::none_of(g.node().begin(), g.node().end(), [](const auto& n) { return n.op_type() == "CastLike"; })) return 0;
+  std::unordered_map<std::string, std::int32_t> types;
+  const auto take = [&types](const ::onnx::ValueInfoProto& v) {
+    if (v.type().has_tensor_type() && v.type().tensor_type().elem_type() != 0) {
+      types.emplace(v.name(), v.type().tensor_type().elem_type());
+    }
+  };
+  for (const auto& v : g.input()) take(v);
+  for (const auto& v : g.value_info()) take(v);
+  for (const auto& v : g.output()) take(v);
+  for (const auto& t : g.initializer()) types.emplace(t.name(), t.data_type());
+  for (const auto& [name, t] : constant_tensors(g)) types.emplace(name, t->data_type());
+  int rewritten = 0;
+  for (::onnx::NodeProto& n : *g.mutable_node()) {
+    if (n.op_type() != "CastLike" || !n.domain().empty() || n.input_size() != 2) continue;
+    const auto it = types.find(n.input(1));
+    if (it == types.end()) continue;
+    n.set_op_type("Cast");
+    n.mutable_input()->DeleteSubrange(1, 1);
+    n.clear_attribute();
+    auto* to = n.add_attribute();
+    to->set_name("to");
+    to->set_type(::onnx::AttributeProto::INT);
+    to->set_i(it->second);
+    ++rewritten;
+  }
+  return rewritten;
 }
 
 /// The output shape of an Einsum whose operands' shapes are known (`known`, or initializers' dims), from its equation

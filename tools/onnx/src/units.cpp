@@ -37,6 +37,23 @@ constexpr std::int64_t max_window = 1 << 20;
 
 bool in_window(std::int64_t v, std::int64_t lo) { return v >= lo && v <= max_window; }
 
+/// The heads of ONNX's Attention operator `n` (Q's, then K's and V's): the second axis of 4-D Q and K, else the
+/// q_num_heads and kv_num_heads attributes; nullopt where Q and K are neither both 3-D nor both 4-D.
+std::optional<std::pair<std::int64_t, std::int64_t>> attention_operator_heads(const graph& g, const node& n) {
+  const int q = n.input(0), k = n.input(1);
+  if (q < 0 || k < 0 || !g.at(q).has_shape || !g.at(k).has_shape) return std::nullopt;
+  const std::vector<std::int64_t>& qd = g.at(q).dims;
+  const std::vector<std::int64_t>& kd = g.at(k).dims;
+  if (qd.size() != kd.size() || (qd.size() != 3 && qd.size() != 4)) return std::nullopt;
+  if (qd.size() == 4) return std::pair{qd[1], kd[1]};
+  return std::pair{graph::attr_int(n, "q_num_heads", 0), graph::attr_int(n, "kv_num_heads", 0)};
+}
+
+/// FLOPs counted in double, as int64 (bounded by 9e18: the absurd-input limits keep real files far below).
+std::int64_t clamped_flops(double flops) {
+  return flops > 9e18 ? std::int64_t{9'000'000'000'000'000'000} : static_cast<std::int64_t>(flops);
+}
+
 class mapper {
  public:
   mapper(const graph& g, const onnx_options& o, std::vector<std::string>& notes)
@@ -669,10 +686,18 @@ class mapper {
   /// Whether a ReduceMean reduces its input's last axis only, as the normalizations do: its axes (an attribute; an
   /// input from opset 18 on) are -1 or rank - 1. A mean over another axis (a pooling over positions) is none.
   [[nodiscard]] bool reduces_last_axis(const node& r) const {
-    std::vector<std::int64_t> axes = graph::attr_ints(r, "axes");
-    if (axes.empty() && r.input(1) >= 0) axes = g_.ints(r.input(1));
     const auto* d = dims(r.input(0));
+    const std::vector<std::int64_t> axes = axes_of(r, d == nullptr ? 0 : static_cast<std::int64_t>(d->size()));
     return axes.size() == 1 && (axes[0] == -1 || (d != nullptr && axes[0] == static_cast<std::int64_t>(d->size()) - 1));
+  }
+  /// The axes a node names (Squeeze, Unsqueeze, the Reduce operators): its `axes` attribute, or its input 1 from the
+  /// opset that made them one (13 for Squeeze and Unsqueeze, 18 for ReduceMean); negative ones counted from `rank`
+  /// (left negative where `rank` is 0, unknown).
+  [[nodiscard]] std::vector<std::int64_t> axes_of(const node& w, std::int64_t rank) const {
+    std::vector<std::int64_t> axes = graph::attr_ints(w, "axes");
+    if (axes.empty() && w.input(1) >= 0) axes = g_.ints(w.input(1));
+    for (std::int64_t& a : axes) a += a < 0 ? rank : 0;
+    return axes;
   }
 
   /// PyTorch <= 1.13's LayerNorm: ReduceMean, Sub, Pow, ReduceMean, Add eps, Sqrt, Div, [Mul gamma, Add beta].
@@ -1123,12 +1148,6 @@ class mapper {
     } else {
       return std::nullopt;
     }
-    const auto axes_of = [this](const node& w, std::int64_t of_rank) {
-      std::vector<std::int64_t> axes = graph::attr_ints(w, "axes");
-      if (axes.empty() && w.input(1) >= 0) axes = g_.ints(w.input(1));
-      for (std::int64_t& a : axes) a += a < 0 ? of_rank : 0;
-      return axes;
-    };
     std::vector<int> views;
     int t = n.input(0);
     for (int hops = 0; hops < 6; ++hops) {
@@ -1340,16 +1359,11 @@ class mapper {
     }
     if (graph::attr_int(n, "qk_matmul_output_mode", 0) != 0 || graph::attr_float(n, "softcap").value_or(0.0F) != 0.0F)
       return std::nullopt;
-    const auto* qd = dims(n.input(0));
-    const auto* kd = dims(n.input(1));
-    if (qd == nullptr || kd == nullptr || qd->size() != kd->size() || (qd->size() != 3 && qd->size() != 4) ||
-        !is_main(n.input(0)) || !is_main(n.input(1)) || !is_main(n.input(2)))
-      return std::nullopt;
+    const auto heads = attention_operator_heads(g_, n);
+    if (!heads || !is_main(n.input(0)) || !is_main(n.input(1)) || !is_main(n.input(2))) return std::nullopt;
     attention_core c{.nodes = {ni}, .q = n.input(0), .k = n.input(1), .v = n.input(2), .y = n.output(0),
-                     .op = "attention (ONNX Attention)"};
-    const bool heads_first = qd->size() == 4;
-    c.heads = heads_first ? (*qd)[1] : graph::attr_int(n, "q_num_heads", 0);
-    const std::int64_t kv = heads_first ? (*kd)[1] : graph::attr_int(n, "kv_num_heads", 0);
+                     .heads = heads->first, .op = "attention (ONNX Attention)"};
+    const std::int64_t kv = heads->second;
     if (!in_window(c.heads, 1) || !in_window(kv, 1) || c.heads % kv != 0) return std::nullopt;
     c.kv_heads = kv < c.heads ? kv : 0;
     c.causal = graph::attr_int(n, "is_causal", 0) != 0;
@@ -1486,7 +1500,7 @@ double einsum_macs(const graph& g, const node& n) {
 std::int64_t matmul_flops(const graph& g, const node& n) {
   if (n.op == "Einsum") {
     const double flops = 2 * einsum_macs(g, n) / static_cast<double>(std::max<std::int64_t>(g.batch(), 1));
-    return flops > 9e18 ? std::int64_t{9'000'000'000'000'000'000} : static_cast<std::int64_t>(flops);
+    return clamped_flops(flops);
   }
   if (n.op == "LSTM" || n.op == "GRU" || n.op == "RNN") {
     // The gates' products with the input and the hidden state at every step: W [dirs, gates x hidden, input] and
@@ -1499,27 +1513,26 @@ std::int64_t matmul_flops(const graph& g, const node& n) {
     const double columns = static_cast<double>(g.at(x).numel()) / static_cast<double>(std::max<std::int64_t>(wd[2], 1));
     const double flops = 2 * columns * static_cast<double>(wd[0]) * static_cast<double>(wd[1]) *
                          static_cast<double>(wd[2] + rd[2]) / static_cast<double>(std::max<std::int64_t>(g.batch(), 1));
-    return flops > 9e18 ? std::int64_t{9'000'000'000'000'000'000} : static_cast<std::int64_t>(flops);
+    return clamped_flops(flops);
   }
   if (n.op == "Attention" && n.proto->domain().empty()) {
     // ONNX's Attention: Q K^T, D multiply-adds per score, and P V, Skv per output element; Q of (B, Hq, Sq, D) or
     // (B, Sq, Hq x D), K of Skv positions, V's heads as K's (attention_operator).
-    const int q = n.input(0), k = n.input(1), v = n.input(2);
-    if (q < 0 || k < 0 || v < 0 || !g.at(q).has_shape || !g.at(k).has_shape || !g.at(v).has_shape) return 0;
-    const std::vector<std::int64_t>& qd = g.at(q).dims;
-    const std::vector<std::int64_t>& kd = g.at(k).dims;
+    const auto heads = attention_operator_heads(g, n);
+    const int v = n.input(2);
+    if (!heads || heads->first < 1 || heads->second < 1 || v < 0 || !g.at(v).has_shape) return 0;
+    const std::vector<std::int64_t>& qd = g.at(n.input(0)).dims;
+    const std::vector<std::int64_t>& kd = g.at(n.input(1)).dims;
     const std::vector<std::int64_t>& vd = g.at(v).dims;
-    if (qd.size() != kd.size() || qd.size() != vd.size() || (qd.size() != 3 && qd.size() != 4)) return 0;
+    if (vd.size() != qd.size()) return 0;
     const bool heads_first = qd.size() == 4;
-    const auto hq = static_cast<double>(heads_first ? qd[1] : graph::attr_int(n, "q_num_heads", 0));
-    const auto hkv = static_cast<double>(heads_first ? kd[1] : graph::attr_int(n, "kv_num_heads", 0));
-    if (hq < 1 || hkv < 1) return 0;
+    const auto hq = static_cast<double>(heads->first), hkv = static_cast<double>(heads->second);
     const double sq = static_cast<double>(qd[qd.size() - 2]), skv = static_cast<double>(kd[kd.size() - 2]);
     const double q_width = heads_first ? hq * static_cast<double>(qd[3]) : static_cast<double>(qd[2]);
     const double v_width = hq * static_cast<double>(vd.back()) / (heads_first ? 1.0 : hkv);
     const double flops = 2 * static_cast<double>(qd[0]) * sq * skv * (q_width + v_width) /
                          static_cast<double>(std::max<std::int64_t>(g.batch(), 1));
-    return flops > 9e18 ? std::int64_t{9'000'000'000'000'000'000} : static_cast<std::int64_t>(flops);
+    return clamped_flops(flops);
   }
   const bool conv = n.op == "Conv" || n.op == "ConvTranspose";
   if (!conv && n.op != "Gemm" && n.op != "MatMul") return 0;
@@ -1541,7 +1554,7 @@ std::int64_t matmul_flops(const graph& g, const node& n) {
     if (n.op == "ConvTranspose") count = static_cast<double>(g.at(a).numel());
   }
   const double flops = 2 * per * count / static_cast<double>(std::max<std::int64_t>(g.batch(), 1));
-  return flops > 9e18 ? std::int64_t{9'000'000'000'000'000'000} : static_cast<std::int64_t>(flops);
+  return clamped_flops(flops);
 }
 
 bool folded_bias(const graph& g, const node& n, const onnx_options& options) {
