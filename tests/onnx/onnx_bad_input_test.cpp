@@ -239,6 +239,20 @@ TEST(OnnxBadInput, NoDataInputSaysWhy) {
             "the ONNX graph has no data input: it declares no graph input other than its initializers");
   add_input(weights_only, "u", {1, 16});
   EXPECT_EQ(error_of(model_of(weights_only)), "the ONNX graph has no data input: 'u' is read by no node");
+
+  ::onnx::GraphProto computed;  // MatMul of an initializer by a weight computed from input v (v / ReduceL2(v))
+  auto* x = computed.add_initializer();
+  x->set_name("x");
+  x->set_data_type(::onnx::TensorProto::FLOAT);
+  x->add_dims(2);
+  x->add_dims(16);
+  add_input(computed, "v", {16, 8});
+  add_node(computed, "ReduceL2", {"v"}, "norm");
+  add_node(computed, "Div", {"v", "norm"}, "w");
+  add_node(computed, "MatMul", {"x", "w"}, "y");
+  computed.add_output()->set_name("y");
+  EXPECT_EQ(error_of(model_of(computed)), "the ONNX graph has no data input: 'v' is read only to compute a weight (as "
+                                          "weight_norm's parameters are), so taken for a weight passed as an input");
 }
 
 /// A size by name that sizes nothing is refused, naming the file's symbolic dimensions: a misspelt name would leave

@@ -193,6 +193,104 @@ bool unused(const uses_map& uses, const std::string& name) {
   return it == uses.end() || it->second.empty();
 }
 
+/// A slot where an operator takes a weight and computes on the data with it: is_weight_slot's, less the element-wise
+/// operators', whose operands are alike.
+bool product_weight_slot(const ::onnx::NodeProto& n, int slot) {
+  const std::string_view op = n.op_type();
+  return is_weight_slot(n, slot) && op != "Add" && op != "Sub" && op != "Mul" && op != "Div";
+}
+
+/// The operators through which a module computes its weight from its parameters each step: element-wise arithmetic,
+/// reductions and views (weight_norm's `w = g * v / ||v||`: ReduceL2, Div, Mul).
+bool weight_arithmetic(std::string_view op) {
+  static constexpr std::string_view ops[] = {
+      "Add",       "Sub",        "Mul",       "Div",       "Pow",         "Sqrt",      "Abs",     "Neg",
+      "Reciprocal", "Exp",       "Max",       "Min",       "Clip",        "ReduceL2",  "ReduceSum", "ReduceSumSquare",
+      "ReduceMean", "ReduceMax", "Identity",  "Cast",      "Transpose",   "Reshape",   "Squeeze", "Unsqueeze",
+      "Expand",    "Tile"};
+  return std::find(std::begin(ops), std::end(ops), op) != std::end(ops);
+}
+
+/// The graph inputs of `g` that pass weights. weight_input's, and those a module computes its weight from each step
+/// (`computes_weight`): with export_params=False, weight_norm's `weight_v` is read by a ReduceL2 and a Div before the
+/// Conv takes the result, and was taken for a second data input (its parameters lost, the Conv on the roofline, exit
+/// 0). Such an input's readers, and theirs, compute from it, weights and constants only, by weight_arithmetic, until
+/// a slot where an operator takes a weight (product_weight_slot); none of it is a graph output. Inputs taken so are
+/// weights for the next input's test, until none is added.
+std::unordered_set<std::string> weight_inputs(const ::onnx::GraphProto& g,
+                                              const std::unordered_set<std::string>& initializers,
+                                              const uses_map& uses) {
+  std::unordered_set<std::string> weights, outputs;
+  for (const ::onnx::ValueInfoProto& v : g.output()) outputs.insert(v.name());
+  std::vector<const ::onnx::ValueInfoProto*> open;
+  for (const ::onnx::ValueInfoProto& in : g.input()) {
+    if (initializers.count(in.name()) != 0 || unused(uses, in.name())) continue;
+    if (weight_input(uses, in)) {
+      weights.insert(in.name());
+    } else {
+      open.push_back(&in);
+    }
+  }
+  if (open.empty()) return weights;
+  // Tensors of constants and weights only, in the node order (topological: order_for_inference).
+  const auto constants = [&] {
+    std::unordered_set<std::string> c(initializers.begin(), initializers.end());
+    c.insert(weights.begin(), weights.end());
+    c.insert("");  // an absent optional input
+    for (const ::onnx::NodeProto& n : g.node()) {
+      if (std::all_of(n.input().begin(), n.input().end(), [&](const std::string& t) { return c.count(t) != 0; })) {
+        c.insert(n.output().begin(), n.output().end());
+      }
+    }
+    return c;
+  };
+  const auto computes_weight = [&](const std::string& name, const std::unordered_set<std::string>& constant) {
+    constexpr std::size_t most_nodes = 64;  // weight_norm takes three; a data input fails at its first product
+    std::unordered_set<std::string> derived{name};
+    std::unordered_set<const ::onnx::NodeProto*> expanded;
+    std::vector<std::string> todo{name};
+    bool into_weight_slot = false;
+    while (!todo.empty()) {
+      const std::string t = std::move(todo.back());
+      todo.pop_back();
+      if (outputs.count(t) != 0) return false;
+      const auto it = uses.find(t);
+      if (it == uses.end()) continue;
+      for (const auto& [n, slot] : it->second) {
+        if (product_weight_slot(*n, slot)) {
+          into_weight_slot = true;
+          continue;
+        }
+        if (!weight_arithmetic(n->op_type()) || !onnx_domain(n->domain())) return false;
+        if (!expanded.insert(n).second) continue;
+        if (expanded.size() > most_nodes) return false;
+        for (const std::string& s : n->input()) {
+          if (derived.count(s) == 0 && constant.count(s) == 0) return false;
+        }
+        for (const std::string& o : n->output()) {
+          if (derived.insert(o).second) todo.push_back(o);
+        }
+      }
+    }
+    return into_weight_slot;
+  };
+  for (bool added = true; added;) {
+    added = false;
+    const std::unordered_set<std::string> constant = constants();
+    for (auto it = open.begin(); it != open.end();) {
+      if (computes_weight((*it)->name(), constant)) {
+        weights.insert((*it)->name());
+        it = open.erase(it);
+        added = true;
+      } else {
+        ++it;
+      }
+    }
+  }
+  return weights;
+}
+
+
 /// "'a'", "'a' and 'b'", "'a', 'b' and 'c'", at most four names and "..." after them.
 std::string name_list(const std::vector<std::string>& names) {
   std::string out;
@@ -208,11 +306,13 @@ std::string joined(const std::set<std::string>& ops) {
 }
 
 /// Why no input of `g` is a data input, in one line: every graph input other than the initializers is read by no
-/// node, only passes through views to the graph's outputs (nothing is computed from it), or is read only where
-/// operators may take a weight, which is how an export_params=False file passes its weights (only_weight_uses).
+/// node, only passes through views to the graph's outputs (nothing is computed from it), is read only where
+/// operators may take a weight, which is how an export_params=False file passes its weights (only_weight_uses), or
+/// only computes a weight (weight_inputs: weight_norm's parameters).
 std::string no_data_input(const ::onnx::GraphProto& g, const std::unordered_set<std::string>& initializers,
                           const uses_map& uses) {
-  std::vector<std::string> unread, viewed, weights, scalars;
+  const std::unordered_set<std::string> taken = weight_inputs(g, initializers, uses);
+  std::vector<std::string> unread, viewed, weights, scalars, computing;
   std::set<std::string> views, weight_ops;
   for (const ::onnx::ValueInfoProto& in : g.input()) {
     if (initializers.count(in.name()) != 0) continue;
@@ -224,6 +324,8 @@ std::string no_data_input(const ::onnx::GraphProto& g, const std::unordered_set<
     (void)only_weight_uses(uses, in.name(), 0, &r);  // true (or a scalar): no input here is a data input
     if (scalar_input(in)) {
       scalars.push_back(in.name());
+    } else if (!only_weight_uses(uses, in.name(), 0) && taken.count(in.name()) != 0) {
+      computing.push_back(in.name());
     } else if (r.weight_slots.empty()) {
       viewed.push_back(in.name());
       views.merge(r.views);
@@ -233,7 +335,7 @@ std::string no_data_input(const ::onnx::GraphProto& g, const std::unordered_set<
     }
   }
   std::string why = "the ONNX graph has no data input: ";
-  if (unread.empty() && viewed.empty() && weights.empty() && scalars.empty()) {
+  if (unread.empty() && viewed.empty() && weights.empty() && scalars.empty() && computing.empty()) {
     return why + "it declares no graph input other than its initializers";
   }
   std::vector<std::string> parts;
@@ -250,6 +352,11 @@ std::string no_data_input(const ::onnx::GraphProto& g, const std::unordered_set<
                     "weight (" + joined(weight_ops) + "), so taken for " +
                     verb(weights, "a weight passed as an input", "weights passed as inputs") +
                     ", as export_params=False writes them");
+  }
+  if (!computing.empty()) {
+    parts.push_back(name_list(computing) + verb(computing, " is", " are") + " read only to compute a weight (as " +
+                    "weight_norm's parameters are), so taken for " +
+                    verb(computing, "a weight passed as an input", "weights passed as inputs"));
   }
   if (!scalars.empty()) {
     parts.push_back(name_list(scalars) + verb(scalars, " is a scalar", " are scalars") + " (no batch dimension)");
@@ -786,8 +893,9 @@ graph::graph(std::string_view bytes, const onnx_options& options) {
     for (int i = 0; i < n.input_size(); ++i) uses[n.input(i)].emplace_back(&n, i);
   }
 
+  const std::unordered_set<std::string> weights = weight_inputs(g, initializers, uses);
   const auto is_data_input = [&](const ::onnx::ValueInfoProto& in) {
-    return initializers.count(in.name()) == 0 && !unused(uses, in.name()) && !weight_input(uses, in);
+    return initializers.count(in.name()) == 0 && !unused(uses, in.name()) && weights.count(in.name()) == 0;
   };
   // Before any size is set, the names named_dims sizes must be the data inputs' (check_named_dims): a misspelt name
   // is the error to report, not the dimension it then leaves unsized. Inputs without a shape are the loop's to refuse.
@@ -1358,10 +1466,11 @@ void graph::classify(const ::onnx::GraphProto& g, const onnx_options& options) {
   for (const ::onnx::NodeProto& n : g.node()) {
     for (int i = 0; i < n.input_size(); ++i) uses[n.input(i)].emplace_back(&n, i);
   }
+  const std::unordered_set<std::string> weights = weight_inputs(g, initializers, uses);
   for (const ::onnx::ValueInfoProto& v : g.input()) {
     tensor& t = tensors_[static_cast<std::size_t>(ids_.at(v.name()))];
     if (initializers.count(v.name()) != 0 || unused(uses, v.name())) continue;  // an unused input: neither role
-    if (weight_input(uses, v)) {
+    if (weights.count(v.name()) != 0) {
       t.is_weight = true;
       continue;
     }
