@@ -770,6 +770,33 @@ std::string folded_conv1d_onnx(const write_options& o) {
   return m.bytes();
 }
 
+std::string conv1d_batchnorm_onnx(const write_options& o) {
+  builder m(o, 13);
+  const std::string x = m.input("input", ::onnx::TensorProto::FLOAT, {-1, 4, 32});
+  const std::string y = m.node("Conv", {x, m.weight("conv.weight", {8, 4, 3})},
+                               {b::as("kernel_shape", {3}), b::as("pads", {1, 1}), b::as("strides", {1})});
+  m.output(m.node("Relu", {batchnorm(m, y, "bn", 8)}));
+  return m.bytes();
+}
+
+std::string batchnorm1d_features_onnx(const write_options& o) {
+  builder m(o, 13);
+  const std::string h = gemm(m, m.input("input", ::onnx::TensorProto::FLOAT, {-1, 32}), "fc1", 32, 64);
+  m.output(gemm(m, m.node("Relu", {batchnorm(m, h, "bn", 64)}), "fc2", 64, 10));
+  return m.bytes();
+}
+
+std::string weight_norm_conv1d_onnx(const write_options& o) {
+  builder m(o, 13);
+  const std::string x = m.input("input", ::onnx::TensorProto::FLOAT, {-1, 4, 32});
+  const std::string v = m.weight("conv.weight_v", {8, 4, 3});
+  const std::string norm = m.node("ReduceL2", {v}, {b::as("axes", {0, 1}), b::a("keepdims", 1)});
+  const std::string w = m.node("Mul", {m.node("Div", {v, norm}), m.weight("conv.weight_g", {1, 1, 3})});
+  m.output(m.node("Relu", {m.node("Conv", {x, w, m.weight("conv.bias", {8})},
+                                  {b::as("kernel_shape", {3}), b::as("pads", {1, 1}), b::as("strides", {1})})}));
+  return m.bytes();
+}
+
 std::string seq2seq_gru_onnx(const write_options& o) {
   builder m(o, 13);
   const std::string src = m.input("src", ::onnx::TensorProto::INT64, {-1, 12});

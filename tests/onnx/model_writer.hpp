@@ -154,6 +154,15 @@ enum class kv_repeat { none, repeat_kv, repeat_interleave, heads_twice, tile };
 /// Conv1d(4, 8, 3, padding 1, no bias) + BatchNorm1d(8) over 32 steps as an eval-mode export writes it: BatchNorm
 /// folded into a bias of generated name (`onnx::Conv_bias`). PyTorch's parameters: 4 x 8 x 3 + 2 x 8 = 112.
 [[nodiscard]] std::string folded_conv1d_onnx(const write_options& o = {});
+/// The same as a training-mode export writes it: Conv1d without bias, then BatchNormalization over (N, 8, 32).
+[[nodiscard]] std::string conv1d_batchnorm_onnx(const write_options& o = {});
+/// Linear(32, 64) + BatchNorm1d(64) over features (N, 64) + ReLU + Linear(64, 10): 2,112 + 128 + 650 = 2,890
+/// parameters.
+[[nodiscard]] std::string batchnorm1d_features_onnx(const write_options& o = {});
+/// weight_norm(Conv1d(4, 8, 3, padding 1), dim = 2) as torch.onnx writes it without constant folding: the weight
+/// computed each step from `weight_v` (8, 4, 3) and `weight_g` (1, 1, 3) as v / ReduceL2(v) x g, then ReLU:
+/// 96 + 3 + 8 = 107 parameters.
+[[nodiscard]] std::string weight_norm_conv1d_onnx(const write_options& o = {});
 /// A seq2seq GRU: source tokens (12) through Embedding(100, 16) and GRU(16, 32), whose last state starts a decoder
 /// GRU(16, 32) over the target tokens (10, a second data input) embedded by their own table, then Linear(32, 100):
 /// 2 x 1,600 + 2 x 4,800 + 3,300 = 16,100 parameters.

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // The parameter invariant (docs/onnx.md): an imported network counts each weight of the file once, BatchNorm's
 // running statistics not at all, and a file whose weights the network would lose or count twice is refused.
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -55,12 +56,18 @@ TEST(OnnxParameters, TiedHeadCountsTheTableOnce) {
 }
 
 /// A Conv applied twice with the same weights counts them once (the second application is predicted by the
-/// roofline, with no parameters of its own); BatchNorm1d's running mean and variance are not parameters.
+/// roofline, with no parameters of its own); BatchNorm1d's running mean and variance are not parameters, and its
+/// scale and shift are its BatchNorm2d layer's.
 TEST(OnnxParameters, SharedConvAndBatchNormStatistics) {
   const prenet::onnx_import r = load_onnx_bytes(prenet::onnx_test::shared_weights_onnx({.batch = 4}));
   EXPECT_EQ(r.network.params(), 8 * 8 * 9 + 8 + 2 * 8);
   EXPECT_TRUE(has_unmapped(r, "Conv (weights shared with an earlier node)"));
-  EXPECT_TRUE(has_unmapped(r, "BatchNormalization"));  // rank-1 features: roofline, 2 x 8 parameters
+  EXPECT_FALSE(has_unmapped(r, "BatchNormalization"));  // BatchNorm1d over 8 features: BatchNorm2d over (8, 1, 1)
+  EXPECT_EQ(std::count_if(r.network.nodes().begin(), r.network.nodes().end(),
+                          [](const auto& n) {
+                            return n.spec.kind == prenet::layer_kind::batchnorm2d && n.input == prenet::image_shape(8, 1, 1);
+                          }),
+            1);
   // The second Conv's work is still predicted: both convolutions' FLOPs are in the network.
   EXPECT_EQ(r.matmul_flops, 2 * (2 * 8 * 16 * 16 * 8 * 9));
   EXPECT_GE(r.network.forward_flops(), r.matmul_flops);
@@ -219,12 +226,65 @@ TEST(OnnxParameters, ProductsOfWeightsOnlyAreNoted) {
   EXPECT_THAT(plain.notes, testing::Not(testing::Contains(HasSubstr("from weights only"))));
 }
 
-/// A Conv1d with BatchNorm folded into it runs on the roofline: it holds BatchNorm's scale and shift, and a note says
-/// that BatchNorm's time is not in the prediction.
-TEST(OnnxParameters, FoldedConv1dIsNoted) {
-  const prenet::onnx_import r = load_onnx_bytes(prenet::onnx_test::folded_conv1d_onnx({.batch = 2}));
-  EXPECT_EQ(r.network.params(), 4 * 8 * 3 + 2 * 8);
-  EXPECT_THAT(r.notes, testing::Contains(HasSubstr("count BatchNorm's parameters but not its time")));
+/// A Conv1d with BatchNorm folded into it (an eval-mode export) is predicted as training runs it: the convolution's
+/// product without the bias, then BatchNorm over its (8, 32) output, as the training-mode export of the same module
+/// is. Before, it held BatchNorm's parameters with neither its time nor the activations it saves (a note said so).
+TEST(OnnxParameters, FoldedConv1dIsUnfolded) {
+  for (const bool inputs : {false, true}) {
+    SCOPED_TRACE(inputs ? "weights as graph inputs" : "weights as initializers");
+    const prenet::onnx_import folded =
+        load_onnx_bytes(prenet::onnx_test::folded_conv1d_onnx({.batch = 2, .weights_as_inputs = inputs}));
+    const prenet::onnx_import trained =
+        load_onnx_bytes(prenet::onnx_test::conv1d_batchnorm_onnx({.batch = 2, .weights_as_inputs = inputs}));
+    EXPECT_EQ(folded.network.params(), 4 * 8 * 3 + 2 * 8);
+    EXPECT_EQ(trained.network.params(), 4 * 8 * 3 + 2 * 8);
+    ASSERT_EQ(folded.network.size(), trained.network.size());
+    for (std::size_t i = 0; i < folded.network.size(); ++i) {
+      EXPECT_TRUE(prenet::same_layer(folded.network.nodes()[i], trained.network.nodes()[i])) << "layer " << i;
+    }
+    EXPECT_EQ(std::count_if(folded.network.nodes().begin(), folded.network.nodes().end(),
+                            [](const auto& n) { return n.spec.kind == prenet::layer_kind::batchnorm2d; }),
+              1);
+    EXPECT_THAT(folded.notes, testing::Contains(HasSubstr("predicted as the convolution without bias + BatchNorm")));
+    EXPECT_THAT(folded.notes, testing::Not(testing::Contains(HasSubstr("not its time"))));
+  }
+}
+
+/// BatchNorm1d is the kernel BatchNorm2d runs (PyTorch hands cuDNN an (N, C, L) input as (N, C, L, 1), an (N, C) one
+/// as (N, C, 1, 1)): a BatchNorm2d layer over the view, not a roofline node.
+TEST(OnnxParameters, BatchNorm1dIsBatchNorm2dOverAView) {
+  const auto batchnorms = [](const prenet::onnx_import& r) {
+    std::vector<prenet::shape> inputs;
+    for (const auto& n : r.network.nodes()) {
+      if (n.spec.kind == prenet::layer_kind::batchnorm2d) inputs.push_back(n.input);
+    }
+    return inputs;
+  };
+  const prenet::onnx_import sequence = load_onnx_bytes(prenet::onnx_test::conv1d_batchnorm_onnx({.batch = 2}));
+  EXPECT_THAT(batchnorms(sequence), testing::ElementsAre(prenet::image_shape(8, 32, 1)));
+  EXPECT_TRUE(sequence.unmapped.size() == 1 && sequence.unmapped[0].op_type == "Conv");
+  const prenet::onnx_import features = load_onnx_bytes(prenet::onnx_test::batchnorm1d_features_onnx({.batch = 2}));
+  EXPECT_THAT(batchnorms(features), testing::ElementsAre(prenet::image_shape(64, 1, 1)));
+  EXPECT_EQ(features.network.params(), 32 * 64 + 64 + 2 * 64 + 64 * 10 + 10);
+  EXPECT_TRUE(features.unmapped.empty());
+}
+
+/// weight_norm's parameters passed as graph inputs (export_params=False, no constant folding) are weights: the
+/// Conv's weight is computed from them each step (v / ||v|| x g). Taken for a second data input, `weight_v` was no
+/// parameter (96 of 107 lost) and the Conv's product was timed as element-wise work, with exit 0.
+TEST(OnnxParameters, WeightNormInputsAreParameters) {
+  const prenet::onnx_import constants =
+      load_onnx_bytes(prenet::onnx_test::weight_norm_conv1d_onnx({.batch = 2, .weights_as_inputs = false}));
+  const prenet::onnx_import inputs =
+      load_onnx_bytes(prenet::onnx_test::weight_norm_conv1d_onnx({.batch = 2, .weights_as_inputs = true}));
+  EXPECT_EQ(constants.network.params(), 8 * 4 * 3 + 3 + 8);
+  EXPECT_EQ(inputs.network.params(), 8 * 4 * 3 + 3 + 8);
+  ASSERT_EQ(inputs.network.size(), constants.network.size());
+  for (std::size_t i = 0; i < inputs.network.size(); ++i) {
+    EXPECT_TRUE(prenet::same_layer(inputs.network.nodes()[i], constants.network.nodes()[i])) << "layer " << i;
+  }
+  EXPECT_EQ(inputs.matmul_flops, 2 * 8 * 4 * 3 * 32);
+  EXPECT_THAT(inputs.notes, testing::Not(testing::Contains(HasSubstr("other data inputs"))));
 }
 
 /// BatchNorm3d is no BatchNorm2d over merged dimensions (it counted 8 x 4 channels' parameters and was refused): it

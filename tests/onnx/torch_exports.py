@@ -316,14 +316,39 @@ class LstmLm(nn.Module):
 #   table is (nor that it is a parameter rather than a mask): exported without constant folding, which keeps the table.
 #   maxvit_t's block and grid attention hold the same kind of table, and are exported the same way. (Folded, prenet
 #   notes such per-head constants added to the scores: tests/onnx/onnx_parameter_test.cpp.)
+# - speech_conv1d's weight_norm: constant folding evaluates the weight from weight_g and weight_v into one tensor (one
+#   parameter per kernel tap short of PyTorch's, weight_g); without it the graph computes the weight, as training does.
 # - the DSL twins (twin_*: the architecture and input of `prenet predict --model NAME`, see DSL_TWINS in
 #   check_torch_exports.py) are exported in training mode, which keeps their Dropout layers as the DSL has them;
 #   twin_gpt2 without constant folding, so that its tied head reads the token table (export_params=False).
 EXPORT_OPTIONS = {"gpt2_style": {"export_params": True}, "vgg19_bn": {"training": True},
                   "swin_t": {"constant_folding": False}, "maxvit_t": {"constant_folding": False},
+                  "speech_conv1d": {"constant_folding": False},
                   "twin_vgg16": {"training": True},
                   "twin_resnet50": {"training": True}, "twin_gpt2": {"training": True, "constant_folding": False},
                   "twin_vit_b_16": {"training": True}}
+
+
+class SpeechConv(nn.Module):
+    """1-D convolutions over 80 mel features as speech models run them: QuartzNet-style depthwise-separable Conv1d +
+    BatchNorm1d + ReLU blocks (an eval-mode export folds each BatchNorm into its Conv's bias), then wav2vec 2.0's
+    positional convolution, grouped, under weight_norm over the kernel axis (without constant folding the weight is
+    computed from weight_g and weight_v in the graph), added back, LayerNorm and a Linear head over the frames."""
+
+    def __init__(self, mels=80, d=128, blocks=3):
+        super().__init__()
+        self.pre = nn.Sequential(nn.Conv1d(mels, d, 11, stride=2, padding=5, bias=False), nn.BatchNorm1d(d), nn.ReLU())
+        self.blocks = nn.Sequential(*[nn.Sequential(nn.Conv1d(d, d, 13, padding=6, groups=d, bias=False),
+                                                    nn.Conv1d(d, d, 1, bias=False), nn.BatchNorm1d(d), nn.ReLU())
+                                      for _ in range(blocks)])
+        self.pos = nn.utils.weight_norm(nn.Conv1d(d, d, 31, padding=15, groups=16), name="weight", dim=2)
+        self.norm = nn.LayerNorm(d)
+        self.head = nn.Linear(d, 29)
+
+    def forward(self, x):  # (batch, mels, frames)
+        h = self.blocks(self.pre(x))
+        h = h + F.gelu(self.pos(h))
+        return self.head(self.norm(h.transpose(1, 2)))
 
 
 def tokens(batch, seq):
@@ -355,6 +380,7 @@ def models():
         "t5_style": (T5Style, (tokens(2, 32), tokens(2, 16))),
         "moe_einsum": (MoE, tokens(2, 32)),
         "timm_vit_blocks": (lambda: nn.Sequential(TimmBlock(), TimmBlock()), torch.randn(2, 64, 256)),
+        "speech_conv1d": (SpeechConv, torch.randn(2, 80, 128)),
     }
     # DSL twins: models::vgg16 and models::resnet50 at 224 x 224, models::gpt2 (GPT-2 small) over 128 tokens.
     m["twin_vgg16"] = (tv.vgg16, img(224))

@@ -225,6 +225,13 @@ class mapper {
       }
       u.specs = {u.fallback};
     }
+    const std::int64_t batchnorm_params =
+        u.unfolded_batchnorm.empty() ? 0 : 2 * u.unfolded_batchnorm.back().in_features;
+    if (u.unmapped && !shared && batchnorm_params > 0 && u.params > batchnorm_params) {
+      // A roofline Conv with BatchNorm folded in: its product holds the convolution's weights, BatchNorm its own.
+      u.specs = {roofline(u, u.params - batchnorm_params)};
+      u.specs.insert(u.specs.end(), u.unfolded_batchnorm.begin(), u.unfolded_batchnorm.end());
+    }
     for (const int w : u.weights) claimed_by_[static_cast<std::size_t>(w)] = self;
     units_.push_back(std::move(u));
   }
@@ -289,7 +296,9 @@ class mapper {
 
   /// The roofline stand-in of a unit: output elements as FLOPs, inputs + outputs as traffic, the parameters it holds;
   /// a matrix product (product) runs as GEMMs on their own.
-  [[nodiscard]] layer_spec roofline(const unit& u) const {
+  [[nodiscard]] layer_spec roofline(const unit& u) const { return roofline(u, u.params); }
+  /// The same holding `params` parameters.
+  [[nodiscard]] layer_spec roofline(const unit& u, std::int64_t params) const {
     std::int64_t elements = 0, flops = 0;
     for (const int ni : u.nodes) {
       const node& n = at(ni);
@@ -307,10 +316,10 @@ class mapper {
     const shape out = u.out >= 0 && g_.at(u.out).has_shape ? g_.sample_shape(u.out) : vector_shape(1);
     if (u.nodes.size() == 1 && at(u.nodes[0]).output(0) == u.out) {
       if (const std::optional<opaque_product> p = product(at(u.nodes[0])); p && out.numel() == g_.sample_numel(u.out)) {
-        return opaque_spec(out, std::max<std::int64_t>(flops, 1), elements, u.params, *p);
+        return opaque_spec(out, std::max<std::int64_t>(flops, 1), elements, params, *p);
       }
     }
-    return opaque_spec(out, std::max<std::int64_t>(flops, 1), elements, u.params);
+    return opaque_spec(out, std::max<std::int64_t>(flops, 1), elements, params);
   }
 
   unit layer(int n, const layer_spec& s, int in, int out) const {
@@ -419,37 +428,68 @@ class mapper {
     if (folded) {
       u.specs.push_back(batchnorm2d_spec(out));
       u.op = "Conv (BatchNorm folded in)";
-      ++unfolded_;
-      if (unfolded_ == 1) {
-        notes_.push_back("Conv layers whose bias has a generated name (BatchNorm folded in by an eval-mode export) are "
-                         "predicted as Conv2d without bias + BatchNorm2d, as training runs them; a convolution "
-                         "that had a bias of its own (VGG-BN) had it folded in too, and those parameters are not "
-                         "counted: export in training mode to keep them");
-      }
+      note_unfolded();
     }
     return u;
   }
 
-  /// A Conv no layer maps (Conv1d, Conv3d, a rectangular window): the roofline. With a folded bias it holds
-  /// BatchNorm's scale and shift (parameter_walk counts the bias twice) but runs without its kernels; said once.
+  /// A Conv no layer maps (Conv1d, Conv3d, a rectangular window): the roofline, its matrix product timed as GEMMs.
+  /// With a folded bias it holds BatchNorm's scale and shift (parameter_walk counts the bias twice); where its output
+  /// is one batchnorm_layers reads (a Conv1d's, a rectangular Conv2d's), the product is followed by that BatchNorm, as
+  /// training runs it (keep: the product holds the rest). A Conv3d's runs without BatchNorm's kernels; said once.
   unit unmapped_conv(int ni) {
-    if (folded_bias(at(ni)) && ++unfolded_unmapped_ == 1) {
-      notes_.push_back("Conv layers prenet runs on the roofline (Conv1d, Conv3d, rectangular windows) whose bias has a "
-                       "generated name (BatchNorm folded in by an eval-mode export) count BatchNorm's parameters but "
-                       "not its time or the activations it saves, and a bias of their own is lost: export in training "
-                       "mode to keep BatchNorm");
+    unit u = unmapped(ni);
+    if (!folded_bias(at(ni))) return u;
+    const int y = at(ni).output(0), w = at(ni).input(1);
+    if (y >= 0 && w >= 0 && !g_.at(w).dims.empty()) u.unfolded_batchnorm = batchnorm_layers(y, g_.at(w).dims[0]);
+    if (!u.unfolded_batchnorm.empty()) {
+      note_unfolded();
+    } else if (++unfolded_unmapped_ == 1) {
+      notes_.push_back("Conv layers prenet runs on the roofline (Conv3d) whose bias has a generated name (BatchNorm "
+                       "folded in by an eval-mode export) count BatchNorm's parameters but not its time or the "
+                       "activations it saves, and a bias of their own is lost: export in training mode to keep "
+                       "BatchNorm");
     }
-    return unmapped(ni);
+    return u;
+  }
+
+  /// Said once for the Convs with BatchNorm folded in that are predicted unfolded.
+  void note_unfolded() {
+    if (++unfolded_ == 1) {
+      notes_.push_back("Conv layers whose bias has a generated name (BatchNorm folded in by an eval-mode export) are "
+                       "predicted as the convolution without bias + BatchNorm, as training runs them; a convolution "
+                       "that had a bias of its own (VGG-BN) had it folded in too, and those parameters are not "
+                       "counted: export in training mode to keep them");
+    }
+  }
+
+  /// The layers of a BatchNorm over tensor `t` of `channels` channels on axis 1, batch on axis 0: BatchNorm2d over
+  /// (N, C, H, W); over (N, C, L) (BatchNorm1d over a sequence: Conv1d networks, speech) and (N, C) (BatchNorm1d over
+  /// features) a view to (C, L, 1) or (C, 1, 1) and BatchNorm2d, for PyTorch hands cuDNN those inputs as
+  /// (N, C, L, 1) and (N, C, 1, 1), the kernels BatchNorm2d runs (per-activation mode for (N, C)). Empty otherwise:
+  /// sample_shape merges a BatchNorm3d's (C, D, H, W) into three dimensions, whose first is not its channels (C x D:
+  /// a training-mode BatchNorm3d(8) over 4 frames counted 64 parameters of its 16).
+  [[nodiscard]] std::vector<layer_spec> batchnorm_layers(int t, std::int64_t channels) const {
+    const tensor& x = g_.at(t);
+    if (!x.has_shape || x.batch_axis != 0 || x.dims.size() < 2 || x.dims[1] != channels) return {};
+    const shape s = g_.sample_shape(t);
+    if (x.dims.size() == 4 && s.rank == 3) return {batchnorm2d_spec(channels)};
+    if (x.dims.size() == 3 && s.rank == 2) {
+      return {reshape_spec(image_shape(channels, s.dims[1], 1)), batchnorm2d_spec(channels)};
+    }
+    if (x.dims.size() == 2 && s.rank == 1) return {reshape_spec(image_shape(channels, 1, 1)), batchnorm2d_spec(channels)};
+    return {};
   }
 
   unit batchnorm(int ni) {
     const node& n = at(ni);
     const int x = n.input(0);
-    const shape s = g_.sample_shape(x);
-    // Over (N, C, H, W) only: sample_shape merges a BatchNorm3d's (C, D, H, W) into three dimensions, whose first is
-    // not its channels (C x D: a training-mode BatchNorm3d(8) over 4 frames counted 64 parameters of its 16).
-    if (x != main_input_of(n) || s.rank != 3 || g_.at(x).dims.size() != 4) return unmapped(ni);
-    return layer(ni, batchnorm2d_spec(s.dims[0]), x, n.output(0));
+    if (x != main_input_of(n) || !g_.at(x).has_shape || g_.at(x).dims.size() < 2) return unmapped(ni);
+    std::vector<layer_spec> specs = batchnorm_layers(x, g_.at(x).dims[1]);
+    if (specs.empty()) return unmapped(ni);
+    unit u = layer(ni, specs.front(), x, n.output(0));
+    u.specs = std::move(specs);
+    return u;
   }
 
   unit pool(int ni) {

@@ -31,6 +31,8 @@ struct unit {
   std::vector<int> weights{};     ///< the parameter roots it holds (read first by it: a shared weight counts once)
   std::int64_t params = 0;        ///< parameters of `weights` (parameter_walk::params): what its layers must count
   int score_bias = -1;            ///< attention: a tensor not from the stream added to its scores (mask or bias)
+  /// A roofline Conv with BatchNorm folded in (a Conv1d): the BatchNorm layers that follow its product (keep()).
+  std::vector<layer_spec> unfolded_batchnorm{};
 };
 
 /// Parameters of the file, the reference of the parameter invariant: each weight root (graph::parameter_root) read
