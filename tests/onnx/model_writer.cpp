@@ -797,6 +797,15 @@ std::string weight_norm_conv1d_onnx(const write_options& o) {
   return m.bytes();
 }
 
+std::string graph_convolution_onnx(const write_options& o) {
+  builder m(o, 13);
+  const std::string x = m.input("features", ::onnx::TensorProto::FLOAT, {-1, 20, 32});
+  const std::string a = m.input("adjacency", ::onnx::TensorProto::FLOAT, {-1, 20, 20});
+  const std::string h = m.node("Relu", {linear(m, m.node("MatMul", {a, x}), "w1", 32, 64)});
+  m.output(linear(m, m.node("MatMul", {a, h}), "w2", 64, 8));
+  return m.bytes();
+}
+
 std::string seq2seq_gru_onnx(const write_options& o) {
   builder m(o, 13);
   const std::string src = m.input("src", ::onnx::TensorProto::INT64, {-1, 12});

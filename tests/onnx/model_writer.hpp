@@ -156,6 +156,9 @@ enum class kv_repeat { none, repeat_kv, repeat_interleave, heads_twice, tile };
 [[nodiscard]] std::string folded_conv1d_onnx(const write_options& o = {});
 /// The same as a training-mode export writes it: Conv1d without bias, then BatchNormalization over (N, 8, 32).
 [[nodiscard]] std::string conv1d_batchnorm_onnx(const write_options& o = {});
+/// A graph convolution over 20 nodes: `w2(bmm(a, relu(w1(bmm(a, x)))))` for node features x (20, 32) and an adjacency
+/// a (20, 20), both graph inputs: Linear(32, 64) and Linear(64, 8), 2,632 parameters.
+[[nodiscard]] std::string graph_convolution_onnx(const write_options& o = {});
 /// Linear(32, 64) + BatchNorm1d(64) over features (N, 64) + ReLU + Linear(64, 10): 2,112 + 128 + 650 = 2,890
 /// parameters.
 [[nodiscard]] std::string batchnorm1d_features_onnx(const write_options& o = {});

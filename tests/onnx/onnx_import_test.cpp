@@ -114,6 +114,32 @@ TEST(OnnxImport, BertBaseAsPyTorch113ExportsIt) {
   expect_same_predictions(r.network, dsl, 4);
 }
 
+/// BERT's attention_mask (token ids' integer type) is data in a file that fixes every dimension, as with a free batch:
+/// `1 - mask` read it as Sub's weight, the extended mask was a constant added to the scores, and every attention was
+/// taken for causal.
+TEST(OnnxImport, FixedShapeBertMaskIsPadding) {
+  const onnx_import free = load_onnx_bytes(onnx_test::bert_onnx(64, 2, 4), {.batch = 2, .symbolic_dim = 16});
+  ::onnx::ModelProto m;
+  ASSERT_TRUE(m.ParseFromString(onnx_test::bert_onnx(64, 2, 4)));
+  for (auto& in : *m.mutable_graph()->mutable_input()) {
+    auto& dims = *in.mutable_type()->mutable_tensor_type()->mutable_shape()->mutable_dim();
+    if (dims.size() != 2) continue;
+    dims[0].set_dim_value(2);
+    dims[1].set_dim_value(16);
+  }
+  const onnx_import fixed = load_onnx_bytes(m.SerializeAsString());
+  ASSERT_EQ(fixed.network.size(), free.network.size());
+  std::size_t attention = 0;
+  for (std::size_t i = 0; i < fixed.network.size(); ++i) {
+    EXPECT_TRUE(same_layer(fixed.network.nodes()[i], free.network.nodes()[i])) << "layer " << i;
+    const layer_node& n = fixed.network.nodes()[i];
+    if (n.spec.kind != layer_kind::multihead_attention) continue;
+    ++attention;
+    EXPECT_EQ(n.spec.causal, 0);
+  }
+  EXPECT_EQ(attention, 2U);
+}
+
 /// Activation checkpointing of an imported encoder: its blocks, proven from the graph's edges, are the DSL's 12
 /// encoder layers, and the recompute time, step time and memory equal the DSL twin's under `blocks` and `selective`.
 TEST(OnnxImport, BertCheckpointingMatchesTheDsl) {

@@ -269,6 +269,20 @@ TEST(OnnxParameters, BatchNorm1dIsBatchNorm2dOverAView) {
   EXPECT_TRUE(features.unmapped.empty());
 }
 
+/// A graph input read as a batched product's right operand by another graph input of the same rank and batch (a graph
+/// convolution's node features, `bmm(adjacency, x)`) is data: MatMul's weight slot took it for a weight, and its
+/// 2 x 20 x 32 values counted as parameters, with exit 0. A free batch says so too, whatever reads the input.
+TEST(OnnxParameters, BatchedProductOfInputsIsData) {
+  for (const std::int64_t batch : {0, 2}) {
+    SCOPED_TRACE(batch == 0 ? "free batch" : "batch 2 in the file");
+    const prenet::onnx_import r =
+        load_onnx_bytes(prenet::onnx_test::graph_convolution_onnx({.batch = batch}), {.batch = 2});
+    EXPECT_EQ(r.network.params(), 32 * 64 + 64 + 64 * 8 + 8);
+    EXPECT_EQ(r.matmul_flops, 2 * (20 * 20 * 32 + 20 * 32 * 64 + 20 * 20 * 64 + 20 * 64 * 8));
+    EXPECT_EQ(r.network.input_shape(), prenet::sequence_shape(20, 32));
+  }
+}
+
 /// weight_norm's parameters passed as graph inputs (export_params=False, no constant folding) are weights: the
 /// Conv's weight is computed from them each step (v / ||v|| x g). Taken for a second data input, `weight_v` was no
 /// parameter (96 of 107 lost) and the Conv's product was timed as element-wise work, with exit 0.

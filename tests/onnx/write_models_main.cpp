@@ -30,7 +30,9 @@ int main(int argc, char** argv) {
                                                                 sdpa_form::torchlib_unoptimized)) &&
                   write("attention_operator.onnx", dynamo_block_onnx({.batch = 2}, sdpa_form::attention_operator)) &&
                   write("dynamo_llama_block.onnx",
-                        dynamo_llama_block_onnx({.constants = constant_form::named_initializer}));
+                        dynamo_llama_block_onnx({.constants = constant_form::named_initializer})) &&
+                  write("weight_norm_conv1d.onnx", weight_norm_conv1d_onnx({.weights_as_inputs = true})) &&
+                  write("graph_convolution.onnx", graph_convolution_onnx());
   if (!ok) std::cerr << "cannot write to " << dir << "\n";
   return ok ? 0 : 1;
 }

@@ -181,10 +181,55 @@ bool scalar_input(const ::onnx::ValueInfoProto& in) {
          in.type().tensor_type().shape().dim_size() == 0;
 }
 
+bool is_integer_type(std::int32_t t) {
+  using tp = ::onnx::TensorProto;
+  return t == tp::INT64 || t == tp::INT32 || t == tp::INT16 || t == tp::INT8 || t == tp::UINT8 || t == tp::UINT16 ||
+         t == tp::UINT32 || t == tp::UINT64 || t == tp::BOOL;
+}
+
+/// The dimensions of graph input `in`, a free one as 0; empty without a shape.
+std::vector<std::int64_t> input_dims(const ::onnx::ValueInfoProto& in) {
+  std::vector<std::int64_t> d;
+  if (!in.type().has_tensor_type() || !in.type().tensor_type().has_shape()) return d;
+  for (const auto& x : in.type().tensor_type().shape().dim()) d.push_back(x.has_dim_value() ? std::max<std::int64_t>(x.dim_value(), 0) : 0);
+  return d;
+}
+
+/// Whether graph input `in` is the right operand of a batched product of two graph inputs: a MatMul whose left
+/// operand is another graph input of the same rank, at least 3, and the same leading dimension (a graph convolution's
+/// `bmm(adjacency, features)`). A weight read there broadcasts over the data's batch, and has a rank of its own.
+bool batched_product_operand(const uses_map& uses, const ::onnx::ValueInfoProto& in,
+                             const std::unordered_map<std::string, const ::onnx::ValueInfoProto*>& inputs) {
+  const std::vector<std::int64_t> d = input_dims(in);
+  const auto it = uses.find(in.name());
+  if (d.size() < 3 || d[0] == 0 || it == uses.end()) return false;
+  return std::any_of(it->second.begin(), it->second.end(), [&](const auto& use) {
+    const auto& [n, slot] = use;
+    if (n->op_type() != "MatMul" || slot != 1) return false;
+    const auto left = inputs.find(n->input(0));
+    if (left == inputs.end() || left->second == &in) return false;
+    const std::vector<std::int64_t> l = input_dims(*left->second);
+    return l.size() == d.size() && l[0] == d[0];
+  });
+}
+
+/// Whether graph input `in` is shaped as data whatever reads it: its leading dimension is free (a weight has fixed
+/// dimensions; a dynamic batch is data), its elements are integers (token ids, a padding mask: `1 - mask` read it
+/// as Sub's weight, and a fixed-shape BERT export's attention was taken for causal), or it is the right operand of a batched product of graph inputs
+/// (batched_product_operand), which a MatMul's weight slot took for a weight: a graph convolution's node features
+/// counted as parameters, with exit 0.
+bool data_shaped(const uses_map& uses, const ::onnx::ValueInfoProto& in,
+                 const std::unordered_map<std::string, const ::onnx::ValueInfoProto*>& inputs) {
+  const std::vector<std::int64_t> d = input_dims(in);
+  const bool integer = in.type().has_tensor_type() && is_integer_type(in.type().tensor_type().elem_type());
+  return (!d.empty() && (d[0] == 0 || integer)) || batched_product_operand(uses, in, inputs);
+}
+
 /// Whether graph input `in` passes a weight: it is read only where operators take weights (only_weight_uses), or is
-/// a scalar.
-bool weight_input(const uses_map& uses, const ::onnx::ValueInfoProto& in) {
-  return scalar_input(in) || only_weight_uses(uses, in.name(), 0);
+/// a scalar; never data_shaped.
+bool weight_input(const uses_map& uses, const ::onnx::ValueInfoProto& in,
+                  const std::unordered_map<std::string, const ::onnx::ValueInfoProto*>& inputs) {
+  return scalar_input(in) || (!data_shaped(uses, in, inputs) && only_weight_uses(uses, in.name(), 0));
 }
 
 /// A graph input no node reads (exporters other than PyTorch's keep them): neither the data input nor a weight.
@@ -222,12 +267,16 @@ std::unordered_set<std::string> weight_inputs(const ::onnx::GraphProto& g,
                                               const uses_map& uses) {
   std::unordered_set<std::string> weights, outputs;
   for (const ::onnx::ValueInfoProto& v : g.output()) outputs.insert(v.name());
+  std::unordered_map<std::string, const ::onnx::ValueInfoProto*> inputs;
+  for (const ::onnx::ValueInfoProto& in : g.input()) {
+    if (initializers.count(in.name()) == 0) inputs.emplace(in.name(), &in);
+  }
   std::vector<const ::onnx::ValueInfoProto*> open;
   for (const ::onnx::ValueInfoProto& in : g.input()) {
     if (initializers.count(in.name()) != 0 || unused(uses, in.name())) continue;
-    if (weight_input(uses, in)) {
+    if (weight_input(uses, in, inputs)) {
       weights.insert(in.name());
-    } else {
+    } else if (!data_shaped(uses, in, inputs)) {
       open.push_back(&in);
     }
   }
@@ -366,11 +415,6 @@ std::string no_data_input(const ::onnx::GraphProto& g, const std::unordered_set<
   return why;
 }
 
-bool is_integer_type(std::int32_t t) {
-  using tp = ::onnx::TensorProto;
-  return t == tp::INT64 || t == tp::INT32 || t == tp::INT16 || t == tp::INT8 || t == tp::UINT8 || t == tp::UINT16 ||
-         t == tp::UINT32 || t == tp::UINT64 || t == tp::BOOL;
-}
 
 
 /// Element-wise operators: their output has the broadcast shape of their operands.
@@ -893,9 +937,10 @@ graph::graph(std::string_view bytes, const onnx_options& options) {
     for (int i = 0; i < n.input_size(); ++i) uses[n.input(i)].emplace_back(&n, i);
   }
 
-  const std::unordered_set<std::string> weights = weight_inputs(g, initializers, uses);
+  // Decided once, before the data inputs get concrete dimensions (data_shaped reads a free batch) and before folding.
+  weight_inputs_ = weight_inputs(g, initializers, uses);
   const auto is_data_input = [&](const ::onnx::ValueInfoProto& in) {
-    return initializers.count(in.name()) == 0 && !unused(uses, in.name()) && weights.count(in.name()) == 0;
+    return initializers.count(in.name()) == 0 && !unused(uses, in.name()) && weight_inputs_.count(in.name()) == 0;
   };
   // Before any size is set, the names named_dims sizes must be the data inputs' (check_named_dims): a misspelt name
   // is the error to report, not the dimension it then leaves unsized. Inputs without a shape are the loop's to refuse.
@@ -1466,11 +1511,10 @@ void graph::classify(const ::onnx::GraphProto& g, const onnx_options& options) {
   for (const ::onnx::NodeProto& n : g.node()) {
     for (int i = 0; i < n.input_size(); ++i) uses[n.input(i)].emplace_back(&n, i);
   }
-  const std::unordered_set<std::string> weights = weight_inputs(g, initializers, uses);
   for (const ::onnx::ValueInfoProto& v : g.input()) {
     tensor& t = tensors_[static_cast<std::size_t>(ids_.at(v.name()))];
     if (initializers.count(v.name()) != 0 || unused(uses, v.name())) continue;  // an unused input: neither role
-    if (weights.count(v.name()) != 0) {
+    if (weight_inputs_.count(v.name()) != 0) {
       t.is_weight = true;
       continue;
     }

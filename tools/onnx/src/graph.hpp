@@ -8,6 +8,7 @@
 #include <string>
 #include <string_view>
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 #include <onnx/onnx_pb.h>
@@ -156,6 +157,7 @@ class graph {
   std::int64_t file_nodes_ = 0;
   std::vector<std::string> notes_;
   std::vector<bool> one_element_parameter_;  ///< by tensor id: a weight of one element that is a layer's parameter
+  std::unordered_set<std::string> weight_inputs_;  ///< the graph inputs that pass weights (weight_inputs)
 };
 
 }  // namespace prenet::onnx_import_detail
