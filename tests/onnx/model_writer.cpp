@@ -797,6 +797,17 @@ std::string weight_norm_conv1d_onnx(const write_options& o) {
   return m.bytes();
 }
 
+std::string spectral_norm_conv_onnx(const write_options& o) {
+  builder m(o, 13);
+  const std::string x = m.input("input", ::onnx::TensorProto::FLOAT, {-1, 3, 8, 8});
+  const std::string w = m.weight("conv.weight_orig", {8, 3, 3, 3});
+  const std::string wv = m.node("MatMul", {m.node("Reshape", {w, m.ints({8, 27})}), m.weight("conv.weight_v", {27})});
+  const std::string sigma = m.node("MatMul", {m.weight("conv.weight_u", {8}), wv});
+  m.output(m.node("Relu", {m.node("Conv", {x, m.node("Div", {w, sigma}), m.weight("conv.bias", {8})},
+                                  {b::as("kernel_shape", {3, 3}), b::as("pads", {1, 1, 1, 1})})}));
+  return m.bytes();
+}
+
 std::string graph_convolution_onnx(const write_options& o) {
   builder m(o, 13);
   const std::string x = m.input("features", ::onnx::TensorProto::FLOAT, {-1, 20, 32});

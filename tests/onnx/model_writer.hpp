@@ -156,6 +156,10 @@ enum class kv_repeat { none, repeat_kv, repeat_interleave, heads_twice, tile };
 [[nodiscard]] std::string folded_conv1d_onnx(const write_options& o = {});
 /// The same as a training-mode export writes it: Conv1d without bias, then BatchNormalization over (N, 8, 32).
 [[nodiscard]] std::string conv1d_batchnorm_onnx(const write_options& o = {});
+/// spectral_norm(Conv2d(3, 8, 3, padding 1)) as torch.onnx writes it in eval mode, then ReLU on 8 x 8 images: the
+/// weight computed each step as weight_orig / (u . W v), W weight_orig viewed as (8, 27), u (8) and v (27) buffers.
+/// PyTorch's parameters: 8 x 27 + 8 = 224.
+[[nodiscard]] std::string spectral_norm_conv_onnx(const write_options& o = {});
 /// A graph convolution over 20 nodes: `w2(bmm(a, relu(w1(bmm(a, x)))))` for node features x (20, 32) and an adjacency
 /// a (20, 20), both graph inputs: Linear(32, 64) and Linear(64, 8), 2,632 parameters.
 [[nodiscard]] std::string graph_convolution_onnx(const write_options& o = {});

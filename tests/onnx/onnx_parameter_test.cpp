@@ -269,6 +269,23 @@ TEST(OnnxParameters, BatchNorm1dIsBatchNorm2dOverAView) {
   EXPECT_TRUE(features.unmapped.empty());
 }
 
+/// spectral_norm's weight is computed each step from weight_orig, divided by sigma = u . W v: weight_orig is the
+/// parameter, u and v (what it is divided by) are buffers, and the Conv is the DSL's Conv2d. Passed as graph inputs,
+/// weight_orig and u were taken for data inputs (each computes the weight only with the other): the Conv's FLOPs and
+/// 224 of the parameters were lost with exit 0; as initializers, u and v counted as parameters and the file was
+/// refused.
+TEST(OnnxParameters, SpectralNormCountsWeightOrigOnly) {
+  for (const bool inputs : {false, true}) {
+    SCOPED_TRACE(inputs ? "weights as graph inputs" : "weights as initializers");
+    const prenet::onnx_import r =
+        load_onnx_bytes(prenet::onnx_test::spectral_norm_conv_onnx({.batch = 2, .weights_as_inputs = inputs}));
+    EXPECT_EQ(r.network.params(), 8 * 27 + 8);
+    EXPECT_TRUE(r.unmapped.empty());
+    EXPECT_EQ(r.matmul_flops, 2 * 8 * 27 * 64);
+    EXPECT_THAT(r.notes, testing::Contains(HasSubstr("2 matrix products compute from weights only")));
+  }
+}
+
 /// A graph input read as a batched product's right operand by another graph input of the same rank and batch (a graph
 /// convolution's node features, `bmm(adjacency, x)`) is data: MatMul's weight slot took it for a weight, and its
 /// 2 x 20 x 32 values counted as parameters, with exit 0. A free batch says so too, whatever reads the input.

@@ -32,7 +32,8 @@ int main(int argc, char** argv) {
                   write("dynamo_llama_block.onnx",
                         dynamo_llama_block_onnx({.constants = constant_form::named_initializer})) &&
                   write("weight_norm_conv1d.onnx", weight_norm_conv1d_onnx({.weights_as_inputs = true})) &&
-                  write("graph_convolution.onnx", graph_convolution_onnx());
+                  write("graph_convolution.onnx", graph_convolution_onnx()) &&
+                  write("spectral_norm_conv.onnx", spectral_norm_conv_onnx({.weights_as_inputs = true}));
   if (!ok) std::cerr << "cannot write to " << dir << "\n";
   return ok ? 0 : 1;
 }

@@ -246,9 +246,11 @@ bool product_weight_slot(const ::onnx::NodeProto& n, int slot) {
 }
 
 /// The operators through which a module computes its weight from its parameters each step: element-wise arithmetic,
-/// reductions and views (weight_norm's `w = g * v / ||v||`: ReduceL2, Div, Mul).
+/// reductions, views and products by a vector (weight_norm's `w = g * v / ||v||`: ReduceL2, Div, Mul; spectral_norm's
+/// `w / (u . W v)`: Reshape, MatMul, Div; weight_inputs says which MatMul).
 bool weight_arithmetic(std::string_view op) {
   static constexpr std::string_view ops[] = {
+      "MatMul",
       "Add",       "Sub",        "Mul",       "Div",       "Pow",         "Sqrt",      "Abs",     "Neg",
       "Reciprocal", "Exp",       "Max",       "Min",       "Clip",        "ReduceL2",  "ReduceSum", "ReduceSumSquare",
       "ReduceMean", "ReduceMax", "Identity",  "Cast",      "Transpose",   "Reshape",   "Squeeze", "Unsqueeze",
@@ -259,9 +261,10 @@ bool weight_arithmetic(std::string_view op) {
 /// The graph inputs of `g` that pass weights. weight_input's, and those a module computes its weight from each step
 /// (`computes_weight`): with export_params=False, weight_norm's `weight_v` is read by a ReduceL2 and a Div before the
 /// Conv takes the result, and was taken for a second data input (its parameters lost, the Conv on the roofline, exit
-/// 0). Such an input's readers, and theirs, compute from it, weights and constants only, by weight_arithmetic, until
-/// a slot where an operator takes a weight (product_weight_slot); none of it is a graph output. Inputs taken so are
-/// weights for the next input's test, until none is added.
+/// 0); spectral_norm's weight_orig and u likewise (the Conv's FLOPs lost too). Such an input's readers, and theirs,
+/// compute from it, weights and constants only, by weight_arithmetic, until a slot where an operator takes a weight
+/// (product_weight_slot); none of it is a graph output, and the walk stops after 64 nodes (a data input's reaches
+/// the outputs or a product's data slot long before).
 std::unordered_set<std::string> weight_inputs(const ::onnx::GraphProto& g,
                                               const std::unordered_set<std::string>& initializers,
                                               const uses_map& uses) {
@@ -293,6 +296,19 @@ std::unordered_set<std::string> weight_inputs(const ::onnx::GraphProto& g,
     }
     return c;
   };
+  // A MatMul computes a weight only with a vector operand, a graph input or initializer of rank 1 (spectral_norm's
+  // power iteration, u . W v). Any MatMul would take a decoder's memory for a weight: its K projection's product ends
+  // in the attention scores' product, where a weight would be read.
+  std::unordered_set<std::string> vectors;
+  for (const ::onnx::ValueInfoProto& in : g.input()) {
+    if (input_dims(in).size() == 1) vectors.insert(in.name());
+  }
+  for (const ::onnx::TensorProto& t : g.initializer()) {
+    if (t.dims_size() == 1) vectors.insert(t.name());
+  }
+  const auto by_vector = [&](const ::onnx::NodeProto& n) {
+    return std::any_of(n.input().begin(), n.input().end(), [&](const std::string& t) { return vectors.count(t) != 0; });
+  };
   const auto computes_weight = [&](const std::string& name, const std::unordered_set<std::string>& constant) {
     constexpr std::size_t most_nodes = 64;  // weight_norm takes three; a data input fails at its first product
     std::unordered_set<std::string> derived{name};
@@ -311,6 +327,7 @@ std::unordered_set<std::string> weight_inputs(const ::onnx::GraphProto& g,
           continue;
         }
         if (!weight_arithmetic(n->op_type()) || !onnx_domain(n->domain())) return false;
+        if (n->op_type() == "MatMul" && !by_vector(*n)) return false;
         if (!expanded.insert(n).second) continue;
         if (expanded.size() > most_nodes) return false;
         for (const std::string& s : n->input()) {
@@ -323,19 +340,24 @@ std::unordered_set<std::string> weight_inputs(const ::onnx::GraphProto& g,
     }
     return into_weight_slot;
   };
-  for (bool added = true; added;) {
-    added = false;
+  // Every open input is taken for a weight until its walk, with the others so taken, fails: spectral_norm's
+  // weight_orig and its power-iteration vector u each compute the weight only with the other (sigma = u . W v).
+  for (bool dropped = true; dropped;) {
+    dropped = false;
+    for (const ::onnx::ValueInfoProto* in : open) weights.insert(in->name());
     const std::unordered_set<std::string> constant = constants();
     for (auto it = open.begin(); it != open.end();) {
       if (computes_weight((*it)->name(), constant)) {
-        weights.insert((*it)->name());
-        it = open.erase(it);
-        added = true;
-      } else {
         ++it;
+      } else {
+        weights.erase((*it)->name());
+        it = open.erase(it);
+        dropped = true;
       }
     }
+    for (const ::onnx::ValueInfoProto* in : open) weights.erase(in->name());
   }
+  for (const ::onnx::ValueInfoProto* in : open) weights.insert(in->name());
   return weights;
 }
 

@@ -81,7 +81,8 @@ onnx_import load_onnx_bytes(std::string_view bytes, const onnx_options& options)
     notes.push_back(std::to_string(total) + " nodes are not on the path from the data input to output " +
                     quoted_text(g.at(g.main_output()).name) + " and are not predicted: " + list);
   }
-  // Matrix products computed from weights only (a Linear over learned queries or latents: DETR, Perceiver) run every
+  // Matrix products computed from weights only (a Linear over learned queries or latents: DETR, Perceiver; the
+  // power iteration's products of spectral_norm) run every
   // step, on no sample's data: no unit holds them, and they are not predicted. Said, with their share of the file's.
   // matmul_flops counts per sample, a sum over the file's batch: times that batch, a forward pass's.
   const double file_batch = static_cast<double>(std::max<std::int64_t>(g.batch(), 1));
@@ -102,8 +103,8 @@ onnx_import load_onnx_bytes(std::string_view bytes, const onnx_options& options)
     const double file = weight_product_flops + static_cast<double>(matmul_flops) * file_batch;
     notes.push_back(std::to_string(weight_products) + " matrix product" + (weight_products == 1 ? "" : "s") +
                     " compute" + (weight_products == 1 ? "s" : "") + " from weights only (a Linear over learned " +
-                    "queries or latents, or over a graph input read only where weights are, as a diffusion " +
-                    "model's timestep) and " + (weight_products == 1 ? "is" : "are") + " not predicted: " +
+                    "queries or latents, spectral_norm's u . W v, or over a graph input read only where weights are, as " +
+                    "a diffusion model's timestep) and " + (weight_products == 1 ? "is" : "are") + " not predicted: " +
                     std::to_string(static_cast<std::int64_t>(weight_product_flops)) + " FLOPs a forward pass, " +
                     std::to_string(static_cast<int>(100.0 * weight_product_flops / file + 0.5)) +
                     "% of the file's matrix products");

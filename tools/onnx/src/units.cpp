@@ -1629,7 +1629,13 @@ void parameter_walk::collect(int t, bool use, std::vector<int>& out) {
     const node& n = g_.nodes()[static_cast<std::size_t>(p)];
     // Angles of a Cos/Sin computed from constants (positions x a rotary inv_freq) are a table, not trained.
     const bool trig = past_trig || n.op == "Cos" || n.op == "Sin";
+    // What a weight computed each step is divided by is a statistic of weights and buffers: spectral_norm's
+    // sigma = u . W v (u and v are buffers; W counts as the dividend), weight_norm's ||v||. Pushed first, walked last,
+    // so that a node both sides read is walked from the dividend's.
+    const bool divides = n.op == "Div" && n.inputs.size() == 2;
+    if (divides) stack_.push_back({.tensor = n.inputs[1], .reads = false, .past_trig = true});
     for (std::size_t i = 0; i < n.inputs.size(); ++i) {
+      if (divides && i == 1) continue;
       const bool r = !trig && (graph::is_view_of_input(n.op) ? reads : g_.reads_parameter(n, i));
       stack_.push_back({.tensor = n.inputs[i], .reads = r, .past_trig = trig});
     }
