@@ -384,6 +384,38 @@ TEST(OnnxRepro, TransposeWhosePermRepeatsAnAxisIsRefused) {
   }
 }
 
+/// Mutations of a small CNN the fuzzer found: a Conv whose kernel_shape attribute lost its name, so that ONNX's
+/// inference read the window from its weight, of no element type (data_type 0: no type in inference) or of rank 5 for
+/// a rank-4 input (it indexed the dilations by the weight's spatial axes); both crashed libonnx 1.12 (SIGSEGV).
+/// Refused with the reason; a Conv without kernel_shape whose weight is well formed is the Conv2d its weight says.
+TEST(OnnxRepro, ConvWithoutKernelShapeIsCheckedBeforeInference) {
+  const auto regression = [](const char* name) {
+    std::ifstream in(std::filesystem::path(PRENET_ONNX_REGRESSIONS) / name, std::ios::binary);
+    return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  };
+  EXPECT_THAT(error_of(regression("initializer-without-element-type.onnx")),
+              HasSubstr("initializer 'row.weight' has no valid element type (data_type 0)"));
+  EXPECT_THAT(error_of(regression("conv-weight-rank-5-without-kernel-shape.onnx")),
+              HasSubstr("node 'Conv_0' (Conv): its weight has 5 dimensions, its input 4"));
+
+  ::onnx::GraphProto g;  // Conv(x, w) with w (8, 3, 3, 3) and no kernel_shape, then a graph input weight of no shape
+  add_input(g, "x", {2, 3, 16, 16});
+  auto* w = g.add_initializer();
+  w->set_name("w");
+  w->set_data_type(::onnx::TensorProto::FLOAT);
+  for (const std::int64_t d : {8, 3, 3, 3}) w->add_dims(d);
+  add_node(g, "Conv", {"x", "w"}, "y");
+  g.add_output()->set_name("y");
+  const prenet::onnx_import r = load_onnx_bytes(model_of(g));
+  ASSERT_EQ(r.network.size(), 2U);
+  EXPECT_EQ(r.network.nodes()[1].spec.kind, prenet::layer_kind::conv2d);
+  EXPECT_EQ(r.network.nodes()[1].spec.kernel, 3);
+  g.mutable_initializer()->Clear();
+  g.add_input()->set_name("w");
+  EXPECT_THAT(error_of(model_of(g)), HasSubstr("node 'Conv_y' ('Conv') gives no kernel_shape, and the file gives no "
+                                               "window of three or more dimensions for its weight 'w'"));
+}
+
 /// A mutation of llama_style.onnx the fuzzer found: a ConstantOfShape of 14,811,137 ones reaching Expand's shape
 /// through a Where made ONNX's inference build a type of that rank (gigabytes of symbols). Refused before inference.
 TEST(OnnxRepro, HugeShapeOperandIsRefusedBeforeInference) {

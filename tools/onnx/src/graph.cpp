@@ -690,6 +690,46 @@ void check_window_attributes(const ::onnx::NodeProto& n) {
   }
 }
 
+/// ONNX 1.12's convolution shape inference reads a Conv's window from its weight's shape when the node gives no
+/// kernel_shape, and indexes its dilations (one per spatial axis of the input) by the weight's spatial axes without
+/// comparing their counts: a weight of rank 5 for a rank-4 input crashed it (found by the fuzzer: SIGSEGV in
+/// convPoolShapeInference). So each convolution without kernel_shape is given the one its weight's dimensions say,
+/// which inference checks against the input; one whose weight's dimensions the file does not give (computed, or
+/// free) is refused. (PyTorch writes kernel_shape on every convolution.)
+void spell_kernel_shapes(::onnx::GraphProto& g) {
+  std::unordered_map<std::string, std::vector<std::int64_t>> dims;
+  for (const ::onnx::TensorProto& t : g.initializer()) dims[t.name()].assign(t.dims().begin(), t.dims().end());
+  for (const ::onnx::ValueInfoProto& v : g.input()) {
+    if (dims.count(v.name()) != 0 || !v.type().has_tensor_type() || !v.type().tensor_type().has_shape()) continue;
+    std::vector<std::int64_t> d;
+    for (const auto& x : v.type().tensor_type().shape().dim()) d.push_back(x.has_dim_value() ? x.dim_value() : -1);
+    dims.emplace(v.name(), std::move(d));
+  }
+  for (::onnx::NodeProto& n : *g.mutable_node()) {
+    const std::string_view op = n.op_type();
+    const int weight = op == "QLinearConv" ? 3 : 1;
+    if (!n.domain().empty() || (op != "Conv" && op != "ConvTranspose" && op != "ConvInteger" && op != "QLinearConv") ||
+        n.input_size() <= weight) {
+      continue;
+    }
+    if (std::any_of(n.attribute().begin(), n.attribute().end(),
+                    [](const ::onnx::AttributeProto& a) { return a.name() == "kernel_shape"; })) {
+      continue;
+    }
+    const auto it = dims.find(n.input(weight));
+    if (it == dims.end() || it->second.size() < 3 ||
+        std::any_of(it->second.begin() + 2, it->second.end(), [](std::int64_t d) { return d <= 0; })) {
+      throw onnx_error("node " + quoted_text(n.name()) + " (" + quoted_text(n.op_type()) + ") gives no kernel_shape, " +
+                       "and the file gives no window of three or more dimensions for its weight " +
+                       quoted_text(n.input(weight)));
+    }
+    ::onnx::AttributeProto& a = *n.add_attribute();
+    a.set_name("kernel_shape");
+    a.set_type(::onnx::AttributeProto::INTS);
+    for (auto d = it->second.begin() + 2; d != it->second.end(); ++d) a.add_ints(*d);
+  }
+}
+
 /// ONNX 1.12's inference of control-flow operators trusts their attributes: a Scan without `num_scan_inputs` crashes
 /// it (SIGSEGV) and one with 2^28 allocates gigabytes (shared/repro/onnx/scan_*). Their bodies are subgraphs prenet
 /// cannot cost anyway, so they are refused before inference.
@@ -842,7 +882,15 @@ void order_for_inference(::onnx::GraphProto& g) {
   std::unordered_map<std::string, int> producer;
   std::unordered_set<std::string> defined;
   for (const ::onnx::ValueInfoProto& v : g.input()) defined.insert(v.name());
-  for (const ::onnx::TensorProto& t : g.initializer()) defined.insert(t.name());
+  for (const ::onnx::TensorProto& t : g.initializer()) {
+    defined.insert(t.name());
+    // An initializer of no element type gets no type in inference, which a Conv without kernel_shape dereferences
+    // to read its window from the weight (found by the fuzzer: SIGSEGV in convPoolShapeInference).
+    if (t.data_type() == ::onnx::TensorProto::UNDEFINED || !::onnx::TensorProto_DataType_IsValid(t.data_type())) {
+      throw onnx_error("initializer " + quoted_text(t.name()) + " has no valid element type (data_type " +
+                       std::to_string(t.data_type()) + ")");
+    }
+  }
   for (int i = 0; i < g.node_size(); ++i) {
     for (const std::string& out : g.node(i).output()) {
       if (out.empty()) continue;
@@ -952,6 +1000,7 @@ graph::graph(std::string_view bytes, const onnx_options& options) {
 
   ::onnx::GraphProto& g = *model_.mutable_graph();
   order_for_inference(g);
+  spell_kernel_shapes(g);
   std::unordered_set<std::string> initializers;
   for (const ::onnx::TensorProto& t : g.initializer()) initializers.insert(t.name());
   uses_map uses;

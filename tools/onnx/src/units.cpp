@@ -336,6 +336,16 @@ class mapper {
     return u;
   }
 
+  /// A convolution's weight of another rank than its input is none ONNX defines: inference gives it no output shape,
+  /// and every layer after it was the roofline over assumed shapes, with exit 0. Refused.
+  void check_weight_rank(const node& n) const {
+    const int x = n.input(0), w = n.input(1);
+    const auto* wd = dims(w);
+    if (x < 0 || wd == nullptr || !g_.at(x).has_shape || wd->size() == g_.at(x).dims.size()) return;
+    throw onnx_error("node " + quoted_text(n.proto->name()) + " (" + std::string(n.op) + "): its weight has " +
+                     std::to_string(wd->size()) + " dimensions, its input " + std::to_string(g_.at(x).dims.size()));
+  }
+
   // --- one node ------------------------------------------------------------------------------------------------
   unit single(int ni) {
     const node& n = at(ni);
@@ -343,6 +353,7 @@ class mapper {
     const int x = main_input_of(n), y = n.output(0);
     const auto alias = [&] { return unit{.kind = unit_kind::alias, .in = x, .out = y, .nodes = {ni}, .specs = {}, .op = std::string(op)};
     };
+    if (op == "Conv" || op == "ConvTranspose") check_weight_rank(n);
     if (y < 0 || x < 0) return unmapped(ni);
     if (!g_.at(x).has_shape || !g_.at(y).has_shape) return unmapped(ni);
     if (op == "Identity" || op == "Reshape" || op == "Flatten" || op == "Transpose" || op == "Squeeze" ||
