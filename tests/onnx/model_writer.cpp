@@ -647,6 +647,11 @@ std::string packed_attention_onnx(const write_options& o, packed_cut cut) {
   } else if (cut == packed_cut::slices) {
     for (std::int64_t k = 0; k < 3; ++k)
       qkv.push_back(m.node("Slice", {packed, m.ints({64 * k}), m.ints({64 * (k + 1)}), m.ints({-1})}));
+  } else if (cut == packed_cut::heads_then_last_axis) {
+    const std::string heads = m.node("Transpose", {m.node("Reshape", {packed, m.ints({0, 16, 4, 48})})},
+                                     {b::as("perm", {0, 2, 1, 3})});
+    for (std::int64_t k = 0; k < 3; ++k)
+      qkv.push_back(m.node("Slice", {heads, m.ints({16 * k}), m.ints({16 * (k + 1)}), m.ints({-1})}));
   } else {
     const std::string heads = m.node("Transpose", {m.node("Reshape", {packed, m.ints({0, 16, 3, 4, 16})})},
                                      {b::as("perm", {2, 0, 3, 1, 4})});
@@ -656,7 +661,7 @@ std::string packed_attention_onnx(const write_options& o, packed_cut cut) {
     for (const std::string& t : parts) qkv.push_back(m.node("Squeeze", {t, m.ints({0})}));
   }
   for (std::string& t : qkv) {
-    if (cut == packed_cut::heads_first) break;  // already (batch, heads, 16, 16)
+    if (cut == packed_cut::heads_first || cut == packed_cut::heads_then_last_axis) break;  // already (batch, 4, 16, 16)
     t = m.node("Transpose", {m.node("Reshape", {t, m.ints({0, 16, 4, 16})})}, {b::as("perm", {0, 2, 1, 3})});
   }
   const std::string kt = m.node("Transpose", {qkv[1]}, {b::as("perm", {0, 1, 3, 2})});

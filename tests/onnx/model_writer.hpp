@@ -71,8 +71,9 @@ struct write_options {
 /// How packed_attention_onnx cuts its packed projection: one Split (GPT-2-style `qkv(x).split(64, dim=2)`), three
 /// Slices of the last axis (nn.MultiheadAttention's `in_proj(x).chunk(3, -1)` as torch.onnx writes it), or heads
 /// first, then a Split of the leading axis (timm's `qkv(x).reshape(B, N, 3, H, D).permute(2, 0, 3, 1, 4).unbind(0)`:
-/// Reshape, Transpose, Split on axis 0, a Squeeze per part).
-enum class packed_cut { split, slices, heads_first };
+/// Reshape, Transpose, Split on axis 0, a Squeeze per part), or heads first, then three Slices of each head's last
+/// axis (GPT-NeoX's `qkv(x).view(B, S, H, 3 D).permute(0, 2, 1, 3).chunk(3, -1)`: Q, K and V interleaved by head).
+enum class packed_cut { split, slices, heads_first, heads_then_last_axis };
 /// Self-attention over 16 tokens of width 64 with 4 heads whose Q, K and V come from one packed Linear(64, 192) cut
 /// into three, then the output Linear(64, 64): 16,640 parameters.
 [[nodiscard]] std::string packed_attention_onnx(const write_options& o = {}, packed_cut cut = packed_cut::split);

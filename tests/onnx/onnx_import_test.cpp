@@ -349,13 +349,16 @@ TEST(OnnxImport, RepeatInterleaveAsPyTorchExportsIt) {
 }
 
 /// Q, K and V cut from one packed projection, by a Split, by three Slices or, heads split off first, by a Split of the
-/// leading axis (timm's unbind(0), which was roofline nodes), are one attention layer, as the DSL's MultiheadAttention.
+/// leading axis (timm's unbind(0), which was roofline nodes) or by Slices of each head's last axis (GPT-NeoX's, whose
+/// parts a head long were read as projections of a head's width: roofline nodes too), are one attention layer, as
+/// the DSL's MultiheadAttention.
 TEST(OnnxImport, PackedProjectionAttention) {
-  for (const onnx_test::packed_cut cut :
-       {onnx_test::packed_cut::split, onnx_test::packed_cut::slices, onnx_test::packed_cut::heads_first}) {
-    SCOPED_TRACE(cut == onnx_test::packed_cut::split    ? "Split"
-                 : cut == onnx_test::packed_cut::slices ? "Slices"
-                                                        : "heads first");
+  for (const onnx_test::packed_cut cut : {onnx_test::packed_cut::split, onnx_test::packed_cut::slices,
+                                          onnx_test::packed_cut::heads_first, onnx_test::packed_cut::heads_then_last_axis}) {
+    SCOPED_TRACE(cut == onnx_test::packed_cut::split         ? "Split"
+                 : cut == onnx_test::packed_cut::slices      ? "Slices"
+                 : cut == onnx_test::packed_cut::heads_first ? "heads first"
+                                                             : "heads, then the last axis");
     const onnx_import r = load_onnx_bytes(onnx_test::packed_attention_onnx({.batch = 4}, cut));
     EXPECT_TRUE(r.unmapped.empty());
     std::size_t attention = 0;

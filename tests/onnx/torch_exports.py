@@ -329,6 +329,24 @@ EXPORT_OPTIONS = {"gpt2_style": {"export_params": True}, "vgg19_bn": {"training"
                   "twin_vit_b_16": {"training": True}}
 
 
+class NeoXBlock(nn.Module):
+    """GPT-NeoX's (Pythia's) parallel block in plain torch: x + attention(ln1(x)) + mlp(ln2(x)), its packed projection
+    viewed as (B, S, heads, 3 x head) and chunked on the last axis (Q, K and V interleaved by head)."""
+
+    def __init__(self, d=256, heads=4):
+        super().__init__()
+        self.heads = heads
+        self.ln1, self.ln2 = nn.LayerNorm(d), nn.LayerNorm(d)
+        self.qkv, self.dense = nn.Linear(d, 3 * d), nn.Linear(d, d)
+        self.up, self.down = nn.Linear(d, 4 * d), nn.Linear(4 * d, d)
+
+    def forward(self, x):
+        b, s, d = x.shape
+        q, k, v = self.qkv(self.ln1(x)).view(b, s, self.heads, 3 * d // self.heads).permute(0, 2, 1, 3).chunk(3, -1)
+        a = torch.softmax(q @ k.transpose(-1, -2) / math.sqrt(d // self.heads), -1) @ v
+        return x + self.dense(a.transpose(1, 2).reshape(b, s, d)) + self.down(F.gelu(self.up(self.ln2(x))))
+
+
 class SpeechConv(nn.Module):
     """1-D convolutions over 80 mel features as speech models run them: QuartzNet-style depthwise-separable Conv1d +
     BatchNorm1d + ReLU blocks (an eval-mode export folds each BatchNorm into its Conv's bias), then wav2vec 2.0's
@@ -381,6 +399,7 @@ def models():
         "moe_einsum": (MoE, tokens(2, 32)),
         "timm_vit_blocks": (lambda: nn.Sequential(TimmBlock(), TimmBlock()), torch.randn(2, 64, 256)),
         "speech_conv1d": (SpeechConv, torch.randn(2, 80, 128)),
+        "gpt_neox_blocks": (lambda: nn.Sequential(NeoXBlock(), NeoXBlock()), torch.randn(2, 64, 256)),
     }
     # DSL twins: models::vgg16 and models::resnet50 at 224 x 224, models::gpt2 (GPT-2 small) over 128 tokens.
     m["twin_vgg16"] = (tv.vgg16, img(224))

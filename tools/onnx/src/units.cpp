@@ -1250,6 +1250,7 @@ class mapper {
   /// of a stream.
   std::optional<projection> trace_projection(int t, std::vector<int>& nodes) const {
     std::int64_t part = 0;
+    std::int64_t cut_whole = 0;  // the last axis a last-axis cut cut, where the cut made the part
     bool rotary = false;
     std::optional<heads_repeat> repeat;
     int made = -1;
@@ -1283,6 +1284,7 @@ class mapper {
       }
       if (part == 0 && (part = equal_last_axis_split(n)) > 0) {
         made = t;
+        cut_whole = dims(n.input(0))->back();
         nodes.push_back(p);
         t = n.input(0);
         continue;
@@ -1317,6 +1319,12 @@ class mapper {
       r.x = m.input(0);
       std::tie(r.in, r.out) = weight_features(m, *wd);
       if (part > 0) {  // one of the packed projection's parts
+        // Cut on the last axis after the heads were split off (GPT-NeoX's `qkv(x).view(B, S, H, 3 D).chunk(3, -1)`):
+        // each head's part of each of the H heads, so the part of the projection is H times the cut's.
+        if (cut_whole > 0) {
+          if (r.out % cut_whole != 0) return std::nullopt;
+          part *= r.out / cut_whole;
+        }
         if (r.out % part != 0) return std::nullopt;
         r.out = part;
       }
