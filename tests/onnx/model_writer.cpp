@@ -822,6 +822,17 @@ std::string graph_convolution_onnx(const write_options& o) {
   return m.bytes();
 }
 
+std::string reapplied_linear_onnx(bool clone, const write_options& o) {
+  builder m(o, 13);
+  const std::string w = m.weight("onnx::MatMul_7", {32, 32});
+  const std::string bias = m.weight("lin.bias", {32});
+  const std::string x = m.input("input", ::onnx::TensorProto::FLOAT, {-1, 8, 32});
+  const std::string h = m.node("Relu", {m.node("Add", {m.node("MatMul", {x, w}), bias})});
+  const std::string w2 = m.node("Identity", {w});
+  m.output(m.node("Add", {m.node("MatMul", {h, w2}), clone ? m.node("Identity", {bias}) : bias}));
+  return m.bytes();
+}
+
 std::string seq2seq_gru_onnx(const write_options& o) {
   builder m(o, 13);
   const std::string src = m.input("src", ::onnx::TensorProto::INT64, {-1, 12});

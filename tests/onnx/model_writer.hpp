@@ -164,6 +164,11 @@ enum class kv_repeat { none, repeat_kv, repeat_interleave, heads_twice, tile };
 /// A graph convolution over 20 nodes: `w2(bmm(a, relu(w1(bmm(a, x)))))` for node features x (20, 32) and an adjacency
 /// a (20, 20), both graph inputs: Linear(32, 64) and Linear(64, 8), 2,632 parameters.
 [[nodiscard]] std::string graph_convolution_onnx(const write_options& o = {});
+/// One Linear(32, 32) applied twice, `lin(relu(lin(x)))`, as torch.onnx writes it after constant folding: the second
+/// application's transposed weight an Identity of the first's (deduplicated by value), its bias the same initializer
+/// read again: 1,056 parameters. With `clone`, the second Linear is a copy of the first (copy.deepcopy: equal values,
+/// its bias an Identity too): 2,112.
+[[nodiscard]] std::string reapplied_linear_onnx(bool clone, const write_options& o = {});
 /// Linear(32, 64) + BatchNorm1d(64) over features (N, 64) + ReLU + Linear(64, 10): 2,112 + 128 + 650 = 2,890
 /// parameters.
 [[nodiscard]] std::string batchnorm1d_features_onnx(const write_options& o = {});

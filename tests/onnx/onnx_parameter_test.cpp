@@ -300,6 +300,20 @@ TEST(OnnxParameters, BatchedProductOfInputsIsData) {
   }
 }
 
+/// A module applied twice is one set of parameters even where torch.onnx wrote the second application's weight as an
+/// Identity of the first's (constant folding transposes it once per application, deduplication makes the copy an
+/// Identity): its bias, read again as the same initializer, says it is the same Linear. ALBERT's one encoder layer run
+/// four times so counted 548,864 parameters for PyTorch's 204,800, with exit 0. A clone (equal values, every weight an
+/// Identity) is a Linear of its own.
+TEST(OnnxParameters, ModuleAppliedAgainCountsOnce) {
+  const prenet::onnx_import reapplied = load_onnx_bytes(prenet::onnx_test::reapplied_linear_onnx(false, {.batch = 2}));
+  EXPECT_EQ(reapplied.network.params(), 32 * 32 + 32);
+  EXPECT_EQ(reapplied.matmul_flops, 2 * 2 * 8 * 32 * 32);
+  const prenet::onnx_import clone = load_onnx_bytes(prenet::onnx_test::reapplied_linear_onnx(true, {.batch = 2}));
+  EXPECT_EQ(clone.network.params(), 2 * (32 * 32 + 32));
+  EXPECT_TRUE(clone.unmapped.empty());
+}
+
 /// weight_norm's parameters passed as graph inputs (export_params=False, no constant folding) are weights: the
 /// Conv's weight is computed from them each step (v / ||v|| x g). Taken for a second data input, `weight_v` was no
 /// parameter (96 of 107 lost) and the Conv's product was timed as element-wise work, with exit 0.

@@ -347,6 +347,22 @@ class NeoXBlock(nn.Module):
         return x + self.dense(a.transpose(1, 2).reshape(b, s, d)) + self.down(F.gelu(self.up(self.ln2(x))))
 
 
+class Albert(nn.Module):
+    """ALBERT's cross-layer sharing: a factorised embedding, then one encoder layer applied four times (constant folding
+    transposes its weights once per application, and torch.onnx writes the copies as Identities of the first)."""
+
+    def __init__(self, vocab=1000, e=64, d=128):
+        super().__init__()
+        self.emb, self.proj = nn.Embedding(vocab, e), nn.Linear(e, d)
+        self.layer = nn.TransformerEncoderLayer(d, 4, 256, batch_first=True)
+
+    def forward(self, idx):
+        x = self.proj(self.emb(idx))
+        for _ in range(4):
+            x = self.layer(x)
+        return x
+
+
 class SpeechConv(nn.Module):
     """1-D convolutions over 80 mel features as speech models run them: QuartzNet-style depthwise-separable Conv1d +
     BatchNorm1d + ReLU blocks (an eval-mode export folds each BatchNorm into its Conv's bias), then wav2vec 2.0's
@@ -400,6 +416,7 @@ def models():
         "timm_vit_blocks": (lambda: nn.Sequential(TimmBlock(), TimmBlock()), torch.randn(2, 64, 256)),
         "speech_conv1d": (SpeechConv, torch.randn(2, 80, 128)),
         "gpt_neox_blocks": (lambda: nn.Sequential(NeoXBlock(), NeoXBlock()), torch.randn(2, 64, 256)),
+        "albert_shared_layer": (Albert, tokens(2, 32)),
     }
     # DSL twins: models::vgg16 and models::resnet50 at 224 x 224, models::gpt2 (GPT-2 small) over 128 tokens.
     m["twin_vgg16"] = (tv.vgg16, img(224))

@@ -1842,6 +1842,12 @@ int graph::parameter_root(int id) const {
   return -1;
 }
 
+int graph::identity_copy_of(int root) const {
+  if (root < 0 || at(root).producer < 0) return -1;
+  const node& p = nodes_[static_cast<std::size_t>(at(root).producer)];
+  return p.op == "Identity" && p.input(0) >= 0 ? parameter_root(p.input(0)) : -1;
+}
+
 std::int64_t graph::parameter_elements(int root) const {
   if (root < 0) return 0;
   const tensor& t = at(root);

@@ -97,6 +97,9 @@ class graph {
   /// The weight `id` is a view of (through Transpose, Cast, Reshape, Unsqueeze, Squeeze, Expand, Tile; a weight tied
   /// by value to another is that one), or -1: the tensor whose elements are the parameters.
   [[nodiscard]] int parameter_root(int id) const;
+  /// The root whose Identity the weight `root` is (torch.onnx writes a weight equal in value to an earlier one so), or
+  /// -1.
+  [[nodiscard]] int identity_copy_of(int root) const;
   /// Parameters a root holds: its elements if it is a float tensor of more than one element, or of one that a layer
   /// reads as its weight, bias or affine parameter (find_one_element_parameters); else 0 (scalar constants, integer
   /// tables, shapes).

@@ -45,20 +45,31 @@ onnx_import load_onnx_bytes(std::string_view bytes, const onnx_options& options)
 
   // Invariant: the network counts each parameter of the file once (units.hpp, count_file_parameters).
   const file_parameters reference = count_file_parameters(g, options);
+  // An Identity copy a unit took for the weight it copies (a module applied again, units.cpp
+  // claim_reapplied_copies) is that weight, if a unit holds that one.
   std::vector<bool> held(g.tensors().size(), false);
+  std::vector<bool> copy_of_held(g.tensors().size(), false);
   for (const unit& u : units) {
     for (const int w : u.weights) held[static_cast<std::size_t>(w)] = true;
   }
-  for (const auto& [root, reader] : reference.roots) {
-    if (held[static_cast<std::size_t>(root)]) continue;
-    const node& n = g.nodes()[static_cast<std::size_t>(reader)];
+  for (const unit& u : units) {
+    for (const int c : u.copies) copy_of_held[static_cast<std::size_t>(c)] = held[static_cast<std::size_t>(g.identity_copy_of(c))];
+  }
+  std::int64_t file_params = reference.total;
+  for (const file_parameters::root& r : reference.roots) {
+    if (held[static_cast<std::size_t>(r.tensor)]) continue;
+    if (copy_of_held[static_cast<std::size_t>(r.tensor)]) {
+      file_params -= r.params;
+      continue;
+    }
+    const node& n = g.nodes()[static_cast<std::size_t>(r.reader)];
     throw onnx_error("node " + quoted_text(n.proto->name()) + " (" + quoted_text(n.op) + ") reads weight " +
-                     quoted_text(g.at(root).name) + " (" + std::to_string(g.parameter_elements(root)) +
+                     quoted_text(g.at(r.tensor).name) + " (" + std::to_string(g.parameter_elements(r.tensor)) +
                      " parameters), which no predicted layer counts (parameter invariant)");
   }
-  if (net->params() != reference.total) {
+  if (net->params() != file_params) {
     throw onnx_error("the imported network counts " + std::to_string(net->params()) + " parameters, the file's "
-                     "weights hold " + std::to_string(reference.total) + " (parameter invariant)");
+                     "weights hold " + std::to_string(file_params) + " (parameter invariant)");
   }
 
   std::map<std::string, std::int64_t> unmapped;

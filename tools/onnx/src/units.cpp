@@ -155,9 +155,8 @@ class mapper {
   /// A Conv whose bias has a generated name: BatchNorm folded in by an eval-mode export (and unfolded here).
   [[nodiscard]] bool folded_bias(const node& n) const { return onnx_import_detail::folded_bias(g_, n, options_); }
 
-  /// The parameters unit `self` holds: the roots its nodes read as parameters (directly, or through nodes computed
-  /// from constants only) that no other unit holds. Adds to what it holds already (a merged recurrent layer).
-  void attribute(unit& u, int self) {
+  /// The parameter roots unit `u`'s nodes read (directly, or through nodes computed from constants only).
+  [[nodiscard]] std::vector<int> read_roots(const unit& u) {
     std::vector<int> roots;
     for (const int ni : u.nodes) {
       const node& n = at(ni);
@@ -165,6 +164,37 @@ class mapper {
         if (n.inputs[i] >= 0 && !is_main(n.inputs[i])) walk_.collect(n.inputs[i], g_.reads_parameter(n, i), roots);
       }
     }
+    return roots;
+  }
+
+  /// torch.onnx writes a weight equal in value to an earlier one as an Identity of it: a clone of a layer, a parameter
+  /// of its own. A unit that also reads a weight an earlier unit holds applies that unit's module again, though
+  /// (ALBERT's one layer run four times: constant folding transposed its weights once per application, and
+  /// deduplication made each copy an Identity of the first): its Identity copies of that unit's weights are the same
+  /// parameters, held by that unit.
+  void claim_reapplied_copies(unit& u, const std::vector<int>& roots, int self) {
+    std::vector<int> reapplied;  // the earlier units whose weights the unit reads
+    for (const int r : roots) {
+      const int owner = claimed_by_[static_cast<std::size_t>(r)];
+      if (owner >= 0 && owner != self) reapplied.push_back(owner);
+    }
+    if (reapplied.empty()) return;
+    for (const int r : roots) {
+      const int source = g_.identity_copy_of(r);
+      if (source < 0 || claimed_by_[static_cast<std::size_t>(r)] >= 0) continue;
+      const int owner = claimed_by_[static_cast<std::size_t>(source)];
+      if (std::find(reapplied.begin(), reapplied.end(), owner) != reapplied.end()) {
+        claimed_by_[static_cast<std::size_t>(r)] = owner;
+        u.copies.push_back(r);
+      }
+    }
+  }
+
+  /// The parameters unit `self` holds: the roots its nodes read as parameters (directly, or through nodes computed
+  /// from constants only) that no other unit holds. Adds to what it holds already (a merged recurrent layer).
+  void attribute(unit& u, int self) {
+    const std::vector<int> roots = read_roots(u);
+    claim_reapplied_copies(u, roots, self);
     for (const int r : roots) {
       const int owner = claimed_by_[static_cast<std::size_t>(r)];
       if ((owner >= 0 && owner != self) || std::find(u.weights.begin(), u.weights.end(), r) != u.weights.end()) {
@@ -1684,8 +1714,8 @@ file_parameters count_file_parameters(const graph& g, const onnx_options& option
       for (const int root : roots) {
         if (seen[static_cast<std::size_t>(root)]) continue;
         seen[static_cast<std::size_t>(root)] = true;
-        r.roots.emplace_back(root, static_cast<int>(ni));
-        r.total += walk.params(root);
+        r.roots.push_back({.tensor = root, .reader = static_cast<int>(ni), .params = walk.params(root)});
+        r.total += r.roots.back().params;
       }
     }
   }

@@ -30,6 +30,8 @@ struct unit {
   std::int64_t matmul_flops = 0;  ///< per sample: 2 x multiply-adds of its matrix products (matmul_flops)
   std::vector<int> weights{};     ///< the parameter roots it holds (read first by it: a shared weight counts once)
   std::int64_t params = 0;        ///< parameters of `weights` (parameter_walk::params): what its layers must count
+  std::vector<int> copies{};      ///< Identity copies of an earlier unit's weights it reads, as that unit's module applied
+                                  ///< again: the same parameters (held by that unit, counted once)
   int score_bias = -1;            ///< attention: a tensor not from the stream added to its scores (mask or bias)
   /// A roofline Conv with BatchNorm folded in (a Conv1d): the BatchNorm layers that follow its product (keep()).
   std::vector<layer_spec> unfolded_batchnorm{};
@@ -66,8 +68,13 @@ class parameter_walk {
 [[nodiscard]] bool folded_bias(const graph& g, const node& n, const onnx_options& options);
 
 struct file_parameters {
+  struct root {
+    int tensor = -1;          ///< the weight root
+    int reader = -1;          ///< the first node reading it
+    std::int64_t params = 0;  ///< what it counts for
+  };
   std::int64_t total = 0;
-  std::vector<std::pair<int, int>> roots;  ///< (weight root, the first node reading it)
+  std::vector<root> roots;
 };
 /// The reference: every parameter some node reads, each once.
 [[nodiscard]] file_parameters count_file_parameters(const graph& g, const onnx_options& options);
