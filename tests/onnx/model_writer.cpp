@@ -508,7 +508,7 @@ std::string gated_mlp_onnx(const write_options& o, bool bias) {
 
 std::string rotary_attention_onnx(const write_options& o, kv_repeat repeat) {
   builder m(o, 13);
-  const std::int64_t kv = repeat == kv_repeat::none ? 4 : 2;  // K/V heads
+  const std::int64_t kv = repeat == kv_repeat::none ? 4 : repeat == kv_repeat::one_head_expanded ? 1 : 2;  // K/V heads
   const std::string x = m.input("input", ::onnx::TensorProto::FLOAT, {-1, 16, 64});
   // The (16, 16) cos and sin tables: Cos and Sin of positions x an inv_freq buffer, halves duplicated.
   const std::string pos = m.node("Cast", {m.node("Range", {m.ints({0}, true), m.ints({16}, true), m.ints({1}, true)})},
@@ -539,6 +539,7 @@ std::string rotary_attention_onnx(const write_options& o, kv_repeat repeat) {
       }
       case kv_repeat::heads_twice: return expand(t, 2, 1);
       case kv_repeat::tile: return m.node("Tile", {t, m.ints({1, 2, 1, 1})});
+      case kv_repeat::one_head_expanded: return m.node("Expand", {t, m.ints({1, 4, 1, 1})});
     }
     return t;
   };

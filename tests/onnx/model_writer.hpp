@@ -105,11 +105,13 @@ enum class tanh_gelu_style { gelu_new, gelu_new_half_last, torch_approximate };
 /// How rotary_attention_onnx's K and V get as many heads as Q: `none`, 4 K/V heads (multi-head attention); else 2, each
 /// repeated twice in place (grouped-query attention) by Hugging Face's repeat_kv (Unsqueeze(2) -> Expand -> Reshape)
 /// or by repeat_interleave(2, dim=1) as torch.onnx writes it (Split into heads, repeat_kv of each, Concat); or, not
-/// grouped-query attention, the 2 heads twice over: `heads_twice` (Unsqueeze(1) -> Expand -> Reshape), `tile` (Tile).
-enum class kv_repeat { none, repeat_kv, repeat_interleave, heads_twice, tile };
+/// grouped-query attention, the 2 heads twice over: `heads_twice` (Unsqueeze(1) -> Expand -> Reshape), `tile` (Tile);
+/// or one K/V head of 16 broadcast to the 4 query heads by an Expand (multi-query attention, as Falcon writes it):
+/// `one_head_expanded`.
+enum class kv_repeat { none, repeat_kv, repeat_interleave, heads_twice, tile, one_head_expanded };
 /// Self-attention over 16 tokens of width 64, 4 heads, bias-free projections, with a rotary position embedding of q
 /// and k as LLaMA writes it (t * cos + cat(-t2, t1) * sin, t1 and t2 Slices of the head's halves; the tables Cos and
-/// Sin of positions x an inv_freq buffer): 16,384 parameters with 4 K/V heads, 12,288 with 2 (`repeat`).
+/// Sin of positions x an inv_freq buffer): 16,384 parameters with 4 K/V heads, 12,288 with 2, 10,240 with 1.
 [[nodiscard]] std::string rotary_attention_onnx(const write_options& o = {}, kv_repeat repeat = kv_repeat::none);
 
 /// nn.MultiheadAttention(64, 4) over a seq-first (seq, batch, 64) input, both dimensions fixed in the file, as

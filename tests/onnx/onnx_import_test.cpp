@@ -529,6 +529,23 @@ TEST(OnnxImport, GroupedQueryAttention) {
   }
 }
 
+/// One K/V head broadcast to the 4 query heads by an Expand (Falcon's multi-query attention) is the DSL's attention
+/// with num_kv_heads = 1; it was roofline nodes.
+TEST(OnnxImport, MultiQueryAttentionByExpand) {
+  constexpr auto dsl = Input<16, 64>{} | MultiheadAttention<64, 4, attention_options{.bias = false, .num_kv_heads = 1,
+                                                                                     .rotary = true}>{};
+  const onnx_import r = load_onnx_bytes(onnx_test::rotary_attention_onnx({.batch = 4}, onnx_test::kv_repeat::one_head_expanded));
+  EXPECT_TRUE(r.unmapped.empty());
+  ASSERT_EQ(r.network.size(), 2U);
+  const layer_spec& s = r.network.nodes()[1].spec;
+  EXPECT_EQ(s.kind, layer_kind::multihead_attention);
+  EXPECT_EQ(s.heads, 4);
+  EXPECT_EQ(s.groups, 4);
+  EXPECT_EQ(r.network.params(), 64 * (64 + 16 + 16 + 64));
+  EXPECT_EQ(r.network.params(), dsl.params());
+  expect_same_predictions(r.network, runtime_network(dsl), 4);
+}
+
 /// K and V heads repeated in another order, the 2 heads twice over (`k.repeat(1, 2, 1, 1)`: Unsqueeze(1) -> Expand ->
 /// Reshape, or a Tile), are not grouped-query attention: nothing proves which K/V head serves which query head, so the
 /// products, softmax and rotary arithmetic stay roofline nodes, listed, with parameters and FLOPs exact.

@@ -347,6 +347,27 @@ class NeoXBlock(nn.Module):
         return x + self.dense(a.transpose(1, 2).reshape(b, s, d)) + self.down(F.gelu(self.up(self.ln2(x))))
 
 
+class MqaBlock(nn.Module):
+    """Falcon-style multi-query attention in plain torch: one K/V head (a packed Linear(d, 2 x head)) broadcast to every
+    query head by expand, beside the feed-forward (a parallel block)."""
+
+    def __init__(self, d=256, heads=8):
+        super().__init__()
+        self.h, self.hd = heads, d // heads
+        self.q, self.kv, self.o = nn.Linear(d, d), nn.Linear(d, 2 * self.hd), nn.Linear(d, d)
+        self.ln = nn.LayerNorm(d)
+        self.ff = nn.Sequential(nn.Linear(d, 4 * d), nn.GELU(), nn.Linear(4 * d, d))
+
+    def forward(self, x):
+        b, s, d = x.shape
+        y = self.ln(x)
+        q = self.q(y).view(b, s, self.h, self.hd).transpose(1, 2)
+        k, v = self.kv(y).view(b, s, 1, 2 * self.hd).transpose(1, 2).split(self.hd, -1)
+        k, v = k.expand(b, self.h, s, self.hd), v.expand(b, self.h, s, self.hd)
+        a = ((q @ k.transpose(-1, -2)) / math.sqrt(self.hd)).softmax(-1) @ v
+        return x + self.o(a.transpose(1, 2).reshape(b, s, d)) + self.ff(y)
+
+
 class Albert(nn.Module):
     """ALBERT's cross-layer sharing: a factorised embedding, then one encoder layer applied four times (constant folding
     transposes its weights once per application, and torch.onnx writes the copies as Identities of the first)."""
@@ -417,6 +438,7 @@ def models():
         "speech_conv1d": (SpeechConv, torch.randn(2, 80, 128)),
         "gpt_neox_blocks": (lambda: nn.Sequential(NeoXBlock(), NeoXBlock()), torch.randn(2, 64, 256)),
         "albert_shared_layer": (Albert, tokens(2, 32)),
+        "falcon_mqa_blocks": (lambda: nn.Sequential(MqaBlock(), MqaBlock()), torch.randn(2, 64, 256)),
     }
     # DSL twins: models::vgg16 and models::resnet50 at 224 x 224, models::gpt2 (GPT-2 small) over 128 tokens.
     m["twin_vgg16"] = (tv.vgg16, img(224))

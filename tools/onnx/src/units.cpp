@@ -1112,7 +1112,8 @@ class mapper {
 
   /// The heads repeat (grouped-query attention's K or V) whose last node is `p`, read back from there: repeat_kv, or
   /// `x.repeat_interleave(n, dim=1)` as torch.onnx writes it, a Split of x into its heads, repeat_kv of each, and a
-  /// Concat of them in order. Anything else, or shapes that do not prove it, is none. Its nodes are added to `nodes`.
+  /// Concat of them in order, or an Expand of one head (B, 1, S, D) to (B, n, S, D). Anything else, or shapes that do
+  /// not prove it, is none. Its nodes are added to `nodes`.
   std::optional<heads_repeat> repeated_heads(int p, std::vector<int>& nodes) const {
     // The tensor a Unsqueeze -> Expand -> Reshape chain ending at `y` starts from, or -1.
     const auto chain_start = [&](int y) {
@@ -1122,6 +1123,14 @@ class mapper {
       return u < 0 || at(u).op != "Unsqueeze" ? -1 : at(u).input(0);
     };
     const node& n = at(p);
+    if (n.op == "Expand") {  // one K/V head broadcast to every query head: multi-query attention (Falcon's)
+      const auto *xd = dims(n.input(0)), *yd = dims(n.output(0));
+      if (xd == nullptr || yd == nullptr || xd->size() != 4 || (*xd)[1] != 1 || (*yd)[1] < 2 ||
+          *yd != std::vector<std::int64_t>{(*xd)[0], (*yd)[1], (*xd)[2], (*xd)[3]})
+        return std::nullopt;
+      nodes.push_back(p);
+      return heads_repeat{.source = n.input(0), .out = n.output(0), .kv_heads = 1, .repeats = (*yd)[1]};
+    }
     if (n.op == "Reshape") {
       const int x = chain_start(n.output(0));
       std::vector<int> mine;
