@@ -85,6 +85,17 @@ class net_module : public nn::Module {
                                                       .bias(s.bias != 0)));
         return [m](const torch::Tensor& x) { return m->forward(x); };
       }
+      case layer_kind::conv_transpose2d: {
+        auto m = register_module(
+            name, nn::ConvTranspose2d(nn::ConvTranspose2dOptions(n.input[0], s.out_features, s.kernel)
+                                          .stride(s.stride)
+                                          .padding(s.padding)
+                                          .output_padding(std::vector<std::int64_t>{s.output_h, s.output_w})
+                                          .dilation(s.dilation)
+                                          .groups(s.groups)
+                                          .bias(s.bias != 0)));
+        return [m](const torch::Tensor& x) { return m->forward(x); };
+      }
       case layer_kind::maxpool2d: {
         auto m = register_module(name, nn::MaxPool2d(nn::MaxPool2dOptions(s.kernel)
                                                          .stride(s.stride > 0 ? s.stride : s.kernel)

@@ -55,6 +55,7 @@ struct autocast_rule {
   switch (s.kind) {
     case layer_kind::dense:
     case layer_kind::conv2d:
+    case layer_kind::conv_transpose2d:
     case layer_kind::rnn:
     case layer_kind::lstm:
     case layer_kind::gru: return {.computes = autocast_type::half};

@@ -5,6 +5,7 @@
 #include <prenet/layers/activation.hpp>
 #include <prenet/layers/batchnorm2d.hpp>
 #include <prenet/layers/conv2d.hpp>
+#include <prenet/layers/conv_transpose2d.hpp>
 #include <prenet/layers/dense.hpp>
 #include <prenet/layers/dropout.hpp>
 #include <prenet/layers/embedding.hpp>

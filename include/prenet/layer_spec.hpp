@@ -34,7 +34,7 @@ struct layer_spec {
   std::int64_t causal = 0;
   std::int64_t num_layers = 1;
   std::int64_t bidirectional = 0;
-  std::int64_t output_h = 0;  ///< adaptive pooling output size
+  std::int64_t output_h = 0;  ///< adaptive pooling output size; ConvTranspose2d: output padding (height, width)
   std::int64_t output_w = 0;
   std::int64_t tied = 0;        ///< Dense whose weight is shared with an earlier layer (tied LM head): no new params
   std::int64_t additive = 0;    ///< Embedding added to the incoming (S, E) stream (positions, token types)

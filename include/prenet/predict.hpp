@@ -166,7 +166,7 @@ namespace predictors {
   precision_plan how = plan(p, d, keep_batchnorm_fp32);
   if (!how.runnable || d.is_cpu || activation_dtype(p) != dtype::bf16 || supports(d, math_mode::bf16)) return how;
   for (const layer_node& n : nodes) {
-    if (n.spec.kind != layer_kind::conv2d) continue;
+    if (n.spec.kind != layer_kind::conv2d && n.spec.kind != layer_kind::conv_transpose2d) continue;
     how.runnable = false;
     how.note = "no BF16 support: cuDNN has no bfloat16 convolutions before sm80, where PyTorch stops at the network's "
                "first convolution";

@@ -141,6 +141,7 @@ namespace detail {
     switch (s.kind) {
       case layer_kind::dense:
       case layer_kind::conv2d:
+      case layer_kind::conv_transpose2d:
       case layer_kind::patch_embedding: c.saves_input = (a & linear) != 0 ? 1 : 0; break;
       case layer_kind::embedding: c.saved_fixed_bytes = 0; break;
       case layer_kind::rmsnorm: c.saved_elements = 0; break;  // x * rstd, read by the weight's gradient only

@@ -381,14 +381,23 @@ std::string custom_ops_onnx(const write_options& o) {
   return m.bytes();
 }
 
+std::string conv_transpose_onnx(const write_options& o) {
+  builder m(o, 13);
+  const std::string x = m.input("input", ::onnx::TensorProto::FLOAT, {-1, 8, 7, 7});
+  m.output(m.node("Relu", {m.node("ConvTranspose", {x, m.weight("up.weight", {8, 4, 3, 3}), m.weight("up.bias", {4})},
+                                  {b::as("kernel_shape", {3, 3}), b::as("strides", {2, 2}),
+                                   b::as("pads", {1, 1, 1, 1}), b::as("output_padding", {1, 1})})}));
+  return m.bytes();
+}
+
 std::string matrix_products_onnx(const write_options& o) {
   builder m(o, 13);
   std::string x = m.input("input", ::onnx::TensorProto::FLOAT, {-1, 8, 16, 16});
   x = m.node("Conv", {x, m.weight("row.weight", {8, 8, 1, 7})},
              {b::as("kernel_shape", {1, 7}), b::as("pads", {0, 3, 0, 3})});
-  x = m.node("ConvTranspose", {x, m.weight("up.weight", {8, 4, 2, 2})},
-             {b::as("kernel_shape", {2, 2}), b::as("strides", {2, 2})});
-  x = m.node("Reshape", {x, m.ints({-1, 4, 1024})});
+  x = m.node("ConvTranspose", {x, m.weight("up.weight", {8, 4, 2, 1})},
+             {b::as("kernel_shape", {2, 1}), b::as("strides", {2, 1})});
+  x = m.node("Reshape", {x, m.ints({-1, 4, 512})});
   x = m.node("MatMul", {x, m.node("Transpose", {x}, {b::as("perm", {0, 2, 1})})});
   x = m.node("Flatten", {x}, {b::a("axis", 1)});
   m.output(gemm(m, x, "fc", 16, 10));

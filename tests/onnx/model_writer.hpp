@@ -210,9 +210,13 @@ enum class one_output { gemm, linear, conv, batchnorm, prelu };
 /// Einsum("bnf,fd->bnd", ., w2 (64, 32)): 4,096 parameters, 2 x 2 x 8 x 32 x 64 = 65,536 FLOPs per sample.
 [[nodiscard]] std::string einsum_mlp_onnx(const write_options& o = {});
 
+/// A UNet decoder's upsampling on a (8, 7, 7) input: ConvTranspose2d(8, 4, 3, stride 2, padding 1, output_padding 1)
+/// to (4, 14, 14), then ReLU: 8 x 4 x 9 + 4 = 292 parameters.
+[[nodiscard]] std::string conv_transpose_onnx(const write_options& o = {});
 /// Matrix products the importer maps to no layer, on a (8, 16, 16) input: a 1x7 Conv (8 -> 8, pads 3 on the width),
-/// a stride-2 2x2 ConvTranspose (8 -> 4: (4, 32, 32)), then the output reshaped to (4, 1024) times its transpose, a
-/// MatMul of two activations ((4, 4) a sample), flattened into a Gemm (16 -> 10).
+/// a 2x1 ConvTranspose of strides (2, 1) (8 -> 4: (4, 32, 16); a square one is ConvTranspose2d), then the output
+/// reshaped to (4, 512) times its transpose, a MatMul of two activations ((4, 4) a sample), flattened into a Gemm
+/// (16 -> 10).
 [[nodiscard]] std::string matrix_products_onnx(const write_options& o = {});
 
 /// MobileNet's activations on a (-1, 16) input, opset 14: Clip to [0, 6] (ReLU6), HardSwish, HardSigmoid, then a Clip

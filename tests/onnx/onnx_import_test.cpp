@@ -18,6 +18,7 @@
 
 #include <prenet/devices.hpp>
 #include <prenet/layers/activation.hpp>
+#include <prenet/layers/conv_transpose2d.hpp>
 #include <prenet/layers/dense.hpp>
 #include <prenet/layers/gated_mlp.hpp>
 #include <prenet/layers/layernorm.hpp>
@@ -631,7 +632,22 @@ TEST(OnnxImport, UnknownOperatorsAreListedAndPredicted) {
   EXPECT_GT(with.roofline_share, 0);
 }
 
-/// A Conv of another shape than a square window, a ConvTranspose and a MatMul of two activations are opaque, but each
+/// A square ConvTranspose is the DSL's ConvTranspose2d, output padding included; it was an opaque matrix product.
+TEST(OnnxImport, ConvTransposeIsConvTranspose2d) {
+  const onnx_import r = load_onnx_bytes(onnx_test::conv_transpose_onnx(), {.batch = 8});
+  EXPECT_TRUE(r.unmapped.empty());
+  constexpr auto dsl = Input<8, 7, 7>{} |
+                       ConvTranspose2d<4, 3, conv_transpose2d_options{.stride = 2, .padding = 1, .output_padding = 1}>{} |
+                       ReLU{};
+  ASSERT_EQ(r.network.size(), dsl.nodes().size());
+  EXPECT_EQ(r.network.nodes()[1].spec, dsl.nodes()[1].spec);
+  EXPECT_EQ(r.network.output_shape(), image_shape(4, 14, 14));
+  EXPECT_EQ(r.network.params(), 8 * 4 * 9 + 4);
+  EXPECT_EQ(r.matmul_flops, 2 * 8 * 7 * 7 * 4 * 9);
+  expect_same_predictions(r.network, runtime_network(dsl), 8);
+}
+
+/// A Conv or ConvTranspose of another shape than a square window and a MatMul of two activations are opaque, but each
 /// is one matrix product (opaque_product), timed as GEMMs on the precision's matrix math: tensor cores under
 /// autocast, where the roofline fallback kept them on CUDA cores. Backward computes both operands' gradients.
 TEST(OnnxImport, UnmappedMatrixProductsRunAsGemms) {
@@ -646,16 +662,16 @@ TEST(OnnxImport, UnmappedMatrixProductsRunAsGemms) {
   EXPECT_EQ(products[0].rows, 16 * 16);
   EXPECT_EQ(products[0].product.columns, 8);
   EXPECT_EQ(products[0].product.inner, 8 * 7);
-  // The ConvTranspose: each of its 4,096 outputs meets 8 channels x 4 taps / stride^2 = 8 filter values.
+  // The ConvTranspose: each of its 2,048 outputs meets 8 channels x 2 taps / (2 x 1 strides) = 8 filter values.
   EXPECT_EQ(products[1].product.form, product_form::convolution);
-  EXPECT_EQ(products[1].rows, 32 * 32);
+  EXPECT_EQ(products[1].rows, 32 * 16);
   EXPECT_EQ(products[1].product.columns, 4);
   EXPECT_EQ(products[1].product.inner, 8);
-  // x x^T: one (4 x 1024) . (1024 x 4) product a sample, the batch multiplying the products.
+  // x x^T: one (4 x 512) . (512 x 4) product a sample, the batch multiplying the products.
   EXPECT_EQ(products[2].product.form, product_form::instances);
   EXPECT_EQ(products[2].rows, 4);
   EXPECT_EQ(products[2].product.columns, 4);
-  EXPECT_EQ(products[2].product.inner, 1024);
+  EXPECT_EQ(products[2].product.inner, 512);
   const predictors::pass_context amp{.batch = 8, .element_bytes = 2, .matmul = math_mode::fp16, .conv = math_mode::fp16};
   for (const layer_node& n : r.network.nodes()) {
     if (n.spec.kind != layer_kind::opaque || product_of(n.spec).rows == 0) continue;

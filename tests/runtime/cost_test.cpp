@@ -138,6 +138,35 @@ constexpr bool conv2d_flops() {
 PRENET_CHECK(Conv2d, conv2d_flops)
 
 // ---------------------------------------------------------------------------------------------------------------
+// ConvTranspose2d (shapes, parameters and multiply-adds: nn.ConvTranspose2d's, and FlopCounter's count of
+// aten.convolution with transposed = True, on PyTorch 1.13)
+// ---------------------------------------------------------------------------------------------------------------
+
+constexpr bool conv_transpose2d_counts() {
+  using o = conv_transpose2d_options;
+  // A UNet's upsampling: k2, s2 doubles the image.
+  const auto unet = Input<64, 16, 16>{} | ConvTranspose2d<32, 2, o{.stride = 2}>{};
+  // DCGAN's generator: k4, s2, p1 doubles it too.
+  const auto dcgan = Input<128, 8, 8>{} | ConvTranspose2d<64, 4, o{.stride = 2, .padding = 1, .bias = false}>{};
+  // k3, s2, p1 gives 2n - 1; output padding 1 makes it 2n.
+  const auto outpad = Input<32, 7, 7>{} | ConvTranspose2d<16, 3, o{.stride = 2, .padding = 1, .output_padding = 1}>{};
+  // Groups and dilation: (5 - 1) + 2 x 2 + 1 = 9.
+  const auto grouped = Input<16, 5, 5>{} | ConvTranspose2d<24, 3, o{.dilation = 2, .groups = 4}>{};
+  const auto depthwise =
+      Input<32, 10, 10>{} | ConvTranspose2d<32, 3, o{.stride = 2, .padding = 1, .groups = 32, .bias = false}>{};
+  // Output padding below the dilation, not the stride: (6 - 1) - 2 + 4 + 1 + 1 = 9.
+  const auto dilated = Input<8, 6, 6>{} | ConvTranspose2d<8, 3, o{.padding = 1, .output_padding = 1, .dilation = 2}>{};
+  return unet.output_shape() == image_shape(32, 32, 32) && unet.params() == 8224 && unet.macs() == 2'097'152 &&
+         dcgan.output_shape() == image_shape(64, 16, 16) && dcgan.params() == 131'072 && dcgan.macs() == 8'388'608 &&
+         outpad.output_shape() == image_shape(16, 14, 14) && outpad.params() == 4624 && outpad.macs() == 225'792 &&
+         grouped.output_shape() == image_shape(24, 9, 9) && grouped.params() == 888 && grouped.macs() == 21'600 &&
+         depthwise.output_shape() == image_shape(32, 19, 19) && depthwise.params() == 288 &&
+         depthwise.macs() == 28'800 && dilated.output_shape() == image_shape(8, 9, 9) && dilated.params() == 584 &&
+         dilated.macs() == 20'736;
+}
+PRENET_CHECK(ConvTranspose2d, conv_transpose2d_counts)
+
+// ---------------------------------------------------------------------------------------------------------------
 // Pooling
 // ---------------------------------------------------------------------------------------------------------------
 

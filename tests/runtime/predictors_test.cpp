@@ -11,6 +11,7 @@
 
 #include <prenet/devices.hpp>
 #include <prenet/layers/conv2d.hpp>
+#include <prenet/layers/conv_transpose2d.hpp>
 #include <prenet/layers/dense.hpp>
 #include <prenet/layers/embedding.hpp>
 #include <prenet/layers/multihead_attention.hpp>
@@ -277,6 +278,36 @@ TEST(Predictors, GroupedConvolutionsDoTheLayersMultiplyAdds) {
 // SMs at the boost clock, and takes the same time in fp32 and bf16. cuDNN takes fp16 3x3s of 32 or more channels
 // (PyTorch's use_cudnn_depthwise): their forward stays timed by its bytes, their gradients are timed as ATen's; bf16
 // ones stay on ATen's kernels.
+/// A transposed convolution runs its adjoint convolution's kernels (the convolution from its output's channels to its
+/// input's, over its output): forward that convolution's input gradient, backward its forward (dX) and weight gradient
+/// (dW). Dense and depthwise, whose three kernels differ.
+TEST(Predictors, ConvTransposeRunsItsAdjointConvolutionsKernels) {
+  constexpr std::int64_t batch = 16;
+  for (const std::int64_t groups : {1, 32}) {
+    SCOPED_TRACE(groups == 1 ? "dense" : "depthwise");
+    runtime_network up(image_shape(32, 14, 14));
+    up.append(conv_transpose2d_spec(32, 3, {.stride = 2, .padding = 1, .output_padding = 1, .groups = groups}));
+    ASSERT_EQ(up.output_shape(), image_shape(32, 28, 28));
+    runtime_network adjoint(image_shape(32, 28, 28));
+    adjoint.append(conv2d_spec(32, 3, {.stride = 2, .padding = 1, .groups = groups, .bias = false}));
+    ASSERT_EQ(adjoint.output_shape(), image_shape(32, 14, 14));
+    const auto kernels_of = [](const layer_node& n, pass p) {
+      return layer_kernels(n, p, {.batch = batch, .element_bytes = 4, .conv = math_mode::tf32});
+    };
+    const kernel_list t_fwd = kernels_of(up.nodes()[1], pass::forward);
+    const kernel_list t_bwd = kernels_of(up.nodes()[1], pass::backward);
+    const kernel_list c_fwd = kernels_of(adjoint.nodes()[1], pass::forward);
+    const kernel_list c_bwd = kernels_of(adjoint.nodes()[1], pass::backward);
+    ASSERT_EQ(t_fwd.size, 1U);
+    ASSERT_EQ(t_bwd.size, 2U);
+    ASSERT_EQ(c_bwd.size, 2U);
+    EXPECT_EQ(t_fwd.items[0], c_bwd.items[0]);  // the adjoint's input gradient
+    EXPECT_EQ(t_bwd.items[0], c_fwd.items[0]);  // dX: the adjoint's forward
+    EXPECT_EQ(t_bwd.items[1], c_bwd.items[1]);  // dW: the adjoint's weight gradient
+    EXPECT_EQ(up.nodes()[1].cost().macs, adjoint.nodes()[1].cost().macs);
+  }
+}
+
 TEST(Predictors, AtenDepthwiseKernelsAreBoundByTheirInstructions) {
   constexpr std::int64_t batch = 64;
   const device_spec& a100 = devices::a100_40gb;

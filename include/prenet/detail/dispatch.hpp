@@ -10,6 +10,7 @@
 #include <prenet/layers/activation.hpp>
 #include <prenet/layers/batchnorm2d.hpp>
 #include <prenet/layers/conv2d.hpp>
+#include <prenet/layers/conv_transpose2d.hpp>
 #include <prenet/layers/dense.hpp>
 #include <prenet/layers/dropout.hpp>
 #include <prenet/layers/embedding.hpp>
@@ -36,6 +37,7 @@ constexpr void validate(const layer_spec& s) {
     case layer_kind::input: validate_input(s); break;
     case layer_kind::dense: validate_dense(s); break;
     case layer_kind::conv2d: validate_conv2d(s); break;
+    case layer_kind::conv_transpose2d: validate_conv_transpose2d(s); break;
     case layer_kind::patch_embedding: validate_patch_embedding(s); break;
     case layer_kind::maxpool2d:
     case layer_kind::avgpool2d: validate_pool2d(s); break;
@@ -62,6 +64,7 @@ constexpr void validate(const layer_spec& s) {
     case layer_kind::input: return input_of(s);
     case layer_kind::dense: return dense_output(s, in, index);
     case layer_kind::conv2d: return conv2d_output(s, in, index);
+    case layer_kind::conv_transpose2d: return conv_transpose2d_output(s, in, index);
     case layer_kind::patch_embedding: return patch_embedding_output(s, in, index);
     case layer_kind::maxpool2d:
     case layer_kind::avgpool2d: return pool2d_output(s, in, index);
@@ -100,6 +103,7 @@ constexpr void validate(const layer_spec& s) {
     case layer_kind::input: return input_cost();
     case layer_kind::dense: return dense_cost(s, in, out);
     case layer_kind::conv2d: return conv2d_cost(s, in, out);
+    case layer_kind::conv_transpose2d: return conv_transpose2d_cost(s, in, out);
     case layer_kind::patch_embedding: return patch_embedding_cost(s, in, out);
     case layer_kind::maxpool2d:
     case layer_kind::avgpool2d: return pool2d_cost(s, in, out);

@@ -7,6 +7,7 @@
 #include <cstdint>
 
 #include <prenet/layer_node.hpp>
+#include <prenet/layers/conv_transpose2d.hpp>
 #include <prenet/predictors/kernel.hpp>
 
 namespace prenet::predictors {
@@ -414,6 +415,23 @@ constexpr void recurrent(kernel_list& out, const layer_node& n, pass p, const pa
       } else {
         if (c.input_grad) out.push(detail::convolution(n, b, eb, conv_kernel::input_gradient, c.conv));
         if (wg) out.push(detail::convolution(n, b, eb, conv_kernel::weight_gradient, c.conv));
+      }
+      break;
+    }
+    case layer_kind::conv_transpose2d: {
+      // The input gradient of the convolution it is the adjoint of (layers/conv_transpose2d.hpp, adjoint_conv2d), as
+      // cuDNN runs it forward; backward, that convolution's forward for dX and its weight gradient for dW: the
+      // adjoint's three kernels, its forward and input gradient trading passes.
+      using detail::conv_kernel;
+      layer_node adjoint = n;
+      adjoint.spec = prenet::detail::adjoint_conv2d(s, n.input);
+      adjoint.input = n.output;
+      adjoint.output = n.input;
+      if (fwd) {
+        out.push(detail::convolution(adjoint, b, eb, conv_kernel::input_gradient, c.conv));
+      } else {
+        if (c.input_grad) out.push(detail::convolution(adjoint, b, eb, conv_kernel::forward, c.conv));
+        if (wg) out.push(detail::convolution(adjoint, b, eb, conv_kernel::weight_gradient, c.conv));
       }
       break;
     }

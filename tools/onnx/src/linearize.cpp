@@ -209,7 +209,10 @@ class placer {
     double macs = 16 * n;
     switch (s.kind) {
       case layer_kind::dense: macs += n * d(s.out_features); break;
-      case layer_kind::conv2d: macs += n * d(s.out_features) * d(s.kernel) * d(s.kernel) * d(s.dilation); break;
+      case layer_kind::conv2d:
+      case layer_kind::conv_transpose2d:  // per input element: out_channels x k^2 (less with groups)
+        macs += n * d(s.out_features) * d(s.kernel) * d(s.kernel) * d(s.dilation);
+        break;
       case layer_kind::multihead_attention: {
         const double seq = d(in.dims[0]), e = d(s.in_features), kv = s.kv_seq > 0 ? d(s.kv_seq) : seq;
         macs += d(s.heads) * (4 * seq * e * e + 4 * seq * kv * e) + e * (d(s.kdim) + d(s.vdim));

@@ -15,6 +15,7 @@
 #include <prenet/layers/activation.hpp>
 #include <prenet/layers/batchnorm2d.hpp>
 #include <prenet/layers/conv2d.hpp>
+#include <prenet/layers/conv_transpose2d.hpp>
 #include <prenet/layers/dense.hpp>
 #include <prenet/layers/dropout.hpp>
 #include <prenet/layers/embedding.hpp>
@@ -422,6 +423,7 @@ class mapper {
       return unmapped(ni);
     }
     if (op == "Conv") return conv(ni);
+    if (op == "ConvTranspose") return conv_transpose(ni);
     if (op == "BatchNormalization") return batchnorm(ni);
     if (op == "MaxPool" || op == "AveragePool") return pool(ni);
     if (op == "GlobalAveragePool" && g_.sample_shape(x).rank == 3) {
@@ -436,11 +438,16 @@ class mapper {
     return unmapped(ni);
   }
 
-  unit conv(int ni) {
-    const node& n = at(ni);
-    const int x = n.input(0), w = n.input(1), b = n.input(2);
+  /// A Conv's or ConvTranspose's window as conv2d_spec and conv_transpose2d_spec hold it: a 4-D constant filter over
+  /// the data, a square kernel, equal strides and dilations, the same padding on every side, `auto_pad` NOTSET or
+  /// VALID, all within the windows' bounds, over (C, H, W) samples; nullopt otherwise.
+  struct window {
+    std::int64_t kernel = 0, stride = 1, padding = 0, dilation = 1, groups = 1;
+  };
+  [[nodiscard]] std::optional<window> square_window(const node& n) const {
+    const int x = n.input(0), w = n.input(1);
     const auto* wd = dims(w);
-    if (x < 0 || !is_main(x) || !is_const(w) || wd == nullptr || wd->size() != 4) return unmapped_conv(ni);
+    if (x < 0 || !is_main(x) || !is_const(w) || wd == nullptr || wd->size() != 4) return std::nullopt;
     const std::vector<std::int64_t> k = graph::attr_ints(n, "kernel_shape"), s = graph::attr_ints(n, "strides"),
                                     p = graph::attr_ints(n, "pads"), d = graph::attr_ints(n, "dilations");
     const std::int64_t kh = (*wd)[2], kw = (*wd)[3];
@@ -454,17 +461,26 @@ class mapper {
       }
       return std::string("NOTSET");
     }();
-    const std::int64_t stride = s.empty() ? 1 : s[0], pad = p.empty() ? 0 : p[0], dil = d.empty() ? 1 : d[0];
-    const std::int64_t groups = graph::attr_int(n, "group", 1);
+    const window r{.kernel = kh, .stride = s.empty() ? 1 : s[0], .padding = p.empty() ? 0 : p[0],
+                   .dilation = d.empty() ? 1 : d[0], .groups = graph::attr_int(n, "group", 1)};
     if (!square || (pad_mode != "NOTSET" && pad_mode != "VALID") || g_.sample_shape(x).rank != 3 ||
-        !in_window(kh, 1) || !in_window(stride, 1) || !in_window(pad, 0) || !in_window(dil, 1) ||
-        !in_window(groups, 1)) {
-      return unmapped_conv(ni);
+        !in_window(r.kernel, 1) || !in_window(r.stride, 1) || !in_window(r.padding, 0) || !in_window(r.dilation, 1) ||
+        !in_window(r.groups, 1)) {
+      return std::nullopt;
     }
-    const std::int64_t out = (*wd)[0];
+    return r;
+  }
+
+  unit conv(int ni) {
+    const node& n = at(ni);
+    const std::optional<window> w = square_window(n);
+    if (!w) return unmapped_conv(ni);
+    const int x = n.input(0), b = n.input(2);
+    const std::int64_t out = g_.at(n.input(1)).dims[0];
     const bool folded = folded_bias(n);
-    unit u = layer(ni, conv2d_spec(out, kh, {.stride = stride, .padding = pad, .dilation = dil, .groups = groups,
-                                             .bias = b >= 0 && !folded}),
+    unit u = layer(ni,
+                   conv2d_spec(out, w->kernel, {.stride = w->stride, .padding = w->padding, .dilation = w->dilation,
+                                                .groups = w->groups, .bias = b >= 0 && !folded}),
                    x, n.output(0));
     if (folded) {
       u.specs.push_back(batchnorm2d_spec(out));
@@ -472,6 +488,27 @@ class mapper {
       note_unfolded();
     }
     return u;
+  }
+
+  /// A 2-D ConvTranspose of a square window (square_window), its output padding per axis below the stride or the
+  /// dilation, without `output_shape` (torch.onnx writes none): ConvTranspose2d. Else the roofline.
+  unit conv_transpose(int ni) {
+    const node& n = at(ni);
+    const std::optional<window> w = square_window(n);
+    const std::vector<std::int64_t> op = graph::attr_ints(n, "output_padding");
+    const bool output_shape = std::any_of(n.proto->attribute().begin(), n.proto->attribute().end(),
+                                          [](const auto& a) { return a.name() == "output_shape"; });
+    if (!w || output_shape || (!op.empty() && op.size() != 2)) return unmapped(ni);
+    const std::int64_t op_h = op.empty() ? 0 : op[0], op_w = op.empty() ? 0 : op[1];
+    for (const std::int64_t o : {op_h, op_w}) {
+      if (!in_window(o, 0) || (o >= w->stride && o >= w->dilation)) return unmapped(ni);
+    }
+    layer_spec spec = conv_transpose2d_spec(g_.at(n.input(1)).dims[1] * w->groups, w->kernel,
+                                            {.stride = w->stride, .padding = w->padding, .dilation = w->dilation,
+                                             .groups = w->groups, .bias = n.input(2) >= 0});
+    spec.output_h = op_h;
+    spec.output_w = op_w;
+    return layer(ni, spec, n.input(0), n.output(0));
   }
 
   /// A Conv no layer maps (Conv1d, Conv3d, a rectangular window): the roofline, its matrix product timed as GEMMs.
