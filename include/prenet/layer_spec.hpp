@@ -13,6 +13,13 @@ namespace prenet {
 /// One layer as a trivially copyable aggregate: a kind plus a superset of integer hyperparameters (PyTorch
 /// names). Fields a kind does not use stay at their defaults. Flags are 0/1 so every field is one CSV column.
 /// Shape inference, features, FLOPs, memory and prediction are all free functions over this value.
+/// layer_spec::tied: a Dense whose weight is an earlier layer's (a tied LM head; a bias of its own stays its own).
+inline constexpr std::int64_t tied_weight = 1;
+/// layer_spec::tied: every parameter is an earlier layer's, a module applied again (ALBERT's one encoder layer run 12
+/// times, a Siamese network's second branch; ONNX imports say so). It computes, saves and trains as that layer does
+/// (its weight gradients accumulate into the shared tensors), holding no parameters of its own.
+inline constexpr std::int64_t tied_all = 2;
+
 struct layer_spec {
   layer_kind kind = layer_kind::input;
   /// in_features / in_channels / num_features / input_size / embed_dim; 0 = inferred. Opaque matrix product: its
@@ -36,7 +43,7 @@ struct layer_spec {
   std::int64_t bidirectional = 0;
   std::int64_t output_h = 0;  ///< adaptive pooling output size; ConvTranspose2d: output padding (height, width)
   std::int64_t output_w = 0;
-  std::int64_t tied = 0;        ///< Dense whose weight is shared with an earlier layer (tied LM head): no new params
+  std::int64_t tied = 0;        ///< parameters an earlier layer holds: 0 none, tied_weight or tied_all
   std::int64_t additive = 0;    ///< Embedding added to the incoming (S, E) stream (positions, token types)
   std::int64_t positional = 0;  ///< additive Embedding indexed by position: needs seq <= num_embeddings
   std::int64_t inplace = 0;

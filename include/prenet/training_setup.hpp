@@ -352,7 +352,7 @@ template <class Node>
   if (nodes[i].cost().params == 0 && s.tied == 0) return false;
   switch (f) {
     case freezing::none: return false;
-    case freezing::embeddings: return is_embedding(s) || s.tied != 0;
+    case freezing::embeddings: return is_embedding(s) || s.tied == tied_weight;
     case freezing::all_but_head: return i != head;
   }
   return false;

@@ -8,7 +8,9 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <prenet/devices.hpp>
 #include <prenet/onnx/load_onnx.hpp>
+#include <prenet/predict.hpp>
 
 #include "model_writer.hpp"
 
@@ -55,13 +57,18 @@ TEST(OnnxParameters, TiedHeadCountsTheTableOnce) {
   }
 }
 
-/// A Conv applied twice with the same weights counts them once (the second application is predicted by the
-/// roofline, with no parameters of its own); BatchNorm1d's running mean and variance are not parameters, and its
-/// scale and shift are its BatchNorm2d layer's.
+/// A Conv applied twice with the same weights counts them once (the second application is the first's layer applied
+/// again, tied_all: a Conv2d with no parameters of its own; it was the roofline); BatchNorm1d's running mean and
+/// variance are not parameters, and its scale and shift are its BatchNorm2d layer's.
 TEST(OnnxParameters, SharedConvAndBatchNormStatistics) {
   const prenet::onnx_import r = load_onnx_bytes(prenet::onnx_test::shared_weights_onnx({.batch = 4}));
   EXPECT_EQ(r.network.params(), 8 * 8 * 9 + 8 + 2 * 8);
-  EXPECT_TRUE(has_unmapped(r, "Conv (weights shared with an earlier node)"));
+  EXPECT_FALSE(has_unmapped(r, "Conv (weights shared with an earlier node)"));
+  EXPECT_EQ(std::count_if(r.network.nodes().begin(), r.network.nodes().end(),
+                          [](const auto& n) {
+                            return n.spec.kind == prenet::layer_kind::conv2d && n.spec.tied == prenet::tied_all;
+                          }),
+            1);
   EXPECT_FALSE(has_unmapped(r, "BatchNormalization"));  // BatchNorm1d over 8 features: BatchNorm2d over (8, 1, 1)
   EXPECT_EQ(std::count_if(r.network.nodes().begin(), r.network.nodes().end(),
                           [](const auto& n) {
@@ -303,15 +310,29 @@ TEST(OnnxParameters, BatchedProductOfInputsIsData) {
 /// A module applied twice is one set of parameters even where torch.onnx wrote the second application's weight as an
 /// Identity of the first's (constant folding transposes it once per application, deduplication makes the copy an
 /// Identity): its bias, read again as the same initializer, says it is the same Linear. ALBERT's one encoder layer run
-/// four times so counted 548,864 parameters for PyTorch's 204,800, with exit 0. A clone (equal values, every weight an
+/// four times so counted 548,864 parameters for PyTorch's 204,800, with exit 0. The second application is the first's
+/// layer applied again (tied_all): its time and FLOPs a Linear's, no parameters of its own; it was roofline nodes, and
+/// ALBERT's training step 55% short of the same network with four cloned layers. A clone (equal values, every weight an
 /// Identity) is a Linear of its own.
 TEST(OnnxParameters, ModuleAppliedAgainCountsOnce) {
   const prenet::onnx_import reapplied = load_onnx_bytes(prenet::onnx_test::reapplied_linear_onnx(false, {.batch = 2}));
   EXPECT_EQ(reapplied.network.params(), 32 * 32 + 32);
   EXPECT_EQ(reapplied.matmul_flops, 2 * 2 * 8 * 32 * 32);
+  EXPECT_TRUE(reapplied.unmapped.empty());
   const prenet::onnx_import clone = load_onnx_bytes(prenet::onnx_test::reapplied_linear_onnx(true, {.batch = 2}));
   EXPECT_EQ(clone.network.params(), 2 * (32 * 32 + 32));
   EXPECT_TRUE(clone.unmapped.empty());
+  ASSERT_EQ(reapplied.network.size(), clone.network.size());
+  const prenet::layer_node& again = reapplied.network.nodes().back();
+  EXPECT_EQ(again.spec.kind, prenet::layer_kind::dense);
+  EXPECT_EQ(again.spec.tied, prenet::tied_all);
+  EXPECT_EQ(again.cost().params, 0);
+  EXPECT_EQ(again.cost().backward_flops, clone.network.nodes().back().cost().backward_flops);
+  const prenet::prediction a = prenet::predict(reapplied.network.nodes(), prenet::devices::v100, {.batch = 64});
+  const prenet::prediction c = prenet::predict(clone.network.nodes(), prenet::devices::v100, {.batch = 64});
+  EXPECT_DOUBLE_EQ(a.forward.count(), c.forward.count());
+  EXPECT_DOUBLE_EQ(a.backward.count(), c.backward.count());
+  EXPECT_LT(a.optimizer.count(), c.optimizer.count());
 }
 
 /// weight_norm's parameters passed as graph inputs (export_params=False, no constant folding) are weights: the

@@ -166,6 +166,32 @@ constexpr bool conv_transpose2d_counts() {
 }
 PRENET_CHECK(ConvTranspose2d, conv_transpose2d_counts)
 
+// A layer applied again (layer_spec::tied = tied_all, ONNX imports of a reused module): the same work, saved tensors
+// and gradients, no parameters of its own.
+constexpr bool tied_all_holds_no_parameters() {
+  layer_spec conv = conv2d_spec(16, 3, {.padding = 1});
+  const shape in = image_shape(8, 12, 12), out = detail::output_shape(conv, in, 1);
+  const layer_cost own = detail::cost(conv, in, out);
+  conv.tied = tied_all;
+  const layer_cost again = detail::cost(conv, in, out);
+  return own.params == 16 * 8 * 9 + 16 && again.params == 0 && again.forward_flops == own.forward_flops &&
+         again.backward_flops == own.backward_flops && again.input_grad_flops == own.input_grad_flops &&
+         again.saves_input == own.saves_input;
+}
+PRENET_CHECK(Tied, tied_all_holds_no_parameters)
+
+TEST(Tied, WeightOnlyTyingIsADenseRule) {
+  runtime_network net(image_shape(8, 12, 12));
+  layer_spec conv = conv2d_spec(16, 3);
+  conv.tied = tied_weight;
+  EXPECT_THROW(net.append(conv), shape_error);
+  conv.tied = 3;
+  EXPECT_THROW(net.append(conv), shape_error);
+  conv.tied = tied_all;
+  EXPECT_NO_THROW(net.append(conv));
+  EXPECT_EQ(net.params(), 0);
+}
+
 // ---------------------------------------------------------------------------------------------------------------
 // Pooling
 // ---------------------------------------------------------------------------------------------------------------

@@ -33,6 +33,8 @@ namespace prenet::detail {
 
 /// Checks a spec's own hyperparameters (the run-time twin of the facades' static_asserts).
 constexpr void validate(const layer_spec& s) {
+  require(s.tied == 0 || s.tied == tied_all || (s.tied == tied_weight && s.kind == layer_kind::dense),
+          "layer_spec: tied must be 0, tied_weight (a Dense) or tied_all");
   switch (s.kind) {
     case layer_kind::input: validate_input(s); break;
     case layer_kind::dense: validate_dense(s); break;
@@ -97,8 +99,8 @@ constexpr void validate(const layer_spec& s) {
   return in;
 }
 
-/// Per-sample cost of a layer with input `in` and output `out`.
-[[nodiscard]] constexpr layer_cost cost(const layer_spec& s, const shape& in, const shape& out) noexcept {
+/// Per-sample cost of a layer of its kind with input `in` and output `out`, its parameters its own.
+[[nodiscard]] constexpr layer_cost kind_cost(const layer_spec& s, const shape& in, const shape& out) noexcept {
   switch (s.kind) {
     case layer_kind::input: return input_cost();
     case layer_kind::dense: return dense_cost(s, in, out);
@@ -133,6 +135,14 @@ constexpr void validate(const layer_spec& s) {
     case layer_kind::residual_shortcut: return layer_cost{.aliases_input = 1};
   }
   return layer_cost{};
+}
+
+/// Per-sample cost of a layer with input `in` and output `out`: a module applied again (`tied_all`) holds none of the
+/// parameters it reads.
+[[nodiscard]] constexpr layer_cost cost(const layer_spec& s, const shape& in, const shape& out) noexcept {
+  layer_cost c = kind_cost(s, in, out);
+  if (s.tied == tied_all) c.params = 0;
+  return c;
 }
 
 }  // namespace prenet::detail

@@ -80,9 +80,11 @@ constexpr void count_launches(layer_estimate& e, const layer_node& n, const pass
   // So did it every layer fully trained: a frozen one or one with LoRA adapters is estimated from its kernels too.
   // And GELU in its erf form (nn.GELU): Hugging Face's gelu_new, eight ops, is estimated from its kernels.
   // And convolutions of one group: a grouped or depthwise one is estimated from its kernels.
+  // And layers with parameters of their own: a module applied again (tied_all), whose parameters the layer models'
+  // features would read as none, is estimated from its kernels.
   const bool as_benched = (n.spec.kind != layer_kind::multihead_attention || !fused(impl_of(n.spec))) &&
                           gelu_form_of(n.spec) == gelu_form::erf && n.role == training_role{} &&
-                          (n.spec.kind != layer_kind::conv2d || n.spec.groups <= 1);
+                          (n.spec.kind != layer_kind::conv2d || n.spec.groups <= 1) && n.spec.tied != tied_all;
   for (const layer_model* m : generated::layer_models) {
     if (as_benched && m->covers(n.spec.kind) && m->model.trained_on(d.id))
       return estimate_layer(*m, n, d, c, with_backward);

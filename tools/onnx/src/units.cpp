@@ -211,8 +211,9 @@ class mapper {
     for (const int n : u.nodes) taken_[static_cast<std::size_t>(n)] = true;
     for (const int n : u.nodes) u.matmul_flops += matmul_flops(g_, at(n));
     attribute(u, self);
-    // A weight an earlier unit holds is the same parameter. A Dense over it (a tied LM head) adds none; any other
-    // layer would count it again, so the unit takes the roofline, which counts only what it holds.
+    // A weight an earlier unit holds is the same parameter. A Dense over it (a tied LM head) adds none, and a unit
+    // reading only such weights is its layers applied again (tied_all); any other layer would count it again, so the
+    // unit takes the roofline, which counts only what it holds.
     bool shared = false;
     for (const int ni : u.nodes) {
       const node& n = at(ni);
@@ -233,6 +234,17 @@ class mapper {
           }
         }
         shared = shared || !tied;
+      }
+    }
+    if (shared && !u.unmapped && u.weights.empty()) {
+      // Every parameter it reads is an earlier unit's: a module applied again (ALBERT's one layer, a Siamese
+      // network's second branch), which computes and trains as that one does, holding none.
+      for (layer_spec& s : u.specs) s.tied = tied_all;
+      shared = false;
+      if (++reapplied_units_ == 1) {
+        notes_.push_back("layers whose every weight an earlier layer holds (a module applied again: ALBERT's shared "
+                         "layer, a Siamese network's second branch) are predicted as that layer, holding no "
+                         "parameters of their own");
       }
     }
     if (shared && !u.unmapped) {
@@ -1575,6 +1587,7 @@ class mapper {
   int unfolded_ = 0;
   int unfolded_unmapped_ = 0;
   int shared_units_ = 0;
+  int reapplied_units_ = 0;
   int assumed_shapes_ = 0;
 };
 
