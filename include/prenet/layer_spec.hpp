@@ -10,9 +10,6 @@
 
 namespace prenet {
 
-/// One layer as a trivially copyable aggregate: a kind plus a superset of integer hyperparameters (PyTorch
-/// names). Fields a kind does not use stay at their defaults. Flags are 0/1 so every field is one CSV column.
-/// Shape inference, features, FLOPs, memory and prediction are all free functions over this value.
 /// layer_spec::tied: a Dense whose weight is an earlier layer's (a tied LM head; a bias of its own stays its own).
 inline constexpr std::int64_t tied_weight = 1;
 /// layer_spec::tied: every parameter is an earlier layer's, a module applied again (ALBERT's one encoder layer run 12
@@ -20,6 +17,9 @@ inline constexpr std::int64_t tied_weight = 1;
 /// (its weight gradients accumulate into the shared tensors), holding no parameters of its own.
 inline constexpr std::int64_t tied_all = 2;
 
+/// One layer as a trivially copyable aggregate: a kind plus a superset of integer hyperparameters (PyTorch
+/// names). Fields a kind does not use stay at their defaults. Flags are 0/1 so every field is one CSV column.
+/// Shape inference, features, FLOPs, memory and prediction are all free functions over this value.
 struct layer_spec {
   layer_kind kind = layer_kind::input;
   /// in_features / in_channels / num_features / input_size / embed_dim; 0 = inferred. Opaque matrix product: its

@@ -13,6 +13,12 @@
 
 namespace prenet {
 
+/// PyTorch's rule for a transposed convolution's output padding: at least 0, below the stride or the dilation.
+[[nodiscard]] constexpr bool output_padding_fits(std::int64_t output_padding, std::int64_t stride,
+                                                 std::int64_t dilation) noexcept {
+  return output_padding >= 0 && (output_padding < stride || output_padding < dilation);
+}
+
 struct conv_transpose2d_options {
   std::int64_t stride = 1;
   std::int64_t padding = 0;
@@ -41,7 +47,7 @@ struct ConvTranspose2d : detail::single_layer<conv_transpose2d_spec(OutChannels,
   static_assert(Opt.stride > 0, "ConvTranspose2d: stride must be > 0");
   static_assert(Opt.padding >= 0, "ConvTranspose2d: padding must be >= 0");
   static_assert(Opt.dilation > 0, "ConvTranspose2d: dilation must be > 0");
-  static_assert(Opt.output_padding >= 0 && (Opt.output_padding < Opt.stride || Opt.output_padding < Opt.dilation),
+  static_assert(output_padding_fits(Opt.output_padding, Opt.stride, Opt.dilation),
                 "ConvTranspose2d: output_padding must be >= 0 and smaller than either stride or dilation");
   static_assert(Opt.groups > 0, "ConvTranspose2d: groups must be > 0");
   static_assert(Opt.groups <= 0 || OutChannels % Opt.groups == 0,
@@ -56,7 +62,7 @@ constexpr void validate_conv_transpose2d(const layer_spec& s) {
   require(s.padding >= 0, "ConvTranspose2d: padding must be >= 0");
   require(s.dilation > 0, "ConvTranspose2d: dilation must be > 0");
   for (const std::int64_t op : {s.output_h, s.output_w}) {
-    require(op >= 0 && (op < s.stride || op < s.dilation),
+    require(output_padding_fits(op, s.stride, s.dilation),
             "ConvTranspose2d: output_padding must be >= 0 and smaller than either stride or dilation");
   }
   require(s.groups > 0, "ConvTranspose2d: groups must be > 0");

@@ -170,6 +170,19 @@ struct depthwise_instructions {
   return sized(conv2d_kernel(b * g, n.input[0] / g, s.out_features / g, s.kernel, image, s.stride, padding), eb);
 }
 
+/// A convolution's kernels in one pass: forward `forward`; backward `input_gradient` for dX (where the input needs a
+/// gradient) and the weight gradient (where the weights train: `weight_grad`). A Conv2d passes its own three; a
+/// ConvTranspose2d its adjoint convolution's with the first two traded.
+constexpr void convolutions(kernel_list& out, const layer_node& n, pass p, const pass_context& c, bool weight_grad,
+                            std::int64_t b, std::int64_t eb, conv_kernel forward, conv_kernel input_gradient) noexcept {
+  if (p == pass::forward) {
+    out.push(convolution(n, b, eb, forward, c.conv));
+  } else {
+    if (c.input_grad) out.push(convolution(n, b, eb, input_gradient, c.conv));
+    if (weight_grad) out.push(convolution(n, b, eb, conv_kernel::weight_gradient, c.conv));
+  }
+}
+
 /// Forward GEMM x (rows x in) . W (in x out) and, for backward, dX = dY . W^T and dW = X^T . dY (none when the
 /// weight is frozen: `weight_grad` false).
 constexpr void linear(kernel_list& out, pass p, std::int64_t rows, std::int64_t in, std::int64_t outf, bool input_grad,
@@ -408,31 +421,19 @@ constexpr void recurrent(kernel_list& out, const layer_node& n, pass p, const pa
       if (!fwd && s.bias && wg) out.push(memory_kernel(out_elems, out_elems * eb));  // bias gradient: a column sum
       break;
     }
-    case layer_kind::conv2d: {
-      using detail::conv_kernel;
-      if (fwd) {
-        out.push(detail::convolution(n, b, eb, conv_kernel::forward, c.conv));
-      } else {
-        if (c.input_grad) out.push(detail::convolution(n, b, eb, conv_kernel::input_gradient, c.conv));
-        if (wg) out.push(detail::convolution(n, b, eb, conv_kernel::weight_gradient, c.conv));
-      }
+    case layer_kind::conv2d:
+      detail::convolutions(out, n, p, c, wg, b, eb, detail::conv_kernel::forward, detail::conv_kernel::input_gradient);
       break;
-    }
     case layer_kind::conv_transpose2d: {
       // The input gradient of the convolution it is the adjoint of (layers/conv_transpose2d.hpp, adjoint_conv2d), as
       // cuDNN runs it forward; backward, that convolution's forward for dX and its weight gradient for dW: the
       // adjoint's three kernels, its forward and input gradient trading passes.
-      using detail::conv_kernel;
       layer_node adjoint = n;
       adjoint.spec = prenet::detail::adjoint_conv2d(s, n.input);
       adjoint.input = n.output;
       adjoint.output = n.input;
-      if (fwd) {
-        out.push(detail::convolution(adjoint, b, eb, conv_kernel::input_gradient, c.conv));
-      } else {
-        if (c.input_grad) out.push(detail::convolution(adjoint, b, eb, conv_kernel::forward, c.conv));
-        if (wg) out.push(detail::convolution(adjoint, b, eb, conv_kernel::weight_gradient, c.conv));
-      }
+      detail::convolutions(out, adjoint, p, c, wg, b, eb, detail::conv_kernel::input_gradient,
+                           detail::conv_kernel::forward);
       break;
     }
     case layer_kind::patch_embedding: {

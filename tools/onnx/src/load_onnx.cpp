@@ -53,7 +53,9 @@ onnx_import load_onnx_bytes(std::string_view bytes, const onnx_options& options)
     for (const int w : u.weights) held[static_cast<std::size_t>(w)] = true;
   }
   for (const unit& u : units) {
-    for (const int c : u.copies) copy_of_held[static_cast<std::size_t>(c)] = held[static_cast<std::size_t>(g.identity_copy_of(c))];
+    for (const int c : u.copies) {
+      copy_of_held[static_cast<std::size_t>(c)] = held[static_cast<std::size_t>(g.identity_copy_of(c))];
+    }
   }
   std::int64_t file_params = reference.total;
   for (const file_parameters::root& r : reference.roots) {

@@ -513,7 +513,7 @@ class mapper {
     if (!w || output_shape || (!op.empty() && op.size() != 2)) return unmapped(ni);
     const std::int64_t op_h = op.empty() ? 0 : op[0], op_w = op.empty() ? 0 : op[1];
     for (const std::int64_t o : {op_h, op_w}) {
-      if (!in_window(o, 0) || (o >= w->stride && o >= w->dilation)) return unmapped(ni);
+      if (!in_window(o, 0) || !output_padding_fits(o, w->stride, w->dilation)) return unmapped(ni);
     }
     layer_spec spec = conv_transpose2d_spec(g_.at(n.input(1)).dims[1] * w->groups, w->kernel,
                                             {.stride = w->stride, .padding = w->padding, .dilation = w->dilation,
