@@ -123,6 +123,10 @@ class net_module : public nn::Module {
         auto m = register_module(name, nn::LayerNorm(nn::LayerNormOptions({n.input.last()})));
         return [m](const torch::Tensor& x) { return m->forward(x); };
       }
+      case layer_kind::groupnorm: {
+        auto m = register_module(name, nn::GroupNorm(nn::GroupNormOptions(s.groups, n.input[0]).affine(s.bias != 0)));
+        return [m](const torch::Tensor& x) { return m->forward(x); };
+      }
       case layer_kind::embedding: {
         auto m = register_module(name, nn::Embedding(s.num_embeddings, s.out_features));
         embeddings_.emplace(std::pair{s.num_embeddings, s.out_features}, m);

@@ -70,6 +70,7 @@ struct autocast_rule {
               .extra_elements = attention_dropout(s) ? 0 : probabilities};
     }
     case layer_kind::layernorm:
+    case layer_kind::groupnorm:
     case layer_kind::softmax: return {.computes = autocast_type::fp32};
     case layer_kind::gelu:
       // gelu_new: x^3 (pow is on the float32 list) casts x to fp32 and saves the cast; everything after it is fp32 by

@@ -11,6 +11,7 @@
 #include <prenet/layers/embedding.hpp>
 #include <prenet/layers/flatten.hpp>
 #include <prenet/layers/gated_mlp.hpp>
+#include <prenet/layers/groupnorm.hpp>
 #include <prenet/layers/input.hpp>
 #include <prenet/layers/layernorm.hpp>
 #include <prenet/layers/multihead_attention.hpp>

@@ -33,6 +33,10 @@ std::int64_t with_loss(const Net& net, precision p = precision::fp32) {
   return saved_activations(net, 1, p, loss_function::cross_entropy).value;
 }
 constexpr auto gpt2_head = Input<128, 768>{} | Dense<50'257, dense_options{.bias = false}>{};
+constexpr conv2d_options same{.padding = 1};
+constexpr auto groupnorm_resblock =
+    Input<128, 32, 32>{} |
+    Residual<Sequential<GroupNorm<32>, SiLU, Conv2d<128, 3, same>, GroupNorm<32>, SiLU, Conv2d<128, 3, same>>>{};
 }  // namespace
 
 int main() {
@@ -51,6 +55,7 @@ int main() {
       {"vit-b-16 encoder block (S 197)", per_sample(Input<197, 768>{} | TransformerEncoderLayer<768, 12, 3072, vit_block>{})},
       {"vit-b-16 (224)", per_sample(models::vit_b_16)},
       {"gpt2 LM head + cross-entropy (S 128)", with_loss(gpt2_head)},
+      {"groupnorm resblock (128 x 32 x 32)", per_sample(groupnorm_resblock)},
       {"bert-large layer (S 512), amp-bf16",
        amp_per_sample(Input<512, 1024>{} | TransformerEncoderLayer<1024, 16, 4096, bert_layer>{})},
       {"bert-base layer (S 512), amp-bf16",
@@ -64,6 +69,7 @@ int main() {
       {"vit-b-16 (224), amp-bf16", amp_per_sample(models::vit_b_16)},
       {"resnet50 (224), amp-bf16", amp_per_sample(models::resnet50)},
       {"gpt2 LM head + cross-entropy (S 128), amp-bf16", with_loss(gpt2_head, precision::amp_bf16)},
+      {"groupnorm resblock (128 x 32 x 32), amp-bf16", amp_per_sample(groupnorm_resblock)},
   };
   std::printf("{");
   const char* sep = "";

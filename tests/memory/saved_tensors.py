@@ -336,6 +336,8 @@ def cases():
         "vit-b-16 encoder block (S 197)": (lambda: vit_encoder_block(12, 768, 3072), sequence(197, 768)),
         "vit-b-16 (224)": (tv.vit_b_16, lambda b: torch.randn(b, 3, 224, 224)),
         "gpt2 LM head + cross-entropy (S 128)": (lambda: LmHeadLoss(768, 50257), sequence(128, 768)),
+        "groupnorm resblock (128 x 32 x 32)": (lambda: torch_exports.GroupNormResBlock(128),
+                                               lambda b: torch.randn(b, 128, 32, 32)),
         "bert-large layer (S 512)" + AMP: (lambda: bert_layer(1024, 16, 4096), sequence(512, 1024)),
         "bert-base layer (S 512)" + AMP: (lambda: bert_layer(768, 12, 3072), sequence(512, 768)),
         "gpt2 block (S 1024)" + AMP: (lambda: Decoder(768, 12, 3072), sequence(1024, 768)),
@@ -344,6 +346,8 @@ def cases():
         "vit-b-16 (224)" + AMP: (tv.vit_b_16, lambda b: torch.randn(b, 3, 224, 224)),
         "resnet50 (224)" + AMP: (tv.resnet50, lambda b: torch.randn(b, 3, 224, 224)),
         "gpt2 LM head + cross-entropy (S 128)" + AMP: (lambda: LmHeadLoss(768, 50257), sequence(128, 768)),
+        "groupnorm resblock (128 x 32 x 32)" + AMP: (lambda: torch_exports.GroupNormResBlock(128),
+                                                     lambda b: torch.randn(b, 128, 32, 32)),
     }
 
 

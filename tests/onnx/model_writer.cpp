@@ -88,6 +88,15 @@ class builder {
     return constant(std::move(t));
   }
 
+  /// A Constant node holding a 1-D float tensor (InstanceNormalization's unit scale and zero shift).
+  std::string floats(const std::vector<float>& values) {
+    ::onnx::TensorProto t;
+    t.set_data_type(::onnx::TensorProto::FLOAT);
+    t.add_dims(static_cast<std::int64_t>(values.size()));
+    for (const float v : values) t.add_float_data(v);
+    return constant(std::move(t));
+  }
+
   std::string boolean(bool value) {
     ::onnx::TensorProto t;
     t.set_data_type(::onnx::TensorProto::BOOL);
@@ -387,6 +396,37 @@ std::string conv_transpose_onnx(const write_options& o) {
   m.output(m.node("Relu", {m.node("ConvTranspose", {x, m.weight("up.weight", {8, 4, 3, 3}), m.weight("up.bias", {4})},
                                   {b::as("kernel_shape", {3, 3}), b::as("strides", {2, 2}),
                                    b::as("pads", {1, 1, 1, 1}), b::as("output_padding", {1, 1})})}));
+  return m.bytes();
+}
+
+std::string groupnorm_onnx(const write_options& o) {
+  builder m(o, 14);
+  std::string x = m.input("input", ::onnx::TensorProto::FLOAT, {-1, 16, 8, 8});
+  x = m.node("Conv", {x, m.weight("conv.weight", {32, 16, 3, 3}), m.weight("conv.bias", {32})},
+             {b::as("kernel_shape", {3, 3}), b::as("pads", {1, 1, 1, 1})});
+  // nn.GroupNorm(4, 32) as torch.onnx 1.13 writes it at opset 14.
+  const std::string shape = m.node("Shape", {x});
+  std::string g = m.node("Reshape", {x, m.ints({0, 4, -1})});
+  g = m.node("InstanceNormalization", {g, m.floats(std::vector<float>(4, 1.0F)), m.floats(std::vector<float>(4, 0.0F))});
+  g = m.node("Reshape", {g, shape});
+  g = m.node("Mul", {g, m.weight("gn.weight", {32, 1, 1})});
+  x = m.node("Add", {g, m.weight("gn.bias", {32, 1, 1})});
+  x = m.node("Mul", {x, m.node("Sigmoid", {x})});  // SiLU
+  // nn.InstanceNorm2d(32, affine=True), then nn.InstanceNorm2d(32) (affine=False: constant scale and shift).
+  x = m.node("InstanceNormalization", {x, m.weight("in.weight", {32}), m.weight("in.bias", {32})});
+  x = m.node("InstanceNormalization",
+             {x, m.floats(std::vector<float>(32, 1.0F)), m.floats(std::vector<float>(32, 0.0F))});
+  m.output(m.node("Relu", {x}));
+  return m.bytes();
+}
+
+std::string groupnorm_operator_onnx(bool per_channel, const write_options& o) {
+  builder m(o, per_channel ? 21 : 18);
+  std::string x = m.input("input", ::onnx::TensorProto::FLOAT, {-1, 32, 8, 8});
+  const std::int64_t params = per_channel ? 32 : 8;
+  x = m.node("GroupNormalization", {x, m.weight("gn.weight", {params}), m.weight("gn.bias", {params})},
+             {b::a("num_groups", 8)});
+  m.output(m.node("Relu", {x}));
   return m.bytes();
 }
 

@@ -37,6 +37,14 @@ struct write_options {
                                     const write_options& o = {});
 /// A 2-layer LSTM(128 -> 256, batch_first) over 35 steps, the last step's output into Linear(256, 10).
 [[nodiscard]] std::string lstm_onnx(const write_options& o = {});
+/// Conv(16 -> 32, 3x3) over (16, 8, 8); nn.GroupNorm(4, 32) as torch.onnx writes it before opset 18 (Reshape to 4
+/// groups, InstanceNormalization with a constant unit scale, Reshape back, Mul by the (32, 1, 1) weight, Add the
+/// bias); SiLU; nn.InstanceNorm2d(32, affine=True); nn.InstanceNorm2d(32); Relu. PyTorch's parameters:
+/// 32 x 16 x 9 + 32 + 64 + 64 = 4,768.
+[[nodiscard]] std::string groupnorm_onnx(const write_options& o = {});
+/// ONNX's GroupNormalization (8 groups) over (32, 8, 8), then Relu: at opset 21 with a scale and bias per channel
+/// (`per_channel`, nn.GroupNorm's 64 parameters), else at opset 18 with one per group (16).
+[[nodiscard]] std::string groupnorm_operator_onnx(bool per_channel, const write_options& o = {});
 /// A small CNN with operators prenet has no layer for: LeakyRelu and a custom-domain op.
 [[nodiscard]] std::string custom_ops_onnx(const write_options& o = {});
 /// x -> Relu: a graph without parameters (and without a layer that computes much), which still takes time and memory.

@@ -647,6 +647,37 @@ TEST(OnnxImport, ConvTransposeIsConvTranspose2d) {
   expect_same_predictions(r.network, runtime_network(dsl), 8);
 }
 
+/// nn.GroupNorm as torch.onnx writes it before opset 18 (Reshape, InstanceNormalization, Reshape, Mul, Add) is one
+/// GroupNorm layer; nn.InstanceNorm2d is a GroupNorm of a group per channel, affine only when its scale and shift are
+/// parameters.
+TEST(OnnxImport, GroupNormAndInstanceNormAreGroupNorm) {
+  for (const bool as_inputs : {false, true}) {
+    const onnx_import r = load_onnx_bytes(onnx_test::groupnorm_onnx({.weights_as_inputs = as_inputs}), {.batch = 4});
+    EXPECT_TRUE(r.unmapped.empty());
+    constexpr auto dsl = Input<16, 8, 8>{} | Conv2d<32, 3, conv2d_options{.padding = 1}>{} | GroupNorm<4, 32>{} |
+                         SiLU{} | GroupNorm<32, 32>{} | GroupNorm<32, 32, false>{} | ReLU{};
+    ASSERT_EQ(r.network.size(), dsl.nodes().size());
+    for (std::size_t i = 2; i < 5; ++i) {
+      EXPECT_EQ(r.network.nodes()[i].spec, dsl.nodes()[i].spec) << i;
+    }
+    EXPECT_EQ(r.network.params(), 4768);
+    expect_same_predictions(r.network, runtime_network(dsl), 4);
+  }
+}
+
+/// ONNX's GroupNormalization: per-channel scale and bias (opset 21) are nn.GroupNorm's; per-group ones (opset 18) are
+/// no prenet layer's, and the node takes the roofline with the file's 16 parameters.
+TEST(OnnxImport, GroupNormalizationOperator) {
+  const onnx_import per_channel = load_onnx_bytes(onnx_test::groupnorm_operator_onnx(true), {.batch = 4});
+  EXPECT_TRUE(per_channel.unmapped.empty());
+  ASSERT_EQ(per_channel.network.size(), 3U);
+  EXPECT_EQ(per_channel.network.nodes()[1].spec, groupnorm_spec(8, 32));
+  EXPECT_EQ(per_channel.network.params(), 64);
+  const onnx_import per_group = load_onnx_bytes(onnx_test::groupnorm_operator_onnx(false), {.batch = 4});
+  EXPECT_FALSE(per_group.unmapped.empty());
+  EXPECT_EQ(per_group.network.params(), 16);
+}
+
 /// A Conv or ConvTranspose of another shape than a square window and a MatMul of two activations are opaque, but each
 /// is one matrix product (opaque_product), timed as GEMMs on the precision's matrix math: tensor cores under
 /// autocast, where the roofline fallback kept them on CUDA cores. Backward computes both operands' gradients.

@@ -406,6 +406,33 @@ class SpeechConv(nn.Module):
         return self.head(self.norm(h.transpose(1, 2)))
 
 
+class GroupNormResBlock(nn.Module):
+    """A diffusion UNet's residual block: GroupNorm(32), SiLU and a 3x3 convolution, twice, and the skip."""
+
+    def __init__(self, ch):
+        super().__init__()
+        self.body = nn.Sequential(nn.GroupNorm(32, ch), nn.SiLU(), nn.Conv2d(ch, ch, 3, padding=1),
+                                  nn.GroupNorm(32, ch), nn.SiLU(), nn.Conv2d(ch, ch, 3, padding=1))
+
+    def forward(self, x):
+        return x + self.body(x)
+
+
+class DiffusionBlocks(nn.Module):
+    """A diffusion UNet's level: a 3x3 stem, two GroupNorm residual blocks, GroupNorm, SiLU and the output 3x3; an
+    InstanceNorm2d (style transfer's, affine) before the stem."""
+
+    def __init__(self, ch=64):
+        super().__init__()
+        self.norm_in = nn.InstanceNorm2d(3, affine=True)
+        self.conv_in = nn.Conv2d(3, ch, 3, padding=1)
+        self.blocks = nn.Sequential(GroupNormResBlock(ch), GroupNormResBlock(ch))
+        self.out = nn.Sequential(nn.GroupNorm(32, ch), nn.SiLU(), nn.Conv2d(ch, 3, 3, padding=1))
+
+    def forward(self, x):
+        return self.out(self.blocks(self.conv_in(self.norm_in(x))))
+
+
 def tokens(batch, seq):
     return torch.randint(0, 1000, (batch, seq))
 
@@ -439,6 +466,7 @@ def models():
         "gpt_neox_blocks": (lambda: nn.Sequential(NeoXBlock(), NeoXBlock()), torch.randn(2, 64, 256)),
         "albert_shared_layer": (Albert, tokens(2, 32)),
         "falcon_mqa_blocks": (lambda: nn.Sequential(MqaBlock(), MqaBlock()), torch.randn(2, 64, 256)),
+        "diffusion_groupnorm_blocks": (DiffusionBlocks, img(32)),
     }
     # DSL twins: models::vgg16 and models::resnet50 at 224 x 224, models::gpt2 (GPT-2 small) over 128 tokens.
     m["twin_vgg16"] = (tv.vgg16, img(224))

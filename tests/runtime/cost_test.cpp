@@ -262,6 +262,33 @@ constexpr bool normalisation_costs() {
 }
 PRENET_CHECK(Normalisation, normalisation_costs)
 
+constexpr bool groupnorm_costs() {
+  // nn.GroupNorm(32, 320): a weight and a bias per channel (640), whatever the groups; affine=False holds none.
+  const auto unet = Input<320, 16, 16>{} | GroupNorm<32, 320>{};
+  const auto inferred = Input<64, 8, 8>{} | GroupNorm<8>{};
+  const auto plain = Input<64, 8, 8>{} | GroupNorm<4, 64, false>{};
+  const auto instance = Input<6, 5, 5>{} | GroupNorm<6>{};  // InstanceNorm2d(6, affine=True)
+  // 8 FLOPs per element forward, as every normalisation (docs/flops.md); saved: the input and an fp32 mean and
+  // inverse standard deviation per group.
+  return unet.params() == 640 && unet.output_shape() == image_shape(320, 16, 16) &&
+         unet.forward_flops() == 8 * 320 * 16 * 16 && unet.macs() == 0 && inferred.params() == 128 &&
+         plain.params() == 0 && instance.params() == 12 &&
+         saved_activations(plain, 1) == bytes{64 * 8 * 8 * 4 + 2 * 4 * 4} &&
+         saved_activations(unet, 1) == bytes{320 * 16 * 16 * 4 + 2 * 4 * 32};
+}
+PRENET_CHECK(Normalisation, groupnorm_costs)
+
+TEST(Normalisation, GroupNormRejectsChannelsItsGroupsDoNotDivide) {
+  runtime_network net(image_shape(30, 8, 8));
+  EXPECT_THROW(net.append(groupnorm_spec(32)), shape_error);
+  EXPECT_THROW(net.append(groupnorm_spec(3, 32)), shape_error);  // the channels stated are not the input's
+  EXPECT_THROW(net.append(groupnorm_spec(0)), shape_error);
+  EXPECT_THROW(net.append(groupnorm_spec(4, 30)), shape_error);  // 30 channels in 4 groups
+  net.append(groupnorm_spec(3, 30));
+  EXPECT_EQ(net.params(), 60);
+  EXPECT_THROW((runtime_network(sequence_shape(8, 32)).append(groupnorm_spec(4))), shape_error);  // tokens x features
+}
+
 constexpr bool activation_costs() {
   // Point-wise: ReLU and Tanh 1 FLOP per element, Sigmoid 3, GELU and Softmax 5; no parameters.
   const auto net = Input<10, 20>{} | ReLU<>{} | Tanh{} | Sigmoid{} | GELU{} | Softmax{} | ReLU<true>{};
@@ -510,6 +537,9 @@ constexpr bool saved_activations_under_autocast() {
   const auto tokens = Tokens<16>{} | Embedding<100, 32>{} | Dense<4>{};
   // Convolution, BatchNorm (on no autocast list: it runs in its half input's type), ReLU: the bf16 count.
   const auto conv = Input<3, 8, 8>{} | Conv2d<4, 3, conv2d_options{.padding = 1}>{} | BatchNorm2d<4>{} | ReLU<>{};
+  // GroupNorm is on the float32 list: it saves a fp32 cast of the convolution's half output, and its fp32 output is
+  // what ReLU saves (2 groups: 2 x 2 statistics).
+  const auto gn = Input<3, 8, 8>{} | Conv2d<4, 3, conv2d_options{.padding = 1}>{} | GroupNorm<2>{} | ReLU<>{};
   const auto amp = [](const auto& net) { return saved_activations(net, 1, precision::amp_bf16); };
   const std::int64_t scores = 2 * 8 * 8, seq = 8 * 16;
   return amp(relu) == bytes{(100 + 50) * 2} && amp(relu) == saved_activations(relu, 1, dtype::bf16) &&
@@ -519,6 +549,7 @@ constexpr bool saved_activations_under_autocast() {
          amp(attention) == bytes{seq * 2 + 3 * seq * 2 + scores * 4 + scores * 2 + seq * 2} &&
          amp(tokens) == bytes{16 * 8 + 16 * 32 * 2} &&
          amp(conv) == saved_activations(conv, 1, dtype::bf16) &&
+         amp(gn) == bytes{3 * 64 * 2 + (4 * 64 * 4 + 2 * 2 * 4) + 4 * 64 * 4} &&
          saved_activations(norm, 3, precision::fp32) == saved_activations(norm, 3) &&
          saved_activations(norm, 3, precision::amp_fp16) == 3 * amp(norm);
 }

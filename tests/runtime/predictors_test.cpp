@@ -10,10 +10,12 @@
 #include <gtest/gtest.h>
 
 #include <prenet/devices.hpp>
+#include <prenet/layers/batchnorm2d.hpp>
 #include <prenet/layers/conv2d.hpp>
 #include <prenet/layers/conv_transpose2d.hpp>
 #include <prenet/layers/dense.hpp>
 #include <prenet/layers/embedding.hpp>
+#include <prenet/layers/groupnorm.hpp>
 #include <prenet/layers/multihead_attention.hpp>
 #include <prenet/layers/residual.hpp>
 #include <prenet/models/bert.hpp>
@@ -306,6 +308,33 @@ TEST(Predictors, ConvTransposeRunsItsAdjointConvolutionsKernels) {
     EXPECT_EQ(t_bwd.items[1], c_bwd.items[1]);  // dW: the adjoint's weight gradient
     EXPECT_EQ(up.nodes()[1].cost().macs, adjoint.nodes()[1].cost().macs);
   }
+}
+
+/// GroupNorm runs ATen's two-pass normalisation kernels, BatchNorm2d's native ones over the same tensor: statistics,
+/// then the transform; backward the sums, then d(input). On autocast's float32 list, it moves 4-byte elements under
+/// AMP where BatchNorm moves its input's half ones; with 2-byte tensors throughout (model.half()) both move 2.
+TEST(Predictors, GroupNormRunsAtensTwoPassNormKernels) {
+  constexpr std::int64_t batch = 8;
+  runtime_network gn(image_shape(64, 16, 16));
+  gn.append(groupnorm_spec(32));
+  runtime_network bn(image_shape(64, 16, 16));
+  bn.append(batchnorm2d_spec(64));
+  const pass_context amp{.batch = batch, .element_bytes = 2, .reduction_bytes = 4, .native_batchnorm = true};
+  const pass_context half{.batch = batch, .element_bytes = 2, .reduction_bytes = 2, .native_batchnorm = true};
+  for (const pass p : {pass::forward, pass::backward}) {
+    const kernel_list g_amp = layer_kernels(gn.nodes()[1], p, amp), g_half = layer_kernels(gn.nodes()[1], p, half);
+    const kernel_list b_half = layer_kernels(bn.nodes()[1], p, half);
+    ASSERT_EQ(g_amp.size, 2U);
+    ASSERT_EQ(b_half.size, 2U);
+    for (std::size_t i = 0; i < 2; ++i) {
+      EXPECT_EQ(g_half.items[i], b_half.items[i]);
+      EXPECT_EQ(g_amp.items[i].bytes(), 2 * b_half.items[i].bytes());
+      EXPECT_EQ(g_amp.items[i].flops(), b_half.items[i].flops());
+    }
+  }
+  const network_estimate t = estimate_network(gn.nodes(), devices::a100_40gb, amp);
+  EXPECT_GT(t.forward_ms, 0.0);
+  EXPECT_GT(t.backward_ms, t.forward_ms);  // five tensors' traffic to the forward's three
 }
 
 TEST(Predictors, AtenDepthwiseKernelsAreBoundByTheirInstructions) {

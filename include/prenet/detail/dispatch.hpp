@@ -16,6 +16,7 @@
 #include <prenet/layers/embedding.hpp>
 #include <prenet/layers/flatten.hpp>
 #include <prenet/layers/gated_mlp.hpp>
+#include <prenet/layers/groupnorm.hpp>
 #include <prenet/layers/input.hpp>
 #include <prenet/layers/layernorm.hpp>
 #include <prenet/layers/multihead_attention.hpp>
@@ -46,6 +47,7 @@ constexpr void validate(const layer_spec& s) {
     case layer_kind::adaptive_avgpool2d: validate_adaptive_avgpool2d(s); break;
     case layer_kind::batchnorm2d: validate_batchnorm2d(s); break;
     case layer_kind::layernorm: validate_layernorm(s); break;
+    case layer_kind::groupnorm: validate_groupnorm(s); break;
     case layer_kind::rmsnorm: validate_rmsnorm(s); break;
     case layer_kind::gated_mlp: validate_gated_mlp(s); break;
     case layer_kind::embedding: validate_embedding(s); break;
@@ -73,6 +75,7 @@ constexpr void validate(const layer_spec& s) {
     case layer_kind::adaptive_avgpool2d: return adaptive_avgpool2d_output(s, in, index);
     case layer_kind::batchnorm2d: return batchnorm2d_output(s, in, index);
     case layer_kind::layernorm: return layernorm_output(s, in, index);
+    case layer_kind::groupnorm: return groupnorm_output(s, in, index);
     case layer_kind::rmsnorm: return rmsnorm_output(s, in, index);
     case layer_kind::gated_mlp: return gated_mlp_output(s, in, index);
     case layer_kind::embedding: return embedding_output(s, in, index);
@@ -112,6 +115,7 @@ constexpr void validate(const layer_spec& s) {
     case layer_kind::adaptive_avgpool2d: return adaptive_avgpool2d_cost(in, out);
     case layer_kind::batchnorm2d: return batchnorm2d_cost(in);
     case layer_kind::layernorm: return layernorm_cost(s, in);
+    case layer_kind::groupnorm: return groupnorm_cost(s, in);
     case layer_kind::rmsnorm: return rmsnorm_cost(in);
     case layer_kind::gated_mlp: return gated_mlp_cost(s, in);
     case layer_kind::embedding: return embedding_cost(s, out);

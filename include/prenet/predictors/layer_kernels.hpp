@@ -367,6 +367,20 @@ constexpr void gelu_tanh_eager(kernel_list& out, pass p, std::int64_t e, const p
   out.push(sized(op(elementwise_op::add), eb, 2));         // x's three gradients summed
 }
 
+/// ATen's normalisation kernels over statistics per channel (BatchNorm2d's native kernels) or per group of a sample
+/// (GroupNorm's), `elements` of `eb` bytes: forward the statistics (a read of x), then the transform (x in, y out);
+/// backward the sums of dy and dy * x (both read), then d(x) from x and dy. The per-channel affine gradients reduce
+/// those sums, far smaller than x, and are not timed.
+constexpr void two_pass_norm(kernel_list& out, pass p, std::int64_t elements, std::int64_t eb) noexcept {
+  if (p == pass::forward) {
+    out.push(memory_kernel(3 * elements, elements * eb));
+    out.push(memory_kernel(5 * elements, 2 * elements * eb));
+  } else {
+    out.push(memory_kernel(4 * elements, 2 * elements * eb));
+    out.push(memory_kernel(8 * elements, 3 * elements * eb));
+  }
+}
+
 constexpr void recurrent(kernel_list& out, const layer_node& n, pass p, const pass_context& c) noexcept {
   const layer_spec& s = n.spec;
   const std::int64_t g = s.kind == layer_kind::lstm ? 4 : s.kind == layer_kind::gru ? 3 : 1;
@@ -465,13 +479,12 @@ constexpr void recurrent(kernel_list& out, const layer_node& n, pass p, const pa
       if (!c.native_batchnorm) {  // cuDNN: one kernel each way
         out.push(fwd ? memory_kernel(8 * in_elems, 2 * in_elems * eb)
                      : memory_kernel(12 * in_elems, 3 * in_elems * eb));
-      } else if (fwd) {  // ATen's: the per-channel statistics (a read of x), then the transform (x in, y out)
-        out.push(memory_kernel(3 * in_elems, in_elems * eb));
-        out.push(memory_kernel(5 * in_elems, 2 * in_elems * eb));
-      } else {  // the per-channel sums of dy and dy * x (both read), then d(x) from x and dy
-        out.push(memory_kernel(4 * in_elems, 2 * in_elems * eb));
-        out.push(memory_kernel(8 * in_elems, 3 * in_elems * eb));
+      } else {
+        detail::two_pass_norm(out, p, in_elems, eb);
       }
+      break;
+    case layer_kind::groupnorm:  // ATen's native_group_norm, on autocast's float32 list
+      detail::two_pass_norm(out, p, in_elems, c.reduction_bytes);
       break;
     case layer_kind::layernorm: {
       const std::int64_t width = n.input.last();

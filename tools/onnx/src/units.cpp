@@ -20,6 +20,7 @@
 #include <prenet/layers/dropout.hpp>
 #include <prenet/layers/embedding.hpp>
 #include <prenet/layers/gated_mlp.hpp>
+#include <prenet/layers/groupnorm.hpp>
 #include <prenet/layers/layernorm.hpp>
 #include <prenet/layers/multihead_attention.hpp>
 #include <prenet/layers/opaque.hpp>
@@ -70,6 +71,7 @@ class mapper {
       if (nodes[i].op == "Softmax") u = attention(static_cast<int>(i));
       else if (nodes[i].op == "Attention") u = attention_operator(static_cast<int>(i));
       else if (nodes[i].op == "ReduceMean") u = decomposed_layernorm(static_cast<int>(i));
+      else if (nodes[i].op == "InstanceNormalization") u = instance_normalization(static_cast<int>(i));
       else if (nodes[i].op == "Pow") u = decomposed_rmsnorm(static_cast<int>(i));
       else if (nodes[i].op == "Sigmoid" && (u = decomposed_silu(static_cast<int>(i)))) u = gated_mlp(*u).value_or(*u);
       else if (nodes[i].op == "Erf") u = decomposed_gelu(static_cast<int>(i));
@@ -444,6 +446,7 @@ class mapper {
     if (op == "Gemm" || op == "MatMul") return matmul(ni);
     if (op == "Gather") return gather(ni);
     if (op == "LayerNormalization") return layernorm(ni);
+    if (op == "GroupNormalization") return groupnorm(ni);
     if (op == "RMSNormalization" && n.proto->domain().empty()) return rmsnorm(ni);
     if (op == "LSTM" || op == "GRU" || op == "RNN") return recurrent(ni);
     if (op == "Add") return add(ni);
@@ -673,6 +676,88 @@ class mapper {
     unit u = layer(ni, layernorm_spec(s.last(), n.input(1) >= 0), x, n.output(0));
     if (n.input(1) >= 0 && n.input(2) < 0) u.specs = scale_only_layernorm(s);
     return u;
+  }
+
+  /// ONNX's GroupNormalization over (N, C, H, W): prenet's groupnorm. Its scale and bias are per channel from opset 21
+  /// on (nn.GroupNorm's weight and bias); opset 18 defined them per group, which no prenet layer holds (unmapped, so
+  /// the roofline counts the file's parameters) unless the groups are the channels.
+  unit groupnorm(int ni) {
+    const node& n = at(ni);
+    const int x = n.input(0);
+    const auto* d = dims(x);
+    const std::int64_t groups = graph::attr_int(n, "num_groups", 0);
+    const auto* scale = dims(n.input(1));
+    const auto* shift = dims(n.input(2));
+    if (x != main_input_of(n) || d == nullptr || d->size() != 4 || groups <= 0 || (*d)[1] % groups != 0 ||
+        scale == nullptr || shift == nullptr || !is_const(n.input(1)) || !is_const(n.input(2)) ||
+        g_.at(n.input(1)).numel() != (*d)[1] || g_.at(n.input(2)).numel() != (*d)[1]) {
+      return unmapped(ni);
+    }
+    return layer(ni, groupnorm_spec(groups, (*d)[1]), x, n.output(0));
+  }
+
+  /// Whether constant `t` is one value per channel of a (N, C, H, W) stream with C = `channels`, as an elementwise
+  /// operand broadcasts it: shaped (C, 1, 1) or (1, C, 1, 1).
+  [[nodiscard]] bool per_channel(int t, std::int64_t channels) const {
+    const auto* d = dims(t);
+    if (!is_const(t) || d == nullptr || d->size() < 3 || g_.at(t).numel() != channels) return false;
+    const std::size_t r = d->size();
+    return (*d)[r - 3] == channels && (*d)[r - 2] == 1 && (*d)[r - 1] == 1;
+  }
+  /// Whether constant `t` holds parameters (a weight, through views), not a value the exporter wrote.
+  [[nodiscard]] bool holds_parameters(int t) const {
+    const int root = g_.parameter_root(t);
+    return root >= 0 && g_.parameter_elements(root) > 0;
+  }
+
+  /// InstanceNormalization, as torch.onnx writes two modules with it:
+  /// - nn.InstanceNorm2d over (N, C, H, W): a GroupNorm with a group per channel, affine when its scale and shift are
+  ///   parameters (affine=True) rather than the constant ones and zeros the exporter writes for affine=False;
+  /// - nn.GroupNorm before opset 18: the (N, C, H, W) input reshaped to (N, G, C/G x H x W), InstanceNormalization of
+  ///   each group with constant scale and shift, reshaped back, then a Mul by the (C, 1, 1) weight and an Add of the
+  ///   bias (affine=True, the default).
+  std::optional<unit> instance_normalization(int ni) {
+    const node& n = at(ni);
+    const int in = n.input(0), y = n.output(0);
+    const auto* d = dims(in);
+    if (!is_main(in) || d == nullptr || y < 0 || !is_const(n.input(1)) || !is_const(n.input(2))) return std::nullopt;
+    const bool params = holds_parameters(n.input(1));
+    if (params != holds_parameters(n.input(2))) return std::nullopt;
+    if (d->size() == 4) {
+      const std::int64_t c = (*d)[1];
+      return unit{.in = in, .out = y, .nodes = {ni}, .specs = {groupnorm_spec(c, c, params)},
+                  .op = "InstanceNormalization"};
+    }
+    const int before = producer(in), after = only_consumer(y);
+    if (params || d->size() != 3 || before < 0 || at(before).op != "Reshape" || taken_[static_cast<std::size_t>(before)] ||
+        only_consumer(in) != ni ||
+        after < 0 || at(after).op != "Reshape") {
+      return std::nullopt;
+    }
+    const int x = at(before).input(0);
+    const auto* xd = dims(x);
+    const auto* yd = dims(at(after).output(0));
+    if (!is_main(x) || xd == nullptr || xd->size() != 4 || yd == nullptr || *yd != *xd) return std::nullopt;
+    const std::int64_t c = (*xd)[1], groups = (*d)[1];
+    if (groups <= 0 || c % groups != 0 || (*d)[0] != (*xd)[0] || (*d)[2] != c / groups * (*xd)[2] * (*xd)[3]) {
+      return std::nullopt;
+    }
+    std::vector<int> nodes{before, ni, after};
+    int out = at(after).output(0);
+    bool affine = false;
+    const int mul = only_consumer(out);
+    const int gamma = mul >= 0 && at(mul).op == "Mul" ? const_partner(at(mul), out) : -1;
+    if (gamma >= 0 && per_channel(gamma, c) && holds_parameters(gamma)) {
+      const int add = only_consumer(at(mul).output(0));
+      const int beta = add >= 0 && at(add).op == "Add" ? const_partner(at(add), at(mul).output(0)) : -1;
+      if (beta >= 0 && per_channel(beta, c) && holds_parameters(beta)) {
+        nodes.insert(nodes.end(), {mul, add});
+        out = at(add).output(0);
+        affine = true;
+      }
+    }
+    return unit{.in = x, .out = out, .nodes = nodes, .specs = {groupnorm_spec(groups, c, affine)},
+                .op = "GroupNorm (decomposed)"};
   }
 
   /// ONNX's RMSNormalization (opset 23) over the last axis with a scale of its width: prenet's rmsnorm.
