@@ -1065,6 +1065,25 @@ inline constexpr device_spec h200{.id = "h200",
                                   .tdp_watts = 700,
                                   .l2 = 50_MiB};
 
+/// NVIDIA H200 NVL (the H200 data sheet's NVL column, one PCIe card): the H100 NVL's compute (60 TFLOPS FP32; 835 /
+/// 1671 / 3341 TFLOPS TF32 / FP16 and BF16 / FP8 tensor with sparsity, 417.5 / 835.5 / 1670.5 dense) on 132 SMs x 128
+/// at the 1785 MHz those figures give, with the H200's 141 GB of HBM3e at 4.8 TB/s; up to 600 W configurable (600
+/// here), 50 MB L2. No base clock published.
+inline constexpr device_spec h200_nvl{.id = "h200-nvl",
+                                      .name = "NVIDIA H200 NVL",
+                                      .peak_fp32_flops_per_s = 60e12,
+                                      .peak_tf32_tensor_flops_per_s = 417.5e12,
+                                      .peak_fp16_tensor_flops_per_s = 835.5e12,
+                                      .peak_bf16_tensor_flops_per_s = 835.5e12,
+                                      .peak_fp8_tensor_flops_per_s = 1670.5e12,
+                                      .memory_bandwidth_bytes_per_s = 4.8e12,
+                                      .memory = 141_GiB,
+                                      .sm_count = 132,
+                                      .cores_per_sm = 128,
+                                      .boost_clock_mhz = 1785,
+                                      .tdp_watts = 600,
+                                      .l2 = 50_MiB};
+
 /// The Hopper GPU of the NVIDIA GH200 Grace Hopper Superchip with 96 GB HBM3 (data sheet: 67 TFLOPS FP32, 989 / 1979 /
 /// 3958 TFLOPS TF32 / FP16 and BF16 / FP8 tensor with sparsity, so 494.5 / 989.5 / 1979 dense; 4 TB/s), 132 SMs x 128
 /// at 1980 MHz as the H100 SXM, 50 MB L2. The module's power is configurable from 450 to 1000 W and covers the Grace
@@ -1297,7 +1316,7 @@ inline constexpr std::array catalogue{
     // Ada Lovelace
     l4, l40, l40s, rtx4080, rtx4090, rtx2000_ada, rtx4000_ada, rtx4500_ada, rtx5000_ada, rtx6000_ada,
     // Hopper
-    h100, h100_pcie, h100_nvl, h200, gh200,
+    h100, h100_pcie, h100_nvl, h200, h200_nvl, gh200,
     // Blackwell
     b200, gb200, b300, rtx5090, rtx_pro_4500, rtx_pro_5000, rtx_pro_6000, rtx_pro_6000_maxq, rtx_pro_6000_server,
     // host
@@ -1387,6 +1406,7 @@ inline constexpr std::array sources{
                   "NVIDIA H100 Tensor Core GPU data sheet (PCIe); H100 PCIe product brief PB-11133"},
     device_source{"h100-nvl", "Hopper", "NVIDIA H100 Tensor Core GPU data sheet (NVL, per GPU)"},
     device_source{"h200", "Hopper", "NVIDIA H200 Tensor Core GPU data sheet (SXM)"},
+    device_source{"h200-nvl", "Hopper", "NVIDIA H200 Tensor Core GPU data sheet (NVL)"},
     device_source{"gh200", "Hopper", "NVIDIA GH200 Grace Hopper Superchip data sheet (96 GB HBM3)"},
     device_source{"b200", "Blackwell",
                   "NVIDIA HGX B200 data sheet (per GPU); SMs and L2 as the CUDA driver reports them"},

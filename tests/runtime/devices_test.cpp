@@ -74,6 +74,8 @@ constexpr std::array named_entries{
     PRENET_ENTRY(rtx_pro_4500), PRENET_ENTRY(rtx_pro_5000), PRENET_ENTRY(rtx_pro_6000_server), PRENET_ENTRY(b300),
     // The GB200's Blackwell GPU.
     PRENET_ENTRY(gb200),
+    // The H200's PCIe card.
+    PRENET_ENTRY(h200_nvl),
 };
 #undef PRENET_ENTRY
 

@@ -42,7 +42,7 @@ constexpr bool ids_and_names_unique() {
   return true;
 }
 static_assert(ids_and_names_unique());
-static_assert(dev::catalogue.size() == 72);
+static_assert(dev::catalogue.size() == 73);
 
 // --- every entry is complete and plausible --------------------------------------------------------------------------
 constexpr bool all_positive() {
