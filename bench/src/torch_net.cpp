@@ -123,6 +123,18 @@ class net_module : public nn::Module {
         auto m = register_module(name, nn::LayerNorm(nn::LayerNormOptions({n.input.last()})));
         return [m](const torch::Tensor& x) { return m->forward(x); };
       }
+      case layer_kind::upsample: {
+        const bool bilinear = upsample_mode_of(s) == upsample_mode::bilinear;
+        auto options = nn::UpsampleOptions().scale_factor(
+            std::vector<double>{static_cast<double>(s.stride), static_cast<double>(s.stride)});
+        if (bilinear) {
+          options.mode(torch::kBilinear).align_corners(false);
+        } else {
+          options.mode(torch::kNearest);
+        }
+        auto m = register_module(name, nn::Upsample(options));
+        return [m](const torch::Tensor& x) { return m->forward(x); };
+      }
       case layer_kind::groupnorm: {
         auto m = register_module(name, nn::GroupNorm(nn::GroupNormOptions(s.groups, n.input[0]).affine(s.bias != 0)));
         return [m](const torch::Tensor& x) { return m->forward(x); };

@@ -44,11 +44,13 @@ enum class layer_kind : std::uint8_t {
   patch_embedding,
   conv_transpose2d,
   groupnorm,
+  upsample,
 };
 BOOST_DESCRIBE_ENUM(layer_kind, input, dense, conv2d, maxpool2d, avgpool2d, adaptive_avgpool2d, batchnorm2d,
                     layernorm, embedding, multihead_attention, rnn, lstm, gru, relu, gelu, tanh, sigmoid, softmax,
                     dropout, flatten, select_token, residual_begin, residual_shortcut, residual_add, reshape, opaque,
-                    rmsnorm, silu, gated_mlp, patch_embedding, conv_transpose2d, groupnorm)
+                    rmsnorm, silu, gated_mlp, patch_embedding, conv_transpose2d, groupnorm,
+                    upsample)
 
 /// Lower-case name of a kind, e.g. "conv2d"; usable in constant expressions.
 [[nodiscard]] constexpr std::string_view name(layer_kind k) noexcept {
@@ -85,6 +87,7 @@ BOOST_DESCRIBE_ENUM(layer_kind, input, dense, conv2d, maxpool2d, avgpool2d, adap
     case layer_kind::patch_embedding: return "patch_embedding";
     case layer_kind::conv_transpose2d: return "conv_transpose2d";
     case layer_kind::groupnorm: return "groupnorm";
+    case layer_kind::upsample: return "upsample";
   }
   return "unknown";
 }

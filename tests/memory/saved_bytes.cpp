@@ -56,6 +56,7 @@ int main() {
       {"vit-b-16 (224)", per_sample(models::vit_b_16)},
       {"gpt2 LM head + cross-entropy (S 128)", with_loss(gpt2_head)},
       {"groupnorm resblock (128 x 32 x 32)", per_sample(groupnorm_resblock)},
+      {"upsample + conv (64 x 16 x 16)", per_sample(Input<64, 16, 16>{} | Upsample<2>{} | Conv2d<32, 3, same>{})},
       {"bert-large layer (S 512), amp-bf16",
        amp_per_sample(Input<512, 1024>{} | TransformerEncoderLayer<1024, 16, 4096, bert_layer>{})},
       {"bert-base layer (S 512), amp-bf16",

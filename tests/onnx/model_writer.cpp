@@ -420,6 +420,23 @@ std::string groupnorm_onnx(const write_options& o) {
   return m.bytes();
 }
 
+std::string resize_onnx(const write_options& o) {
+  builder m(o, 14);
+  std::string x = m.input("input", ::onnx::TensorProto::FLOAT, {4, 8, 8, 8});
+  const auto resize = [&](const std::string& in, const std::vector<float>& scales, const std::string& mode) {
+    return m.node("Resize", {in, "", m.floats(scales)}, {b::astr("mode", mode)});
+  };
+  x = resize(x, {1, 1, 2, 2}, "nearest");
+  x = m.node("Conv", {x, m.weight("conv.weight", {8, 8, 3, 3}), m.weight("conv.bias", {8})},
+             {b::as("kernel_shape", {3, 3}), b::as("pads", {1, 1, 1, 1})});
+  x = m.node("Resize", {x, "", "", m.ints({4, 8, 32, 32})}, {b::astr("mode", "linear")});
+  x = resize(x, {1, 1, 2, 2}, "cubic");
+  x = resize(x, {1, 1, 2, 1}, "nearest");
+  x = resize(x, {1, 1, 0.5F, 0.5F}, "nearest");
+  m.output(m.node("Relu", {x}));
+  return m.bytes();
+}
+
 std::string groupnorm_operator_onnx(bool per_channel, const write_options& o) {
   builder m(o, per_channel ? 21 : 18);
   std::string x = m.input("input", ::onnx::TensorProto::FLOAT, {-1, 32, 8, 8});

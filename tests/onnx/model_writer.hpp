@@ -45,6 +45,10 @@ struct write_options {
 /// ONNX's GroupNormalization (8 groups) over (32, 8, 8), then Relu: at opset 21 with a scale and bias per channel
 /// (`per_channel`, nn.GroupNorm's 64 parameters), else at opset 18 with one per group (16).
 [[nodiscard]] std::string groupnorm_operator_onnx(bool per_channel, const write_options& o = {});
+/// Resize as torch.onnx writes nn.Upsample at opset 14, over (8, 8, 8): nearest by `scales` [1, 1, 2, 2], a 3x3 Conv(8
+/// -> 8), linear (bilinear) to `sizes` twice the image, then three Resizes prenet has no layer for: cubic, 2 x 1
+/// and a downsampling by 2. 584 parameters.
+[[nodiscard]] std::string resize_onnx(const write_options& o = {});
 /// A small CNN with operators prenet has no layer for: LeakyRelu and a custom-domain op.
 [[nodiscard]] std::string custom_ops_onnx(const write_options& o = {});
 /// x -> Relu: a graph without parameters (and without a layer that computes much), which still takes time and memory.

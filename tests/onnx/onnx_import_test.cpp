@@ -665,6 +665,24 @@ TEST(OnnxImport, GroupNormAndInstanceNormAreGroupNorm) {
   }
 }
 
+/// nn.Upsample's Resize by an integer factor on both image axes is an upsample layer, nearest or bilinear, whether the
+/// file states scales or sizes; cubic, a factor per axis and a downsampling stay opaque.
+TEST(OnnxImport, ResizeByAnIntegerFactorIsUpsample) {
+  const onnx_import r = load_onnx_bytes(onnx_test::resize_onnx());
+  std::vector<layer_spec> upsamples;
+  for (const layer_node& n : r.network.nodes()) {
+    if (n.spec.kind == layer_kind::upsample) upsamples.push_back(n.spec);
+  }
+  ASSERT_EQ(upsamples.size(), 2U);
+  EXPECT_EQ(upsamples[0], upsample_spec(2));
+  EXPECT_EQ(upsamples[1], upsample_spec(2, upsample_mode::bilinear));
+  ASSERT_EQ(r.unmapped.size(), 1U);
+  EXPECT_EQ(r.unmapped[0].op_type, "Resize");
+  EXPECT_EQ(r.unmapped[0].count, 3);
+  EXPECT_EQ(r.network.params(), 8 * 8 * 9 + 8);
+  EXPECT_EQ(r.network.nodes()[2].output, image_shape(8, 16, 16));
+}
+
 /// ONNX's GroupNormalization: per-channel scale and bias (opset 21) are nn.GroupNorm's; per-group ones (opset 18) are
 /// no prenet layer's, and the node takes the roofline with the file's 16 parameters.
 TEST(OnnxImport, GroupNormalizationOperator) {

@@ -419,18 +419,21 @@ class GroupNormResBlock(nn.Module):
 
 
 class DiffusionBlocks(nn.Module):
-    """A diffusion UNet's level: a 3x3 stem, two GroupNorm residual blocks, GroupNorm, SiLU and the output 3x3; an
-    InstanceNorm2d (style transfer's, affine) before the stem."""
+    """A diffusion UNet's level: a 3x3 stem, two GroupNorm residual blocks, a nearest 2x upsampling and its 3x3,
+    GroupNorm, SiLU and the output 3x3 after a bilinear 2x upsampling; an InstanceNorm2d (style transfer's, affine)
+    before the stem."""
 
     def __init__(self, ch=64):
         super().__init__()
         self.norm_in = nn.InstanceNorm2d(3, affine=True)
         self.conv_in = nn.Conv2d(3, ch, 3, padding=1)
         self.blocks = nn.Sequential(GroupNormResBlock(ch), GroupNormResBlock(ch))
-        self.out = nn.Sequential(nn.GroupNorm(32, ch), nn.SiLU(), nn.Conv2d(ch, 3, 3, padding=1))
+        self.up = nn.Sequential(nn.Upsample(scale_factor=2), nn.Conv2d(ch, ch, 3, padding=1))
+        self.out = nn.Sequential(nn.GroupNorm(32, ch), nn.SiLU(), nn.Upsample(scale_factor=2, mode="bilinear"),
+                                 nn.Conv2d(ch, 3, 3, padding=1))
 
     def forward(self, x):
-        return self.out(self.blocks(self.conv_in(self.norm_in(x))))
+        return self.out(self.up(self.blocks(self.conv_in(self.norm_in(x)))))
 
 
 def tokens(batch, seq):

@@ -166,6 +166,30 @@ constexpr bool conv_transpose2d_counts() {
 }
 PRENET_CHECK(ConvTranspose2d, conv_transpose2d_counts)
 
+constexpr bool upsample_counts() {
+  // nn.Upsample(scale_factor=2): twice the height and width, no parameters, nothing saved (its backward needs the
+  // sizes only); nearest copies, bilinear mixes 8 FLOPs per output (docs/flops.md).
+  const auto nearest = Input<16, 7, 9>{} | Upsample<2>{};
+  const auto bilinear = Input<16, 7, 9>{} | Upsample<4, upsample_mode::bilinear>{};
+  const auto unet = Input<64, 16, 16>{} | Upsample<2>{} | Conv2d<32, 3, conv2d_options{.padding = 1}>{};
+  return nearest.output_shape() == image_shape(16, 14, 18) && nearest.params() == 0 &&
+         nearest.forward_flops() == 0 && bilinear.output_shape() == image_shape(16, 28, 36) &&
+         bilinear.forward_flops() == 8 * 16 * 28 * 36 && saved_activations(nearest, 1) == bytes{0} &&
+         // The convolution saves the upsampled map, not its input.
+         saved_activations(unet, 1) == bytes{64 * 32 * 32 * 4} && unet.params() == 32 * 64 * 9 + 32;
+}
+PRENET_CHECK(Upsample, upsample_counts)
+
+TEST(Upsample, RejectsAFactorOutOfRangeAndNonImages) {
+  runtime_network image(image_shape(8, 4, 4));
+  EXPECT_THROW(image.append(upsample_spec(0)), shape_error);
+  EXPECT_THROW(image.append(upsample_spec(max_upsample_factor + 1)), shape_error);
+  layer_spec cubic = upsample_spec(2);
+  cubic.kernel = 2;  // no such mode
+  EXPECT_THROW(image.append(cubic), shape_error);
+  EXPECT_THROW((runtime_network(sequence_shape(8, 32)).append(upsample_spec(2))), shape_error);
+}
+
 // A layer applied again (layer_spec::tied = tied_all, ONNX imports of a reused module): the same work, saved tensors
 // and gradients, no parameters of its own.
 constexpr bool tied_all_holds_no_parameters() {

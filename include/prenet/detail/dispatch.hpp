@@ -28,6 +28,7 @@
 #include <prenet/layers/rmsnorm.hpp>
 #include <prenet/layers/residual.hpp>
 #include <prenet/layers/select_token.hpp>
+#include <prenet/layers/upsample.hpp>
 #include <prenet/shape.hpp>
 
 namespace prenet::detail {
@@ -48,6 +49,7 @@ constexpr void validate(const layer_spec& s) {
     case layer_kind::batchnorm2d: validate_batchnorm2d(s); break;
     case layer_kind::layernorm: validate_layernorm(s); break;
     case layer_kind::groupnorm: validate_groupnorm(s); break;
+    case layer_kind::upsample: validate_upsample(s); break;
     case layer_kind::rmsnorm: validate_rmsnorm(s); break;
     case layer_kind::gated_mlp: validate_gated_mlp(s); break;
     case layer_kind::embedding: validate_embedding(s); break;
@@ -76,6 +78,7 @@ constexpr void validate(const layer_spec& s) {
     case layer_kind::batchnorm2d: return batchnorm2d_output(s, in, index);
     case layer_kind::layernorm: return layernorm_output(s, in, index);
     case layer_kind::groupnorm: return groupnorm_output(s, in, index);
+    case layer_kind::upsample: return upsample_output(s, in, index);
     case layer_kind::rmsnorm: return rmsnorm_output(s, in, index);
     case layer_kind::gated_mlp: return gated_mlp_output(s, in, index);
     case layer_kind::embedding: return embedding_output(s, in, index);
@@ -116,6 +119,7 @@ constexpr void validate(const layer_spec& s) {
     case layer_kind::batchnorm2d: return batchnorm2d_cost(in);
     case layer_kind::layernorm: return layernorm_cost(s, in);
     case layer_kind::groupnorm: return groupnorm_cost(s, in);
+    case layer_kind::upsample: return upsample_cost(s, out);
     case layer_kind::rmsnorm: return rmsnorm_cost(in);
     case layer_kind::gated_mlp: return gated_mlp_cost(s, in);
     case layer_kind::embedding: return embedding_cost(s, out);

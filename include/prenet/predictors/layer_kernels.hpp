@@ -8,6 +8,7 @@
 
 #include <prenet/layer_node.hpp>
 #include <prenet/layers/conv_transpose2d.hpp>
+#include <prenet/layers/upsample.hpp>
 #include <prenet/predictors/kernel.hpp>
 
 namespace prenet::predictors {
@@ -483,6 +484,19 @@ constexpr void recurrent(kernel_list& out, const layer_node& n, pass p, const pa
         detail::two_pass_norm(out, p, in_elems, eb);
       }
       break;
+    case layer_kind::upsample: {
+      // ATen's upsample kernels: forward one thread per output reading its input pixel (nearest) or four (bilinear);
+      // backward the nearest gradient gathers each input's s x s outputs, the bilinear one zeroes d(input) and
+      // scatters every output's gradient into its four inputs.
+      const layer_cost k = n.cost();
+      if (fwd) {
+        out.push(memory_kernel(b * k.forward_flops, (in_elems + out_elems) * eb));
+      } else {
+        if (upsample_mode_of(s) == upsample_mode::bilinear) out.push(memory_kernel(0, in_elems * eb));
+        out.push(memory_kernel(b * k.input_grad_flops, (in_elems + out_elems) * eb));
+      }
+      break;
+    }
     case layer_kind::groupnorm:  // ATen's native_group_norm, on autocast's float32 list
       detail::two_pass_norm(out, p, in_elems, c.reduction_bytes);
       break;

@@ -1820,6 +1820,13 @@ std::optional<float> graph::attr_float(const node& n, std::string_view name) {
   return std::nullopt;
 }
 
+std::string graph::attr_string(const node& n, std::string_view name, std::string_view fallback) {
+  for (const ::onnx::AttributeProto& a : n.proto->attribute()) {
+    if (a.name() == name && a.has_s()) return a.s();
+  }
+  return std::string(fallback);
+}
+
 std::vector<std::int64_t> graph::ints(int id) const {
   if (id < 0 || at(id).value == nullptr) return {};
   const ::onnx::TensorProto& v = *at(id).value;

@@ -89,6 +89,8 @@ class graph {
   [[nodiscard]] static std::int64_t attr_int(const node& n, std::string_view name, std::int64_t fallback);
   [[nodiscard]] static std::vector<std::int64_t> attr_ints(const node& n, std::string_view name);
   [[nodiscard]] static std::optional<float> attr_float(const node& n, std::string_view name);
+  /// String attribute of node `n`, or `fallback`.
+  [[nodiscard]] static std::string attr_string(const node& n, std::string_view name, std::string_view fallback);
   /// The values of a constant int64 tensor (initializer or Constant); empty if unknown.
   [[nodiscard]] std::vector<std::int64_t> ints(int id) const;
   /// The scalar value of a constant tensor (initializer or Constant), if it holds one number.

@@ -29,6 +29,7 @@
 #include <prenet/layers/reshape.hpp>
 #include <prenet/layers/rmsnorm.hpp>
 #include <prenet/layers/select_token.hpp>
+#include <prenet/layers/upsample.hpp>
 
 namespace prenet::onnx_import_detail {
 
@@ -447,6 +448,7 @@ class mapper {
     if (op == "Gather") return gather(ni);
     if (op == "LayerNormalization") return layernorm(ni);
     if (op == "GroupNormalization") return groupnorm(ni);
+    if (op == "Resize" || op == "Upsample") return upsample(ni);
     if (op == "RMSNormalization" && n.proto->domain().empty()) return rmsnorm(ni);
     if (op == "LSTM" || op == "GRU" || op == "RNN") return recurrent(ni);
     if (op == "Add") return add(ni);
@@ -470,12 +472,7 @@ class mapper {
                         (s.empty() || (s.size() == 2 && s[0] == s[1])) &&
                         (p.empty() || (p.size() == 4 && p[0] == p[1] && p[1] == p[2] && p[2] == p[3])) &&
                         (d.empty() || (d.size() == 2 && d[0] == d[1]));
-    const std::string pad_mode = [&] {
-      for (const auto& a : n.proto->attribute()) {
-        if (a.name() == "auto_pad") return a.s();
-      }
-      return std::string("NOTSET");
-    }();
+    const std::string pad_mode = graph::attr_string(n, "auto_pad", "NOTSET");
     const window r{.kernel = kh, .stride = s.empty() ? 1 : s[0], .padding = p.empty() ? 0 : p[0],
                    .dilation = d.empty() ? 1 : d[0], .groups = graph::attr_int(n, "group", 1)};
     if (!square || (pad_mode != "NOTSET" && pad_mode != "VALID") || g_.sample_shape(x).rank != 3 ||
@@ -694,6 +691,27 @@ class mapper {
       return unmapped(ni);
     }
     return layer(ni, groupnorm_spec(groups, (*d)[1]), x, n.output(0));
+  }
+
+  /// Resize (Upsample before opset 10) of a (N, C, H, W) stream by one integer factor on height and width, the batch
+  /// and channels kept: nn.Upsample and F.interpolate with an integer scale_factor, mode nearest or linear over the
+  /// image (bilinear). The inferred output shape gives the factor, whether the file states `scales` or `sizes`.
+  /// Cubic, a factor per axis, a fraction or a downsampling is opaque.
+  unit upsample(int ni) {
+    const node& n = at(ni);
+    const int x = n.input(0), y = n.output(0);
+    const auto* xd = dims(x);
+    const auto* yd = dims(y);
+    const std::string mode = graph::attr_string(n, "mode", "nearest");
+    if (x != main_input_of(n) || xd == nullptr || yd == nullptr || xd->size() != 4 || yd->size() != 4 ||
+        (mode != "nearest" && mode != "linear") || (*xd)[1] != (*yd)[1] || (*xd)[2] <= 0 || (*xd)[3] <= 0) {
+      return unmapped(ni);
+    }
+    const std::int64_t factor = (*yd)[2] / (*xd)[2];
+    if (factor < 1 || factor > max_upsample_factor || (*yd)[2] != factor * (*xd)[2] || (*yd)[3] != factor * (*xd)[3]) {
+      return unmapped(ni);
+    }
+    return layer(ni, upsample_spec(factor, mode == "linear" ? upsample_mode::bilinear : upsample_mode::nearest), x, y);
   }
 
   /// Whether constant `t` is one value per channel of a (N, C, H, W) stream with C = `channels`, as an elementwise
@@ -1686,10 +1704,7 @@ namespace {
 /// sum over one operand's axis, an outer product), for one it cannot read, or without shapes. The roofline alone
 /// would count an Einsum's output elements as its FLOPs, a factor of the contracted size too few.
 double einsum_macs(const graph& g, const node& n) {
-  std::string eq;
-  for (const auto& a : n.proto->attribute()) {
-    if (a.name() == "equation") eq = a.s();
-  }
+  std::string eq = graph::attr_string(n, "equation", "");
   eq.erase(std::remove(eq.begin(), eq.end(), ' '), eq.end());
   const std::size_t arrow = eq.find("->");
   if (arrow == std::string::npos || n.inputs.size() < 2) return 0;
