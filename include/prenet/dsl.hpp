@@ -22,9 +22,9 @@
 #include <prenet/layers/residual.hpp>
 #include <prenet/layers/rmsnorm.hpp>
 #include <prenet/layers/select_token.hpp>
-#include <prenet/layers/upsample.hpp>
 #include <prenet/layers/sequential.hpp>
 #include <prenet/layers/transformer.hpp>
+#include <prenet/layers/upsample.hpp>
 #include <prenet/network.hpp>
 #include <prenet/runtime_network.hpp>
 #include <prenet/units.hpp>

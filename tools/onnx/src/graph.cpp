@@ -1855,6 +1855,11 @@ int graph::identity_copy_of(int root) const {
   return p.op == "Identity" && p.input(0) >= 0 ? parameter_root(p.input(0)) : -1;
 }
 
+bool graph::holds_parameters(int id) const {
+  const int root = id < 0 ? -1 : parameter_root(id);
+  return root >= 0 && parameter_elements(root) > 0;
+}
+
 std::int64_t graph::parameter_elements(int root) const {
   if (root < 0) return 0;
   const tensor& t = at(root);

@@ -106,6 +106,9 @@ class graph {
   /// reads as its weight, bias or affine parameter (find_one_element_parameters); else 0 (scalar constants, integer
   /// tables, shapes).
   [[nodiscard]] std::int64_t parameter_elements(int root) const;
+  /// Whether tensor `id` is a weight holding parameters, or a view of one (parameter_root, parameter_elements): not a
+  /// value the exporter wrote, such as InstanceNormalization's constant unit scale.
+  [[nodiscard]] bool holds_parameters(int id) const;
   /// Whether input `slot` of `n` reads a parameter's values: not BatchNorm's running statistics, a recurrent layer's
   /// sequence lengths or initial state, Resize's scales, a shape (Shape, Size), a view (which passes it on), an
   /// operand of a comparison or Where's condition (no gradient flows there: masks), nor an attention mask or a rotary

@@ -103,10 +103,8 @@ onnx_import load_onnx_bytes(std::string_view bytes, const onnx_options& options)
   double weight_product_flops = 0;
   for (const node& n : g.nodes()) {
     if (n.output(0) < 0 || g.at(n.output(0)).kind != onnx_import_detail::role::constant) continue;
-    const bool reads_weight = std::any_of(n.inputs.begin(), n.inputs.end(), [&](int t) {
-      const int w = t < 0 ? -1 : g.parameter_root(t);
-      return w >= 0 && g.parameter_elements(w) > 0;
-    });
+    const bool reads_weight =
+        std::any_of(n.inputs.begin(), n.inputs.end(), [&](int t) { return g.holds_parameters(t); });
     const std::int64_t f = reads_weight ? onnx_import_detail::matmul_flops(g, n) : 0;
     if (f <= 0) continue;
     ++weight_products;

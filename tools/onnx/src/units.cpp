@@ -722,11 +722,6 @@ class mapper {
     const std::size_t r = d->size();
     return (*d)[r - 3] == channels && (*d)[r - 2] == 1 && (*d)[r - 1] == 1;
   }
-  /// Whether constant `t` holds parameters (a weight, through views), not a value the exporter wrote.
-  [[nodiscard]] bool holds_parameters(int t) const {
-    const int root = g_.parameter_root(t);
-    return root >= 0 && g_.parameter_elements(root) > 0;
-  }
 
   /// InstanceNormalization, as torch.onnx writes two modules with it:
   /// - nn.InstanceNorm2d over (N, C, H, W): a GroupNorm with a group per channel, affine when its scale and shift are
@@ -739,17 +734,16 @@ class mapper {
     const int in = n.input(0), y = n.output(0);
     const auto* d = dims(in);
     if (!is_main(in) || d == nullptr || y < 0 || !is_const(n.input(1)) || !is_const(n.input(2))) return std::nullopt;
-    const bool params = holds_parameters(n.input(1));
-    if (params != holds_parameters(n.input(2))) return std::nullopt;
+    const bool params = g_.holds_parameters(n.input(1));
+    if (params != g_.holds_parameters(n.input(2))) return std::nullopt;
     if (d->size() == 4) {
       const std::int64_t c = (*d)[1];
       return unit{.in = in, .out = y, .nodes = {ni}, .specs = {groupnorm_spec(c, c, params)},
                   .op = "InstanceNormalization"};
     }
     const int before = producer(in), after = only_consumer(y);
-    if (params || d->size() != 3 || before < 0 || at(before).op != "Reshape" || taken_[static_cast<std::size_t>(before)] ||
-        only_consumer(in) != ni ||
-        after < 0 || at(after).op != "Reshape") {
+    if (params || d->size() != 3 || before < 0 || at(before).op != "Reshape" ||
+        taken_[static_cast<std::size_t>(before)] || only_consumer(in) != ni || after < 0 || at(after).op != "Reshape") {
       return std::nullopt;
     }
     const int x = at(before).input(0);
@@ -765,10 +759,10 @@ class mapper {
     bool affine = false;
     const int mul = only_consumer(out);
     const int gamma = mul >= 0 && at(mul).op == "Mul" ? const_partner(at(mul), out) : -1;
-    if (gamma >= 0 && per_channel(gamma, c) && holds_parameters(gamma)) {
+    if (gamma >= 0 && per_channel(gamma, c) && g_.holds_parameters(gamma)) {
       const int add = only_consumer(at(mul).output(0));
       const int beta = add >= 0 && at(add).op == "Add" ? const_partner(at(add), at(mul).output(0)) : -1;
-      if (beta >= 0 && per_channel(beta, c) && holds_parameters(beta)) {
+      if (beta >= 0 && per_channel(beta, c) && g_.holds_parameters(beta)) {
         nodes.insert(nodes.end(), {mul, add});
         out = at(add).output(0);
         affine = true;
