@@ -86,8 +86,10 @@ def main():
             rows.append((name, "export failed", "", "", "", ""))
             continue
         start = time.monotonic()
+        # A dynamic batch axis is sized to the batch PyTorch's count ran at.
+        batch_args = ["--batch", str(ref["batch"])] if ref.get("options", {}).get("dynamic_batch") else []
         r = subprocess.run([prenet, "predict", "--onnx", os.path.join(out, name + ".onnx"), "--device", "v100",
-                            "--mode", "inference", "--json", "--seq", "64"], capture_output=True, text=True)
+                            "--mode", "inference", "--json", "--seq", "64", *batch_args], capture_output=True, text=True)
         seconds = time.monotonic() - start
         if r.returncode != 0:
             problem = f"exit {r.returncode}: {r.stderr.strip()[:160]}"

@@ -834,6 +834,21 @@ std::string learned_queries_onnx(const write_options& o) {
   return m.bytes();
 }
 
+std::string expanded_queries_onnx(const write_options& o) {
+  builder m(o, 13);
+  const std::string x = m.input("input", ::onnx::TensorProto::FLOAT, {-1, 40, 64});
+  // queries.unsqueeze(0).expand(x.shape[0], -1, -1), the target computed from the input's shape
+  const std::string batch = m.node("Unsqueeze", {m.node("Gather", {m.node("Shape", {x}), m.ints({0}, true)}), m.ints({0})});
+  const std::string target = m.node("Concat", {batch, m.ints({1, 1})}, {b::a("axis", 0)});  // 1: broadcast
+  const std::string queries =
+      m.node("Expand", {m.node("Unsqueeze", {m.weight("queries", {16, 64}), m.ints({0})}), target});
+  const std::string q = linear(m, queries, "q", 64, 64);
+  const std::string kt = m.node("Transpose", {linear(m, x, "k", 64, 64)}, {b::as("perm", {0, 2, 1})});
+  const std::string probs = m.node("Softmax", {m.node("MatMul", {q, kt})}, {b::a("axis", -1)});
+  m.output(m.node("MatMul", {probs, x}));
+  return m.bytes();
+}
+
 std::string folded_conv1d_onnx(const write_options& o) {
   builder m(o, 13);
   const std::string x = m.input("input", ::onnx::TensorProto::FLOAT, {-1, 4, 32});

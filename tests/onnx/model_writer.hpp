@@ -166,6 +166,9 @@ enum class kv_repeat { none, repeat_kv, repeat_interleave, heads_twice, tile, on
 /// sequence's Linear(64, 64) keys and to the sequence itself: 16 x 64 + 2 x (64 x 64 + 64) parameters. The queries'
 /// Linear computes from weights only: 2 x 16 x 64 x 64 FLOPs a step, whatever the batch.
 [[nodiscard]] std::string learned_queries_onnx(const write_options& o = {});
+/// learned_queries_onnx's queries expanded to the batch first (`queries.unsqueeze(0).expand(B, -1, -1)`, DETR's object
+/// queries, an attention-pooling probe): their projection runs per sample.
+[[nodiscard]] std::string expanded_queries_onnx(const write_options& o = {});
 /// Conv1d(4, 8, 3, padding 1, no bias) + BatchNorm1d(8) over 32 steps as an eval-mode export writes it: BatchNorm
 /// folded into a bias of generated name (`onnx::Conv_bias`). PyTorch's parameters: 4 x 8 x 3 + 2 x 8 = 112.
 [[nodiscard]] std::string folded_conv1d_onnx(const write_options& o = {});

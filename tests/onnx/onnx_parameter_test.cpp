@@ -233,6 +233,22 @@ TEST(OnnxParameters, ProductsOfWeightsOnlyAreNoted) {
   EXPECT_THAT(plain.notes, testing::Not(testing::Contains(HasSubstr("from weights only"))));
 }
 
+/// The same queries expanded to the batch before their projection (DETR's, Perceiver's, an attention-pooling probe's)
+/// are computed per sample: a stream of their own, whose projection is a Dense layer. Before, that product was
+/// noted as "from weights only" and left out of the prediction. With a symbolic batch the file says so at batch 1:
+/// the expansion's target computed from the input's shape marks the batch axis.
+TEST(OnnxParameters, QueriesExpandedToTheBatchAreAStream) {
+  for (const std::int64_t batch : {0, 2}) {
+    SCOPED_TRACE(batch == 0 ? "symbolic batch" : "batch 2");
+    const prenet::onnx_import r = load_onnx_bytes(prenet::onnx_test::expanded_queries_onnx({.batch = batch}));
+    EXPECT_EQ(r.network.params(), 16 * 64 + 2 * (64 * 64 + 64));
+    EXPECT_EQ(r.matmul_flops, 2 * (16 * 64 * 64 + 40 * 64 * 64 + 2 * 16 * 40 * 64));
+    EXPECT_THAT(r.notes, testing::Contains(HasSubstr("1 parameter broadcast to the batch (learned queries")));
+    EXPECT_THAT(r.notes, testing::Not(testing::Contains(HasSubstr("from weights only"))));
+    EXPECT_GE(r.network.forward_flops(), r.matmul_flops);
+  }
+}
+
 /// A Conv1d with BatchNorm folded into it (an eval-mode export) is predicted as training runs it: the convolution's
 /// product without the bias, then BatchNorm over its (8, 32) output, as the training-mode export of the same module
 /// is. Before, it held BatchNorm's parameters with neither its time nor the activations it saves (a note said so).

@@ -324,6 +324,9 @@ class LstmLm(nn.Module):
 EXPORT_OPTIONS = {"gpt2_style": {"export_params": True}, "vgg19_bn": {"training": True},
                   "swin_t": {"constant_folding": False}, "maxvit_t": {"constant_folding": False},
                   "speech_conv1d": {"constant_folding": False},
+                  # Learned queries passed as graph inputs are taken for data (docs/onnx.md, "Limits").
+                  "detr_object_queries": {"dynamic_batch": True, "export_params": True},
+                  "siglip_attention_pool": {"export_params": True},
                   "twin_vgg16": {"training": True},
                   "twin_resnet50": {"training": True}, "twin_gpt2": {"training": True, "constant_folding": False},
                   "twin_vit_b_16": {"training": True}}
@@ -436,6 +439,66 @@ class DiffusionBlocks(nn.Module):
         return self.out(self.up(self.blocks(self.conv_in(self.norm_in(x)))))
 
 
+class DetrDecoderLayer(nn.Module):
+    """DETR's decoder layer, seq-first: the query positions added to Q and K of both attentions, post-norm."""
+
+    def __init__(self, d=256, heads=8, ff=1024):
+        super().__init__()
+        self.self_attn, self.cross_attn = nn.MultiheadAttention(d, heads), nn.MultiheadAttention(d, heads)
+        self.ff = nn.Sequential(nn.Linear(d, ff), nn.ReLU(), nn.Linear(ff, d))
+        self.n1, self.n2, self.n3 = nn.LayerNorm(d), nn.LayerNorm(d), nn.LayerNorm(d)
+
+    def forward(self, tgt, memory, pos, query_pos):
+        q = k = tgt + query_pos
+        tgt = self.n1(tgt + self.self_attn(q, k, tgt, need_weights=False)[0])
+        tgt = self.n2(tgt + self.cross_attn(tgt + query_pos, memory + pos, memory, need_weights=False)[0])
+        return self.n3(tgt + self.ff(tgt))
+
+
+class Detr(nn.Module):
+    """DETR's transformer over a backbone's (B, S, C) features: input projection, encoder, and a decoder whose object
+    queries are an nn.Embedding repeated to the batch (`unsqueeze(1).repeat(1, B, 1)`), its first target
+    zeros_like of them; class and box heads."""
+
+    def __init__(self, channels=512, d=256, seq=64, queries=100, layers=2, classes=92):
+        super().__init__()
+        self.input_proj = nn.Linear(channels, d)
+        self.enc = nn.TransformerEncoder(nn.TransformerEncoderLayer(d, 8, 4 * d), layers)
+        self.pos = nn.Parameter(torch.randn(seq, 1, d))
+        self.query_embed = nn.Embedding(queries, d)
+        self.dec = nn.ModuleList(DetrDecoderLayer(d) for _ in range(layers))
+        self.cls, self.box = nn.Linear(d, classes), nn.Linear(d, 4)
+
+    def forward(self, x):
+        memory = self.enc(self.input_proj(x).transpose(0, 1) + self.pos)
+        query_pos = self.query_embed.weight.unsqueeze(1).repeat(1, x.shape[0], 1)
+        tgt = torch.zeros_like(query_pos)
+        for layer in self.dec:
+            tgt = layer(tgt, memory, self.pos, query_pos)
+        h = tgt.transpose(0, 1)
+        return self.cls(h) + self.box(h).sum(-1, keepdim=True)
+
+
+class AttentionPoolHead(nn.Module):
+    """SigLIP's multihead attention pooling over a transformer encoder: a learned probe expanded to the batch attends
+    over the tokens, then LayerNorm + MLP on it, and a classifier."""
+
+    def __init__(self, d=256, heads=8, classes=10):
+        super().__init__()
+        self.enc = nn.TransformerEncoder(nn.TransformerEncoderLayer(d, heads, 4 * d, batch_first=True), 2)
+        self.probe = nn.Parameter(torch.randn(1, 1, d))
+        self.attn = nn.MultiheadAttention(d, heads, batch_first=True)
+        self.norm = nn.LayerNorm(d)
+        self.mlp = nn.Sequential(nn.Linear(d, 4 * d), nn.GELU(), nn.Linear(4 * d, d))
+        self.fc = nn.Linear(d, classes)
+
+    def forward(self, x):
+        x = self.enc(x)
+        x = self.attn(self.probe.expand(x.shape[0], -1, -1), x, x, need_weights=False)[0]
+        x = x + self.mlp(self.norm(x))
+        return self.fc(x[:, 0])
+
+
 def tokens(batch, seq):
     return torch.randint(0, 1000, (batch, seq))
 
@@ -470,6 +533,8 @@ def models():
         "albert_shared_layer": (Albert, tokens(2, 32)),
         "falcon_mqa_blocks": (lambda: nn.Sequential(MqaBlock(), MqaBlock()), torch.randn(2, 64, 256)),
         "diffusion_groupnorm_blocks": (DiffusionBlocks, img(32)),
+        "detr_object_queries": (Detr, torch.randn(2, 64, 512)),
+        "siglip_attention_pool": (AttentionPoolHead, torch.randn(2, 64, 256)),
     }
     # DSL twins: models::vgg16 and models::resnet50 at 224 x 224, models::gpt2 (GPT-2 small) over 128 tokens.
     m["twin_vgg16"] = (tv.vgg16, img(224))
@@ -510,7 +575,8 @@ def main():
                               training=torch.onnx.TrainingMode.TRAINING if options.get("training")
                               else torch.onnx.TrainingMode.EVAL,
                               input_names=["input"] + [f"input{i}" for i in range(1, len(xs))],
-                              output_names=["output"])
+                              output_names=["output"],
+                              dynamic_axes={"input": {0: "batch"}} if options.get("dynamic_batch") else None)
         except Exception as e:  # noqa: BLE001 - recorded: the test reports the model as not exportable
             manifest[name] = {"error": str(e).splitlines()[0][:200]}
             print(f"{name}: export failed: {manifest[name]['error']}", file=sys.stderr)

@@ -1122,6 +1122,15 @@ graph::graph(std::string_view bytes, const onnx_options& options) {
   // Folding can add nodes (a Split's outputs): the patched nodes are known by their output from here on.
   std::unordered_set<std::string> skip;
   for (const auto& p : patched) skip.insert(p.second.output(0));
+  // What the data inputs reach, shapes included, while folding has not yet made Constants of the shape arithmetic
+  // (sized_by_data).
+  for (const ::onnx::ValueInfoProto& in : g.input()) {
+    if (is_data_input(in)) from_data_.insert(in.name());
+  }
+  for (const ::onnx::NodeProto& n : g.node()) {
+    if (std::any_of(n.input().begin(), n.input().end(), [&](const std::string& t) { return from_data_.count(t) != 0; }))
+      from_data_.insert(n.output().begin(), n.output().end());
+  }
   int filled = 0, folded = 0, repaired = 0;
   const bool from_pytorch = model_.producer_name() == "pytorch";
   cast_like_as_cast(g);
@@ -1193,6 +1202,7 @@ graph::graph(std::string_view bytes, const onnx_options& options) {
     notes_.push_back("the data input is seq-first (S, B, E), as nn.MultiheadAttention's default layout: its attention "
                      "mixes axis 0, so axis 1 is the batch");
   }
+  promote_learned_queries();
   track_batch_axes();
   note_per_head_score_constants();
   find_one_element_parameters();
@@ -1612,7 +1622,7 @@ void graph::classify(const ::onnx::GraphProto& g, const onnx_options& options) {
 
 void graph::assign_roles() {
   for (const node& n : nodes_) {
-    role r = role::constant;
+    role r = n.learned_stream ? role::main : role::constant;
     if (n.op != "Shape" && n.op != "Size") {
       for (const int in : n.inputs) {
         if (in < 0) continue;
@@ -1697,8 +1707,110 @@ void graph::promote_streams() {
                    "an encoder-decoder's targets): predicted as streams of their own, batch on the same axis");
 }
 
+/// Whether tensor `t` was computed from a data input in the file as written, shape arithmetic included: an Expand's
+/// target or a Tile's repeats that a dynamic batch axis sizes, which folding made a Constant.
+bool graph::sized_by_data(int t) const { return t >= 0 && from_data_.count(at(t).name) != 0; }
+
+int graph::learned_batch_axis(const node& n) const {
+  if (n.input(0) < 0 || n.output(0) < 0 || !at(n.output(0)).has_shape) return -1;
+  const tensor& y = at(n.output(0));
+  // The axis of y that is the batch: one of the batch's length whose source had 1 there (Expand broadcasts from the
+  // right; Tile keeps the rank), the data input's batch axis when several are.
+  const auto batch_axis = [&](const std::vector<std::int64_t>& from) {
+    if (from.size() > y.dims.size()) return -1;
+    const std::size_t lead = y.dims.size() - from.size();
+    int found = -1;
+    for (std::size_t a = 0; a < y.dims.size(); ++a) {
+      if (y.dims[a] != batch_ || (a >= lead && from[a - lead] != 1)) continue;
+      if (found < 0 || static_cast<int>(a) == input_batch_axis_) found = static_cast<int>(a);
+    }
+    return found;
+  };
+  if (n.op == "Expand" || n.op == "Tile") {
+    // A file of batch 1 (a dynamic batch axis) broadcasts to it too: where the target is the data's batch.
+    const tensor& x = at(n.input(0));
+    if (!x.has_shape || y.is_integer() || !holds_parameters(n.input(0)) || (batch_ < 2 && !sized_by_data(n.input(1))))
+      return -1;
+    return batch_axis(x.dims);
+  }
+  if (n.op == "ConstantOfShape") {  // zeros_like(t) of a tensor t from the data: its shape is the data's
+    return !y.is_integer() && sized_by_data(n.input(0)) ? batch_axis({}) : -1;
+  }
+  return -1;
+}
+
+/// A parameter broadcast to the batch and read by a matrix product before it meets the data: DETR's object queries
+/// (`query_embed.weight.unsqueeze(0).expand(B, -1, -1)`, or `.repeat(1, B, 1)` seq-first), Perceiver's latents, BLIP-2's
+/// query tokens, SigLIP's attention-pooling probe. Computed from constants only, its projections, the decoder
+/// self-attention over it and the cross-attention's queries were products "from weights only" (load_onnx's note),
+/// left out of the prediction though PyTorch runs them per sample, and the attention that mixes it with the data
+/// was no attention prenet knows. Such an Expand or Tile starts a stream of its own: role::main, its batch on the
+/// broadcast axis, its parameters read there (reads_parameter), a layer of them (units.cpp). So does zeros_like of a
+/// tensor from the data that a product reads (DETR's first decoder target, `torch.zeros_like(query_pos)`: its value
+/// projection). A parameter broadcast to the batch that meets the data before any product (ViT's class token,
+/// concatenated to the patches) stays a constant of the stream's nodes, as it was.
+void graph::promote_learned_queries() {
+  static const std::unordered_set<std::string_view> heavy{"MatMul", "Gemm", "Einsum", "Conv", "ConvTranspose"};
+  std::int64_t promoted = 0, zeros = 0;
+  std::vector<bool> seen(nodes_.size(), false);
+  for (node& n : nodes_) {
+    const int y = n.output(0);
+    // The first broadcast of a table (an Expand and then a Tile of it: `unsqueeze(1).repeat(1, B, 1)` with a dynamic
+    // batch) starts the stream; what follows it is the stream's.
+    if (y < 0 || at(y).kind != role::constant || (n.input(0) >= 0 && at(n.input(0)).kind == role::main) ||
+        learned_batch_axis(n) < 0)
+      continue;
+    // Forward through nodes computed from constants only: a product of them, and a node that meets the data.
+    bool product = false, joins = false;
+    std::vector<int> todo{y};
+    std::vector<int> visited;
+    while (!todo.empty() && !(product && joins)) {
+      const int t = todo.back();
+      todo.pop_back();
+      for (const int c : at(t).consumers) {
+        const node& m = nodes_[static_cast<std::size_t>(c)];
+        if (m.op == "Shape" || m.op == "Size" || seen[static_cast<std::size_t>(c)]) continue;
+        seen[static_cast<std::size_t>(c)] = true;
+        visited.push_back(c);
+        const bool main = std::any_of(m.outputs.begin(), m.outputs.end(),
+                                      [&](int o) { return o >= 0 && at(o).kind == role::main; });
+        joins = joins || main;
+        if (main) continue;
+        product = product || heavy.count(m.op) != 0;
+        for (const int o : m.outputs) {
+          if (o >= 0) todo.push_back(o);
+        }
+      }
+    }
+    for (const int c : visited) seen[static_cast<std::size_t>(c)] = false;
+    if (!product || !joins) continue;
+    n.learned_stream = true;
+    zeros += n.op == "ConstantOfShape" ? 1 : 0;
+    ++promoted;
+    // Promoted in node order: a zeros_like of a stream promoted here is one of the data's too.
+    for (const int o : n.outputs) {
+      if (o >= 0) tensors_[static_cast<std::size_t>(o)].kind = role::main;
+    }
+  }
+  if (promoted == 0) return;
+  assign_roles();
+  std::string what;
+  if (promoted > zeros) {
+    what = std::to_string(promoted - zeros) + (promoted - zeros == 1 ? " parameter" : " parameters") +
+           " broadcast to the batch (learned queries or latents: DETR, Perceiver, an attention-pooling probe)";
+  }
+  if (zeros > 0) {
+    what += (what.empty() ? "" : " and ") + std::to_string(zeros) + " zeros_like of the stream";
+  }
+  notes_.push_back(what + ", read by matrix products, " + (promoted == 1 ? "is" : "are") + " predicted as " +
+                   (promoted == 1 ? "a stream" : "streams") + " of their own, as PyTorch computes them per sample");
+}
+
 void graph::track_batch_axes() {
   tensors_[static_cast<std::size_t>(main_input_)].batch_axis = input_batch_axis_;
+  for (const node& n : nodes_) {
+    if (n.learned_stream) tensors_[static_cast<std::size_t>(n.output(0))].batch_axis = learned_batch_axis(n);
+  }
   for (const int t : streams_) {
     tensor& s = tensors_[static_cast<std::size_t>(t)];
     const auto on = [&](int a) {
@@ -1870,6 +1982,7 @@ std::int64_t graph::parameter_elements(int root) const {
 
 bool graph::reads_parameter(const node& n, std::size_t slot) const {
   const std::string_view op = n.op;
+  if (n.learned_stream) return slot == 0 && op != "ConstantOfShape";  // the learned queries' table
   if (op == "Shape" || op == "Size" || is_view_of_input(op)) return false;
   if (op == "BatchNormalization") return slot <= 2;             // input_mean, input_var: running statistics
   if (op == "LSTM" || op == "GRU" || op == "RNN") return slot <= 3 || slot == 7;  // not lengths, initial h/c

@@ -55,6 +55,9 @@ struct node {
   std::string_view op;
   std::vector<int> inputs;  ///< tensor ids; -1 for an omitted optional input
   std::vector<int> outputs;
+  /// An Expand or Tile of a parameter to the batch, or a zeros_like of a stream, that a matrix product reads
+  /// (promote_learned_queries): the root of a stream of its own, role::main.
+  bool learned_stream = false;
   [[nodiscard]] int input(std::size_t i) const noexcept { return i < inputs.size() ? inputs[i] : -1; }
   [[nodiscard]] int output(std::size_t i) const noexcept { return i < outputs.size() ? outputs[i] : -1; }
 };
@@ -71,6 +74,9 @@ class graph {
   /// Further data inputs predicted as streams of their own (promote_streams): role::main, read from the network's
   /// input node.
   [[nodiscard]] const std::vector<int>& streams() const noexcept { return streams_; }
+  /// The axis of `n`'s output that is the batch if `n` can start a learned stream (node::learned_stream): an Expand
+  /// or Tile of a parameter to the batch, a ConstantOfShape of a stream's Shape; -1 when `n` is none.
+  [[nodiscard]] int learned_batch_axis(const node& n) const;
   /// The graph output the prediction follows: the main-lineage output computed last.
   [[nodiscard]] int main_output() const noexcept { return main_output_; }
   [[nodiscard]] std::int64_t batch() const noexcept { return batch_; }
@@ -141,6 +147,8 @@ class graph {
   void classify(const ::onnx::GraphProto& g, const onnx_options& options);
   void assign_roles();
   void promote_streams();
+  void promote_learned_queries();
+  [[nodiscard]] bool sized_by_data(int t) const;
   void tie_by_value();
   [[nodiscard]] bool seq_first_attention() const;
   void track_batch_axes();
@@ -166,6 +174,7 @@ class graph {
   std::vector<std::string> notes_;
   std::vector<bool> one_element_parameter_;  ///< by tensor id: a weight of one element that is a layer's parameter
   std::unordered_set<std::string> weight_inputs_;  ///< the graph inputs that pass weights (weight_inputs)
+  std::unordered_set<std::string> from_data_;  ///< tensors the data inputs reach before folding (sized_by_data)
 };
 
 }  // namespace prenet::onnx_import_detail

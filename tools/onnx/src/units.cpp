@@ -87,7 +87,7 @@ class mapper {
         continue;
       }
       if (merge_recurrent(static_cast<int>(i))) continue;
-      keep(single(static_cast<int>(i)));
+      keep(nodes[i].learned_stream ? learned_queries(static_cast<int>(i)) : single(static_cast<int>(i)));
     }
     if (assumed_shapes_ > 0) {
       notes_.push_back(std::to_string(assumed_shapes_) + " unmapped nodes have no inferred output shape; their input's "
@@ -393,6 +393,21 @@ class mapper {
   }
 
   // --- one node ------------------------------------------------------------------------------------------------
+  /// Learned queries or latents broadcast to the batch, or zeros of a stream's shape (graph::promote_learned_queries):
+  /// a layer holding their table, of their per-sample shape, reading nothing from the data (it follows the network's
+  /// input). Its traffic is one pass over the copies: Tile's copy or the zeros forward, Expand's gradient summed over
+  /// the batch backward.
+  unit learned_queries(int ni) {
+    const int y = at(ni).output(0);
+    const bool zeros = at(ni).op == "ConstantOfShape";
+    unit u{.in = -1, .out = y, .nodes = {ni}, .specs = {},
+           .op = (zeros ? "zeros_like (" : "learned queries (") + std::string(at(ni).op) + ")"};
+    attribute(u, static_cast<int>(units_.size()));
+    const shape out = g_.sample_shape(y);
+    u.specs = {opaque_spec(out, 0, out.numel(), u.params)};
+    return u;
+  }
+
   unit single(int ni) {
     const node& n = at(ni);
     const std::string_view op = n.op;
