@@ -75,7 +75,8 @@ class graph {
   /// input node.
   [[nodiscard]] const std::vector<int>& streams() const noexcept { return streams_; }
   /// The axis of `n`'s output that is the batch if `n` can start a learned stream (node::learned_stream): an Expand
-  /// or Tile of a parameter to the batch, a ConstantOfShape of a stream's Shape; -1 when `n` is none.
+  /// or Tile of a parameter to the batch, a ConstantOfShape whose shape the data sized (sized_by_data); -1 when `n`
+  /// is none.
   [[nodiscard]] int learned_batch_axis(const node& n) const;
   /// The graph output the prediction follows: the main-lineage output computed last.
   [[nodiscard]] int main_output() const noexcept { return main_output_; }
